@@ -1,0 +1,75 @@
+"""Every error typed_elicit raises derives from `TypedElicitError`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+class TypedElicitError(Exception):
+    """Base class of every error typed_elicit raises.
+
+    Each message says what failed, why, and how to fix it.
+    """
+
+
+class SchemaError(TypedElicitError, TypeError):
+    """A model cannot be elicited as declared.
+
+    Raised when `@form` decorates the class (import time) or when `reduce_schema`
+    first meets a model. The message lists every bad field, one per line, as
+    `Model.field: what is wrong; how to fix it`.
+
+    Attributes:
+        model_name: The model's class name.
+        problems: One line per bad field, in declaration order.
+    """
+
+    def __init__(self, model_name: str, problems: Sequence[str]) -> None:
+        self.model_name = model_name
+        self.problems = tuple(problems)
+        count = len(self.problems)
+        header = f"{model_name} cannot be elicited ({count} problem{'s' if count != 1 else ''}):"
+        super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
+
+
+class InvalidResponse(TypedElicitError, ValueError):
+    """The client accepted, but its content does not satisfy the model.
+
+    Attributes:
+        model_name: The model the answer was validated against.
+        errors: One `(field path, message)` pair per problem.
+        content: The raw content the client sent, unchanged.
+    """
+
+    def __init__(
+        self,
+        model_name: str,
+        errors: Sequence[tuple[str, str]],
+        content: Mapping[str, Any] | None,
+    ) -> None:
+        self.model_name = model_name
+        self.errors = tuple(errors)
+        self.content = content
+        lines = "; ".join(f"{path}: {msg}" for path, msg in self.errors)
+        super().__init__(
+            f"the answer to {model_name} is invalid: {lines}. "
+            f"Content received: {dict(content) if content is not None else None!r}. "
+            "Pass retries=N to ctx.elicit to ask the user again with these problems stated."
+        )
+
+
+class ElicitationUnsupported(TypedElicitError):
+    """The client did not declare the elicitation capability this question needs."""
+
+
+class ElicitationTimeout(TypedElicitError, TimeoutError):
+    """The user did not answer in time, or a 2026-07-28 round's state expired."""
+
+
+class ReplayMismatch(TypedElicitError, RuntimeError):
+    """On a 2026-07-28 retry, the tool asked a different question than the one recorded.
+
+    Between rounds the tool body runs again from the top; the code before each
+    `ctx.elicit` must ask the same questions in the same order.
+    """

@@ -1,0 +1,538 @@
+"""The schema reducer: a Pydantic model in, the spec's restricted `requestedSchema` out.
+
+A model is reduced once, to one property per field in the newest revision's
+shape, and then rendered per protocol revision. Everything the wire format
+cannot express is rejected with a `SchemaError` that lists every bad field.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import re
+import types
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin, overload
+
+import annotated_types as at
+from pydantic import AnyUrl, BaseModel, EmailStr, SecretBytes, SecretStr
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined, to_jsonable_python
+
+from ._errors import ElicitationUnsupported, SchemaError
+from ._versions import (
+    LATEST_PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
+    ProtocolVersion,
+    has_modern_enums,
+    has_primitive_defaults,
+)
+
+ModelT = TypeVar("ModelT", bound=type[BaseModel])
+
+JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+@dataclass(frozen=True, init=False)
+class Titles:
+    """Display titles for the options of a `Literal` or `Enum` field.
+
+    Put it in the field's `Annotated[...]`; keys are option values (or `Enum`
+    members), values are what the user sees. Every option needs a title.
+
+    Example:
+        `size: Annotated[Literal["s", "l"], Titles(s="Small", l="Large")]`
+    """
+
+    titles: Mapping[str, str]
+
+    def __init__(self, titles: Mapping[str | enum.Enum, str] | None = None, /, **by_value: str) -> None:
+        """Collect titles from a mapping and/or keyword arguments.
+
+        Args:
+            titles: Option value (or `Enum` member) -> display title.
+            **by_value: The same, for option values that are identifiers.
+        """
+        merged = {_option_value(key): title for key, title in (titles or {}).items()}
+        merged.update(by_value)
+        object.__setattr__(self, "titles", types.MappingProxyType(merged))
+
+
+def _option_value(option: object) -> str:
+    return str(option.value) if isinstance(option, enum.Enum) else str(option)
+
+
+@dataclass(frozen=True)
+class _FormInfo:
+    message: str | None
+
+
+_FORMS: dict[type[BaseModel], _FormInfo] = {}
+_REDUCED: dict[type[BaseModel], _Reduced] = {}
+_CACHE: dict[tuple[type[BaseModel], str, bool], dict[str, Any]] = {}
+
+
+@dataclass(frozen=True)
+class _Reduced:
+    """A model reduced to newest-revision properties, plus per-revision caveats."""
+
+    properties: dict[str, dict[str, Any]]
+    required: list[str]
+    multi_select: tuple[str, ...]  # python field names; arrays do not exist before 2025-11-25
+
+
+@overload
+def form(cls: ModelT, /) -> ModelT: ...
+@overload
+def form(*, message: str | None = None) -> Callable[[ModelT], ModelT]: ...
+def form(cls: ModelT | None = None, /, *, message: str | None = None) -> ModelT | Callable[[ModelT], ModelT]:
+    """Declare a Pydantic model as an elicitation form and reduce it now.
+
+    Use bare (`@form`) or with a default message (`@form(message="...")`).
+    The model is reduced for every protocol revision when the class is
+    defined, so a model that cannot be elicited fails at import time.
+
+    Args:
+        cls: The model class (when used bare).
+        message: The message shown to the user when `ctx.elicit` gets none.
+
+    Returns:
+        The class itself, unchanged, or a decorator that returns it.
+
+    Raises:
+        SchemaError: If any field cannot be elicited; lists every bad field.
+        TypeError: If the decorated object is not a `pydantic.BaseModel` subclass.
+    """
+
+    def decorate(model: ModelT) -> ModelT:
+        _require_model(model)
+        _FORMS[model] = _FormInfo(message=message)
+        _reduce(model)
+        return model
+
+    return decorate if cls is None else decorate(cls)
+
+
+def is_form(model: type[BaseModel]) -> bool:
+    """Whether `model` was declared with `@form`."""
+    return model in _FORMS
+
+
+def form_message(model: type[BaseModel]) -> str:
+    """The message for a question about `model` when the caller gives none.
+
+    The rule: `@form(message=...)` if given, else the first paragraph of the
+    model's docstring, else `"Please provide <model title>."`.
+
+    Args:
+        model: The response model.
+
+    Returns:
+        The message to show the user.
+    """
+    info = _FORMS.get(model)
+    if info is not None and info.message:
+        return info.message
+    doc = model.__doc__
+    if doc and doc.strip():
+        return " ".join(doc.strip().split("\n\n", 1)[0].split())
+    title = model.model_config.get("title") or model.__name__
+    return f"Please provide {title}."
+
+
+def reduce_schema(
+    model: type[BaseModel],
+    *,
+    protocol_version: ProtocolVersion = LATEST_PROTOCOL_VERSION,
+    include_dialect: bool = False,
+) -> dict[str, Any]:
+    """The exact `requestedSchema` sent for `model` on a protocol revision.
+
+    The result is cached per model and revision: later calls cost one dict
+    lookup and return the same object, so treat it as read-only.
+
+    Args:
+        model: A `pydantic.BaseModel` subclass (declared with `@form` or not).
+        protocol_version: The negotiated revision; the newest by default.
+        include_dialect: Add `"$schema"` (off by default: some clients reject it).
+
+    Returns:
+        `{"type": "object", "properties": {...}, "required": [...]}`.
+
+    Raises:
+        SchemaError: If the model cannot be elicited on that revision.
+        ElicitationUnsupported: If the revision has no elicitation.
+    """
+    try:
+        return _CACHE[model, protocol_version, include_dialect]
+    except KeyError:
+        pass
+    if protocol_version not in PROTOCOL_VERSIONS:
+        raise ElicitationUnsupported(
+            f"protocol revision {protocol_version!r} has no elicitation; "
+            f"use one of {', '.join(PROTOCOL_VERSIONS)}"
+        )
+    schema = _render(model, _reduce(model), protocol_version, include_dialect)
+    _CACHE[model, protocol_version, include_dialect] = schema
+    return schema
+
+
+def _render(
+    model: type[BaseModel], reduced: _Reduced, version: ProtocolVersion, include_dialect: bool
+) -> dict[str, Any]:
+    if not has_modern_enums(version) and reduced.multi_select:
+        raise SchemaError(
+            model.__name__,
+            [
+                f"{model.__name__}.{name}: multi-select fields need protocol 2025-11-25 or later, "
+                f"but the client negotiated {version}; ask with a single choice or one bool per "
+                "option for older clients"
+                for name in reduced.multi_select
+            ],
+        )
+    properties = {key: _downgrade(prop, version) for key, prop in reduced.properties.items()}
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if reduced.required:
+        schema["required"] = list(reduced.required)
+    if include_dialect:
+        schema = {"$schema": JSON_SCHEMA_DIALECT, **schema}
+    return schema
+
+
+def _downgrade(prop: dict[str, Any], version: ProtocolVersion) -> dict[str, Any]:
+    """Rewrite a newest-revision property for an older revision."""
+    if has_modern_enums(version):
+        return prop
+    out = dict(prop)
+    if "oneOf" in out:  # titled single select -> legacy enum + enumNames
+        options = out.pop("oneOf")
+        out["enum"] = [o["const"] for o in options]
+        out["enumNames"] = [o["title"] for o in options]
+    if not has_primitive_defaults(version) and out.get("type") != "boolean":
+        out.pop("default", None)
+    return out
+
+
+def _require_model(obj: object) -> None:
+    if not (isinstance(obj, type) and issubclass(obj, BaseModel)):
+        raise TypeError(f"elicitation models are pydantic.BaseModel subclasses, not {obj!r}")
+
+
+def _reduce(model: type[BaseModel]) -> _Reduced:
+    try:
+        return _REDUCED[model]
+    except KeyError:
+        pass
+    _require_model(model)
+    name = model.__name__
+    if not model.__pydantic_complete__:
+        try:
+            model.model_rebuild()
+        except Exception as exc:
+            raise SchemaError(
+                name,
+                [
+                    f"{name}: its annotations cannot be resolved ({exc}); "
+                    "define every referenced type before the model"
+                ],
+            ) from exc
+    problems: list[str] = []
+    properties: dict[str, dict[str, Any]] = {}
+    required: list[str] = []
+    multi: list[str] = []
+    for field_name, info in model.model_fields.items():
+        where = f"{name}.{field_name}"
+        try:
+            key = _wire_name(field_name, info)
+            prop, is_multi = _reduce_field(field_name, key, info)
+        except _FieldProblem as problem:
+            problems.append(f"{where}: {problem}")
+            continue
+        properties[key] = prop
+        if info.is_required():
+            required.append(key)
+        if is_multi:
+            multi.append(field_name)
+    if not model.model_fields:
+        problems.append(
+            f"{name}: a model without fields asks nothing (some clients hang on empty schemas); "
+            "add a field, e.g. `confirm: bool`"
+        )
+    if problems:
+        raise SchemaError(name, problems)
+    reduced = _Reduced(properties=properties, required=required, multi_select=tuple(multi))
+    _REDUCED[model] = reduced
+    return reduced
+
+
+class _FieldProblem(Exception):
+    """Internal: why one field cannot be elicited, with the fix."""
+
+
+def _wire_name(field_name: str, info: FieldInfo) -> str:
+    alias = info.validation_alias
+    if alias is not None and not isinstance(alias, str):
+        raise _FieldProblem(
+            "AliasPath/AliasChoices validation aliases have no single wire name; use a plain `alias=`"
+        )
+    return alias or info.alias or field_name
+
+
+_SECRET_WORDS = frozenset(
+    {"password", "passwd", "passphrase", "secret", "token", "apikey", "cvv", "cvc", "pin"}
+)
+_SECRET_PAIRS = frozenset({("api", "key"), ("access", "key"), ("private", "key"), ("card", "number")})
+
+
+def _looks_secret(name: str) -> bool:
+    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name)]
+    return bool(_SECRET_WORDS.intersection(words)) or any(
+        pair in _SECRET_PAIRS for pair in itertools.pairwise(words)
+    )
+
+
+_URL_MODE_FIX = (
+    "form mode MUST NOT collect passwords, API keys, tokens or payment data (MCP spec); "
+    "send the user to a page of yours with URL mode instead"
+)
+
+
+def _reduce_field(field_name: str, key: str, info: FieldInfo) -> tuple[dict[str, Any], bool]:
+    if _looks_secret(field_name) or _looks_secret(key):
+        raise _FieldProblem(
+            f"the name suggests a secret; {_URL_MODE_FIX} (or rename the field if it holds no secret)"
+        )
+    if info.json_schema_extra is not None:
+        raise _FieldProblem(
+            "json_schema_extra cannot travel: the wire schema admits only the spec's keys; "
+            "remove it and enforce extra rules with a validator (checked when the answer arrives)"
+        )
+    annotation = info.annotation
+    titles = _find_titles(info.metadata)
+    has_default = info.default is not PydanticUndefined
+    annotation, nullable = _strip_none(annotation)
+    if nullable and not has_default and info.default_factory is None:
+        raise _FieldProblem(
+            "a nullable field needs a default, or the user could not leave it out; "
+            "write `X | None = None` (optional) or drop `| None` (required)"
+        )
+    annotation, inner_meta = _strip_annotated(annotation)
+    titles = titles or _find_titles(inner_meta)
+    metadata = [*info.metadata, *inner_meta]
+
+    prop: dict[str, Any]
+    is_multi = False
+    origin = get_origin(annotation)
+    if _option_values(annotation) is not None:
+        prop = _options_property(annotation, titles)
+    elif origin in (list, set, frozenset):
+        prop = _multi_select_property(annotation, titles, metadata)
+        is_multi = True
+    else:
+        if titles is not None:
+            raise _FieldProblem("Titles(...) applies to Literal or Enum options only; remove it")
+        prop = _scalar_property(annotation, metadata)
+
+    if info.title is not None:
+        prop["title"] = info.title
+    if info.description is not None:
+        prop["description"] = info.description
+    if has_default and info.default is not None:
+        prop["default"] = _wire_default(info.default, is_multi)
+    return _ordered(prop), is_multi
+
+
+_KEY_ORDER = ("type", "title", "description")
+
+
+def _ordered(prop: dict[str, Any]) -> dict[str, Any]:
+    head = {k: prop[k] for k in _KEY_ORDER if k in prop}
+    return {**head, **{k: v for k, v in prop.items() if k not in head}}
+
+
+def _wire_default(default: object, is_multi: bool) -> Any:
+    if is_multi:
+        values = [_option_value(v) for v in default]  # type: ignore[attr-defined]
+        return sorted(values) if isinstance(default, (set, frozenset)) else values
+    if isinstance(default, enum.Enum):
+        return _option_value(default)
+    return to_jsonable_python(default)
+
+
+def _find_titles(metadata: list[Any]) -> Titles | None:
+    return next((m for m in metadata if isinstance(m, Titles)), None)
+
+
+def _strip_none(annotation: Any) -> tuple[Any, bool]:
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = get_args(annotation)
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1 and len(rest) != len(args):
+            return rest[0], True
+        raise _FieldProblem(
+            f"a union of several types ({_type_name(annotation)}) cannot be elicited; "
+            "declare one type (or Literal options), or ask in separate fields"
+        )
+    return annotation, False
+
+
+def _strip_annotated(annotation: Any) -> tuple[Any, list[Any]]:
+    if get_origin(annotation) is Annotated:
+        base, *meta = get_args(annotation)
+        return base, list(meta)
+    return annotation, []
+
+
+def _option_values(annotation: Any) -> list[object] | None:
+    """The raw options of a `Literal` or `Enum` annotation, else None."""
+    if get_origin(annotation) is Literal:
+        return list(get_args(annotation))
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return [member.value for member in annotation]
+    return None
+
+
+def _string_options(annotation: Any) -> list[str]:
+    values = _option_values(annotation)
+    if values is None:  # pragma: no cover - callers check first
+        raise AssertionError(annotation)
+    bad = [v for v in values if not isinstance(v, str)]
+    if bad:
+        raise _FieldProblem(
+            f"option values must be strings on the wire, got {', '.join(repr(v) for v in bad)}; "
+            "use Literal of strings or a StrEnum (e.g. `class Size(StrEnum): SMALL = 's'`)"
+        )
+    if not values:
+        raise _FieldProblem("an Enum without members offers no choice; add members")
+    return [str(v) for v in values]
+
+
+def _titled(options: list[str], titles: Titles) -> list[dict[str, str]]:
+    missing = [o for o in options if o not in titles.titles]
+    extra = [k for k in titles.titles if k not in options]
+    if missing or extra:
+        parts: list[str] = []
+        if missing:
+            parts.append(f"no title for {', '.join(map(repr, missing))}")
+        if extra:
+            parts.append(f"titles for unknown options {', '.join(map(repr, extra))}")
+        raise _FieldProblem(f"Titles(...) must name every option exactly once: {'; '.join(parts)}")
+    return [{"const": o, "title": titles.titles[o]} for o in options]
+
+
+def _options_property(annotation: Any, titles: Titles | None) -> dict[str, Any]:
+    options = _string_options(annotation)
+    if titles is None:
+        return {"type": "string", "enum": options}
+    return {"type": "string", "oneOf": _titled(options, titles)}
+
+
+def _multi_select_property(annotation: Any, titles: Titles | None, metadata: list[Any]) -> dict[str, Any]:
+    args = get_args(annotation)
+    item, item_meta = _strip_annotated(args[0] if args else Any)
+    titles = titles or _find_titles(item_meta)
+    if _option_values(item) is None:
+        raise _FieldProblem(
+            f"free-form lists ({_type_name(annotation)}) cannot be elicited, only multi-select "
+            "options; use list[Literal[...]] or list[SomeStrEnum], or ask for one str and split it"
+        )
+    options = _string_options(item)
+    items: dict[str, Any] = (
+        {"type": "string", "enum": options} if titles is None else {"anyOf": _titled(options, titles)}
+    )
+    prop: dict[str, Any] = {"type": "array", "items": items}
+    for meta in metadata:
+        if isinstance(meta, at.MinLen):
+            prop["minItems"] = meta.min_length
+        elif isinstance(meta, at.MaxLen):
+            prop["maxItems"] = meta.max_length
+    return prop
+
+
+def _scalar_property(annotation: Any, metadata: list[Any]) -> dict[str, Any]:
+    if annotation is bool:
+        return {"type": "boolean"}
+    if annotation is int or annotation is float:
+        return _number_property(annotation, metadata)
+    fmt = _string_format(annotation)
+    if fmt is not None or annotation is str:
+        prop: dict[str, Any] = {"type": "string"}
+        if fmt:
+            prop["format"] = fmt
+        for meta in metadata:
+            if isinstance(meta, at.MinLen):
+                prop["minLength"] = meta.min_length
+            elif isinstance(meta, at.MaxLen):
+                prop["maxLength"] = meta.max_length
+        return prop
+    raise _FieldProblem(_rejection(annotation))
+
+
+def _string_format(annotation: Any) -> str | None:
+    if not isinstance(annotation, type):
+        return None
+    if issubclass(annotation, datetime):
+        return "date-time"
+    if issubclass(annotation, date):
+        return "date"
+    if issubclass(annotation, cast("type", EmailStr)):  # a class at runtime, Annotated for checkers
+        return "email"
+    if issubclass(annotation, AnyUrl):
+        return "uri"
+    return None
+
+
+def _number_property(annotation: type[float], metadata: list[Any]) -> dict[str, Any]:
+    is_int = annotation is int
+    prop: dict[str, Any] = {"type": "integer" if is_int else "number"}
+    for meta in metadata:
+        if isinstance(meta, at.Ge):
+            _tighten(prop, "minimum", meta.ge, max)
+        elif isinstance(meta, at.Le):
+            _tighten(prop, "maximum", meta.le, min)
+        elif isinstance(meta, at.Gt) and is_int:
+            _tighten(prop, "minimum", int(meta.gt) + 1, max)  # type: ignore[call-overload]
+        elif isinstance(meta, at.Lt) and is_int:
+            _tighten(prop, "maximum", int(meta.lt) - 1, min)  # type: ignore[call-overload]
+    return prop
+
+
+def _tighten(prop: dict[str, Any], key: str, value: Any, pick: Callable[[Any, Any], Any]) -> None:
+    prop[key] = pick(prop[key], value) if key in prop else value
+
+
+def _rejection(annotation: Any) -> str:
+    origin = get_origin(annotation)
+    shown = _type_name(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return (
+            f"nested model {annotation.__name__} cannot be elicited; flatten it into primitive "
+            "fields or ask for it in a second elicit"
+        )
+    if annotation is dict or origin is dict or (isinstance(origin, type) and issubclass(origin, Mapping)):
+        return f"{shown} cannot be elicited (no free-form objects on the wire); declare one field per key"
+    if annotation in (list, set, frozenset, tuple) or origin is tuple:
+        return (
+            f"{shown} cannot be elicited, only multi-select options; use list[Literal[...]] "
+            "or one field per item"
+        )
+    if annotation in (bytes, bytearray):
+        return (
+            "bytes cannot be elicited; ask for a str (e.g. a URL or base64 text) or use URL mode for uploads"
+        )
+    if annotation is Any or annotation is object:
+        return "Any cannot be elicited; declare a concrete type (str, int, float, bool, Literal[...], ...)"
+    if annotation in (SecretStr, SecretBytes):
+        return f"{shown} holds a secret; {_URL_MODE_FIX}"
+    return (
+        f"{shown} cannot be elicited; use str, int, float, bool, date, datetime, EmailStr, AnyUrl, "
+        "Literal[...] or a string Enum (add validators for anything stricter)"
+    )
+
+
+def _type_name(annotation: Any) -> str:
+    if isinstance(annotation, type) and get_origin(annotation) is None:
+        return annotation.__name__
+    return repr(annotation).replace("typing.", "")
