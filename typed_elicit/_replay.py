@@ -1,0 +1,116 @@
+"""What a 2026-07-28 tool remembers between rounds, carried in the SDK-sealed `request_state`.
+
+On 2026-07-28 a server cannot ask mid-call: the call ends with an
+`InputRequiredResult`, and the client retries it with the answer. The tool body
+then runs again from the top, and every question it already asked is answered
+from this record instead of going back to the user.
+
+Each recorded answer is pinned to its question by position, model and schema
+digest; a re-run that asks something else at that position gets `ReplayMismatch`.
+The SDK seals the state (AES-256-GCM, bound to the tool, its arguments and the
+principal), so what arrives here is plaintext this server minted.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import logging
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+logger = logging.getLogger(__name__)
+
+STATE_VERSION = 1
+"""Bumped whenever the layout changes; a state of another version starts the call afresh."""
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class QuestionId(_Record):
+    """Identifies one question: its wire key, the model asked, and the schema's digest."""
+
+    key: str
+    model: str
+    digest: str
+
+    def describe(self) -> str:
+        """A short human-readable form for error messages."""
+        return f"{self.model} (key {self.key!r}, schema {self.digest})"
+
+
+class Answer(_Record):
+    """One answered question, as the client sent it (re-validated on every round)."""
+
+    question: QuestionId
+    action: Literal["accept", "decline", "cancel"]
+    content: dict[str, Any] | None = None
+
+
+class Pending(_Record):
+    """The question the last round ended on, awaiting the client's response."""
+
+    question: QuestionId
+    asked_at: float
+    attempt: int = 0
+    message: str
+
+
+class ReplayState(_Record):
+    """Everything a call carries from one round to the next."""
+
+    v: int = STATE_VERSION
+    answers: tuple[Answer, ...] = ()
+    pending: Pending | None = None
+    once: dict[str, Any] = {}
+
+    def encode(self) -> str:
+        """Serialise for `InputRequiredResult.request_state` (the SDK seals it)."""
+        return json.dumps(self.model_dump(mode="json"), separators=(",", ":"))
+
+    @classmethod
+    def decode(cls, text: str | None) -> ReplayState:
+        """Read the state the client echoed; anything unreadable starts the call afresh.
+
+        The SDK has already verified the seal, so an unreadable state can only come
+        from another version of this server (a rolling upgrade): asking again is the
+        safe recovery.
+
+        Args:
+            text: `ctx.request_state` as the SDK hands it over (plaintext), or None.
+
+        Returns:
+            The decoded state, or an empty one.
+        """
+        if not text:
+            return cls()
+        try:
+            state = cls.model_validate(json.loads(text))
+        except (ValueError, ValidationError):
+            logger.info("typed_elicit: ignoring an unreadable request_state; the call starts afresh")
+            return cls()
+        if state.v != STATE_VERSION:
+            logger.info("typed_elicit: ignoring request_state of version %s; the call starts afresh", state.v)
+            return cls()
+        return state
+
+
+def model_id(model: type[BaseModel]) -> str:
+    """The stable name a recorded answer is pinned to: `module.QualName`."""
+    return f"{model.__module__}.{model.__qualname__}"
+
+
+def schema_digest(schema: dict[str, Any]) -> str:
+    """A short digest of a `requestedSchema`, stable across processes and key order."""
+    canonical = json.dumps(schema, sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(canonical.encode()).digest()[:9]
+    return base64.urlsafe_b64encode(digest).decode()
+
+
+def question_key(index: int) -> str:
+    """The `inputRequests` key of the `index`-th question a call asks (0-based)."""
+    return f"q{index}"
