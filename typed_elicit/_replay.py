@@ -57,7 +57,6 @@ class Pending(_Record):
     question: QuestionId
     asked_at: float
     attempt: int = 0
-    message: str
 
 
 class ReplayState(_Record):

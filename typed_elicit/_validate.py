@@ -70,7 +70,9 @@ def _wire_type_problem(prop: Mapping[str, Any], value: object) -> str | None:
     kind = prop.get("type")
     if kind == "boolean" and not isinstance(value, bool):
         return f"expected true or false, got {value!r}"
-    if kind in ("integer", "number") and (isinstance(value, bool) or not isinstance(value, int | float | str)):
+    if kind in ("integer", "number") and (
+        isinstance(value, bool) or not isinstance(value, int | float | str)
+    ):
         return f"expected a number, got {value!r}"
     if kind == "string" and not isinstance(value, str):
         return f"expected a string, got {value!r}"

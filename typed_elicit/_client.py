@@ -1,0 +1,722 @@
+"""The client half: read a server's question, validate the answer, reply on the wire.
+
+`parse_requested_schema` is the reducer's inverse: it checks a requested schema against
+the spec's restricted subset and builds a pydantic model from it. `elicitation_handler`
+turns a typed async function into the SDK's `elicitation_callback`.
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import logging
+import math
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from functools import lru_cache
+from typing import Annotated, Any, Final, Literal, TypeAlias, cast
+
+import mcp_types as types
+from mcp.client import ClientRequestContext
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    create_model,
+)
+from pydantic.networks import validate_email
+
+from typed_elicit._errors import TypedElicitError
+from typed_elicit._results import Accepted, Cancelled, Declined
+
+__all__ = [
+    "ContentValue",
+    "FieldKind",
+    "FieldSpec",
+    "FormHandler",
+    "FormRequest",
+    "FormSpec",
+    "InvalidAnswer",
+    "Option",
+    "RequestedSchemaError",
+    "UrlAnswer",
+    "UrlHandler",
+    "UrlRequest",
+    "elicitation_handler",
+    "model_from_schema",
+    "parse_requested_schema",
+    "read_request",
+    "to_wire",
+]
+
+logger = logging.getLogger("typed_elicit.client")
+
+MAX_FIELDS: Final = 200
+"""More properties than this in one form is treated as hostile."""
+MAX_OPTIONS: Final = 1000
+"""More options than this in one enum is treated as hostile."""
+MAX_NAME_LENGTH: Final = 200
+"""Longest accepted property name."""
+
+ContentValue: TypeAlias = str | int | float | bool | list[str]
+"""One value of an accepted answer's `content`, as it travels on the wire."""
+
+FieldKind: TypeAlias = Literal["string", "integer", "number", "boolean", "choice", "multi_choice"]
+"""What a field asks for: free text, a number, a yes/no, one option, or several options."""
+
+Format: TypeAlias = Literal["email", "uri", "date", "date-time"]
+_FORMATS: Final[tuple[Format, ...]] = ("email", "uri", "date", "date-time")
+_FORBIDDEN_KEYWORDS: Final = (
+    "$ref",
+    "$defs",
+    "anyOf",
+    "allOf",
+    "oneOf",
+    "not",
+    "properties",
+    "items",
+    "const",
+)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+class RequestedSchemaError(TypedElicitError, ValueError):
+    """A server's requested schema is not a valid elicitation schema.
+
+    The client answers such a request with a JSON-RPC error (-32602) instead of
+    showing a form it cannot render or validate.
+
+    Attributes:
+        problems: One line per problem, as `path: what is wrong`.
+    """
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        count = len(self.problems)
+        plural = "s" if count != 1 else ""
+        header = f"the requested schema is not a valid elicitation schema ({count} problem{plural}):"
+        super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
+
+
+class InvalidAnswer(TypedElicitError, ValueError):
+    """An answer does not satisfy the form the server asked for.
+
+    Attributes:
+        errors: One `(field name, message)` pair per problem; the field name is
+            empty for problems with the whole answer.
+        content: The answer as given.
+    """
+
+    def __init__(self, errors: Sequence[tuple[str, str]], content: Mapping[str, Any]) -> None:
+        self.errors = tuple(errors)
+        self.content = dict(content)
+        details = "; ".join(f"{name or '(form)'}: {message}" for name, message in self.errors)
+        super().__init__(f"the answer does not fit the requested form: {details}")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of a single- or multi-select field."""
+
+    value: str
+    """What goes on the wire."""
+    title: str
+    """What the user sees; equals `value` for untitled enums."""
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One property of a requested schema, checked and normalised."""
+
+    name: str
+    """The property name on the wire."""
+    attr: str
+    """The attribute name on the built model (differs from `name` when that is no identifier)."""
+    kind: FieldKind
+    required: bool
+    title: str | None = None
+    description: str | None = None
+    has_default: bool = False
+    default: ContentValue | None = None
+    options: tuple[Option, ...] = ()
+    min_length: int | None = None
+    max_length: int | None = None
+    format: Format | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+
+    @property
+    def label(self) -> str:
+        """The title if the server gave one, otherwise the property name."""
+        return self.title or self.name
+
+
+@dataclass(frozen=True)
+class FormSpec:
+    """A requested schema, checked, with the pydantic model built from it."""
+
+    fields: tuple[FieldSpec, ...]
+    model: type[BaseModel]
+    title: str | None = None
+    description: str | None = None
+
+    def instance(self, answer: Mapping[str, Any] | BaseModel) -> BaseModel:
+        """Validate an answer and fill in the schema's defaults for omitted fields.
+
+        Args:
+            answer: Values keyed by wire name, or a model whose dump (by alias) gives them.
+
+        Returns:
+            An instance of `model`.
+
+        Raises:
+            InvalidAnswer: The answer does not satisfy the schema.
+        """
+        values = (
+            answer.model_dump(by_alias=True, exclude_none=True) if isinstance(answer, BaseModel) else answer
+        )
+        try:
+            return self.model.model_validate(dict(values))
+        except ValidationError as exc:
+            errors = [(str(err["loc"][0]) if err["loc"] else "", err["msg"]) for err in exc.errors()]
+            raise InvalidAnswer(errors, values) from None
+
+    def content(self, answer: Mapping[str, Any] | BaseModel) -> dict[str, ContentValue]:
+        """Validate an answer and return the `content` to send, defaults included.
+
+        Args:
+            answer: Values keyed by wire name, or a model instance.
+
+        Returns:
+            The wire content: every answered or defaulted field, by wire name.
+
+        Raises:
+            InvalidAnswer: The answer does not satisfy the schema.
+        """
+        return cast("dict[str, ContentValue]", to_wire(self.instance(answer)))
+
+
+def to_wire(instance: BaseModel) -> dict[str, Any]:
+    """Dump a model built by `parse_requested_schema` as wire content (by alias, no nulls)."""
+    return instance.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def parse_requested_schema(schema: object) -> FormSpec:
+    """Check a requested schema and build the pydantic model that validates answers to it.
+
+    Keywords the spec defines must carry valid values; keywords it does not define are
+    ignored, except structural ones (`$ref`, `anyOf`, nested `properties`, ...) which
+    make the form impossible to render and are rejected. Results are cached.
+
+    Args:
+        schema: The `requestedSchema` of an elicitation request, as decoded JSON.
+
+    Returns:
+        The checked form.
+
+    Raises:
+        RequestedSchemaError: The schema is malformed, outside the spec's subset, or hostile
+            (too many fields or options); every problem is listed.
+    """
+    try:
+        key = json.dumps(schema, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise RequestedSchemaError([f"schema: not JSON ({exc})"]) from None
+    return _parse_cached(key)
+
+
+def model_from_schema(schema: object) -> type[BaseModel]:
+    """Build a pydantic model from a requested schema: the reducer's inverse.
+
+    Args:
+        schema: The `requestedSchema` of an elicitation request.
+
+    Returns:
+        A model whose fields carry the schema's titles, descriptions, constraints and
+        defaults; fields named on the wire by non-identifiers get an alias.
+
+    Raises:
+        RequestedSchemaError: The schema is not a valid elicitation schema.
+    """
+    return parse_requested_schema(schema).model
+
+
+@lru_cache(maxsize=256)
+def _parse_cached(key: str) -> FormSpec:
+    return _Parser().parse(json.loads(key))
+
+
+class _Parser:
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def fail(self, path: str, message: str) -> None:
+        self.problems.append(f"{path}: {message}")
+
+    def parse(self, schema: object) -> FormSpec:
+        if not isinstance(schema, dict):
+            raise RequestedSchemaError([f"schema: must be a JSON object, got {_kind(schema)}"])
+        top = cast("dict[str, object]", schema)
+        if top.get("type") != "object":
+            self.fail("type", f"must be 'object', got {top.get('type')!r}")
+        props = top.get("properties", {})
+        if not isinstance(props, dict):
+            raise RequestedSchemaError([*self.problems, f"properties: must be an object, got {_kind(props)}"])
+        properties = cast("dict[str, object]", props)
+        if len(properties) > MAX_FIELDS:
+            raise RequestedSchemaError(
+                [f"properties: {len(properties)} fields, more than the {MAX_FIELDS} allowed"]
+            )
+        required = self.required(top.get("required", []), properties)
+        title = self.text(top, "title", "")
+        description = self.text(top, "description", "")
+        fields: list[FieldSpec] = []
+        taken = set(properties)
+        for name, prop in properties.items():
+            spec = self.field(name, prop, name in required, taken)
+            if spec is not None:
+                fields.append(spec)
+        if self.problems:
+            raise RequestedSchemaError(self.problems)
+        return FormSpec(tuple(fields), _build_model(title, fields), title, description)
+
+    def required(self, value: object, properties: Mapping[str, object]) -> set[str]:
+        if not isinstance(value, list):
+            self.fail("required", f"must be a list of property names, got {_kind(value)}")
+            return set()
+        names: set[str] = set()
+        for item in cast("list[object]", value):
+            if not isinstance(item, str) or item not in properties:
+                self.fail("required", f"names {item!r}, which is not a property")
+            else:
+                names.add(item)
+        return names
+
+    def text(self, obj: Mapping[str, object], key: str, path: str) -> str | None:
+        value = obj.get(key)
+        if value is not None and not isinstance(value, str):
+            self.fail(f"{path}{key}", f"must be a string, got {_kind(value)}")
+            return None
+        return value
+
+    def count(self, obj: Mapping[str, object], key: str, path: str) -> int | None:
+        value = obj.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            self.fail(f"{path}.{key}", f"must be a non-negative integer, got {value!r}")
+            return None
+        return value
+
+    def number(self, obj: Mapping[str, object], key: str, path: str) -> float | None:
+        value = obj.get(key)
+        if value is None:
+            return None
+        if not _is_number(value):
+            self.fail(f"{path}.{key}", f"must be a finite number, got {value!r}")
+            return None
+        return cast("float", value)
+
+    def field(self, name: str, prop: object, required: bool, taken: set[str]) -> FieldSpec | None:
+        path = f"properties.{name}"
+        if not name or len(name) > MAX_NAME_LENGTH or _CONTROL.search(name):
+            self.fail(
+                f"properties.{name!r}", f"a property name must be 1-{MAX_NAME_LENGTH} printable characters"
+            )
+            return None
+        if not isinstance(prop, dict):
+            self.fail(path, f"must be a JSON object, got {_kind(prop)}")
+            return None
+        p = cast("dict[str, object]", prop)
+        kind = p.get("type")
+        forbidden = [k for k in _FORBIDDEN_KEYWORDS if k in p and not _allowed_keyword(k, kind)]
+        if forbidden:
+            self.fail(
+                path, f"{', '.join(forbidden)} not allowed in an elicitation schema (flat primitives only)"
+            )
+            return None
+        base = FieldSpec(
+            name=name,
+            attr=_attr_name(name, taken),
+            kind="string",
+            required=required,
+            title=self.text(p, "title", f"{path}."),
+            description=self.text(p, "description", f"{path}."),
+        )
+        if kind == "string":
+            spec = self.string(base, p, path)
+        elif kind in ("integer", "number"):
+            spec = self.numeric(base, p, path, kind)
+        elif kind == "boolean":
+            spec = replace(base, kind="boolean")
+        elif kind == "array":
+            spec = self.multi(base, p, path)
+        else:
+            self.fail(f"{path}.type", f"must be string, integer, number, boolean or array, got {kind!r}")
+            return None
+        if spec is not None and "default" in p:
+            spec = self.default(spec, p["default"], path)
+        return spec
+
+    def string(self, base: FieldSpec, p: Mapping[str, object], path: str) -> FieldSpec | None:
+        if "enum" in p and "oneOf" in p:
+            self.fail(path, "has both enum and oneOf; use one")
+            return None
+        if "enum" in p:
+            values = self.values(p["enum"], f"{path}.enum")
+            names = p.get("enumNames")
+            titles: list[str] = list(values)
+            if names is not None:
+                if (
+                    not isinstance(names, list)
+                    or len(cast("list[object]", names)) != len(values)
+                    or not all(isinstance(n, str) for n in cast("list[object]", names))
+                ):
+                    self.fail(f"{path}.enumNames", "must be a list of strings, one per enum value")
+                else:
+                    titles = cast("list[str]", names)
+            return replace(base, kind="choice", options=tuple(map(Option, values, titles)))
+        if "oneOf" in p:
+            return replace(base, kind="choice", options=self.titled(p["oneOf"], f"{path}.oneOf"))
+        fmt = p.get("format")
+        if fmt is not None and fmt not in _FORMATS:
+            self.fail(f"{path}.format", f"must be one of {', '.join(_FORMATS)}, got {fmt!r}")
+            fmt = None
+        lo, hi = self.count(p, "minLength", path), self.count(p, "maxLength", path)
+        if lo is not None and hi is not None and lo > hi:
+            self.fail(path, f"minLength {lo} is greater than maxLength {hi}")
+        return replace(base, min_length=lo, max_length=hi, format=fmt)
+
+    def numeric(
+        self, base: FieldSpec, p: Mapping[str, object], path: str, kind: Literal["integer", "number"]
+    ) -> FieldSpec:
+        if "enum" in p:
+            self.fail(f"{path}.enum", "enums must be strings; numeric enums are not in the spec")
+        lo, hi = self.number(p, "minimum", path), self.number(p, "maximum", path)
+        if lo is not None and hi is not None and lo > hi:
+            self.fail(path, f"minimum {lo} is greater than maximum {hi}")
+        return replace(base, kind=kind, minimum=lo, maximum=hi)
+
+    def multi(self, base: FieldSpec, p: Mapping[str, object], path: str) -> FieldSpec | None:
+        items = p.get("items")
+        if not isinstance(items, dict):
+            self.fail(f"{path}.items", "an array must have items with enum or anyOf options")
+            return None
+        it = cast("dict[str, object]", items)
+        if "enum" in it and it.get("type") == "string" and "anyOf" not in it:
+            options = tuple(Option(v, v) for v in self.values(it["enum"], f"{path}.items.enum"))
+        elif "anyOf" in it and "enum" not in it and it.get("type", "string") == "string":
+            options = self.titled(it["anyOf"], f"{path}.items.anyOf")
+        else:
+            self.fail(
+                f"{path}.items", "must be {type: string, enum: [...]} or {anyOf: [{const, title}, ...]}"
+            )
+            return None
+        lo, hi = self.count(p, "minItems", path), self.count(p, "maxItems", path)
+        if lo is not None and hi is not None and lo > hi:
+            self.fail(path, f"minItems {lo} is greater than maxItems {hi}")
+        if lo is not None and lo > len(options):
+            self.fail(path, f"minItems {lo} is more than the {len(options)} options")
+        return replace(base, kind="multi_choice", options=options, min_items=lo, max_items=hi)
+
+    def values(self, raw: object, path: str) -> list[str]:
+        if not isinstance(raw, list) or not raw:
+            self.fail(path, "must be a non-empty list of strings")
+            return []
+        items = cast("list[object]", raw)
+        if len(items) > MAX_OPTIONS:
+            self.fail(path, f"{len(items)} options, more than the {MAX_OPTIONS} allowed")
+            return []
+        if not all(isinstance(v, str) for v in items):
+            self.fail(path, "enum values must be strings")
+            return []
+        values = cast("list[str]", items)
+        if len(set(values)) != len(values):
+            self.fail(path, "enum values must be unique")
+        return values
+
+    def titled(self, raw: object, path: str) -> tuple[Option, ...]:
+        if not isinstance(raw, list) or not raw:
+            self.fail(path, "must be a non-empty list of {const, title} objects")
+            return ()
+        items = cast("list[object]", raw)
+        if len(items) > MAX_OPTIONS:
+            self.fail(path, f"{len(items)} options, more than the {MAX_OPTIONS} allowed")
+            return ()
+        options: list[Option] = []
+        for index, item in enumerate(items):
+            entry = cast("dict[str, object]", item) if isinstance(item, dict) else {}
+            const, title = entry.get("const"), entry.get("title")
+            if not isinstance(const, str) or not isinstance(title, str):
+                self.fail(f"{path}[{index}]", "must be {const: string, title: string}")
+                return ()
+            options.append(Option(const, title))
+        if len({o.value for o in options}) != len(options):
+            self.fail(path, "const values must be unique")
+        return tuple(options)
+
+    def default(self, spec: FieldSpec, value: object, path: str) -> FieldSpec:
+        adapter: TypeAdapter[Any] = TypeAdapter(_field_type(spec, optional=False))
+        try:
+            checked = adapter.validate_python(value)
+        except ValidationError as exc:
+            self.fail(f"{path}.default", f"{value!r} does not fit the field: {exc.errors()[0]['msg']}")
+            return spec
+        return replace(spec, has_default=True, default=adapter.dump_python(checked, mode="json"))
+
+
+def _kind(value: object) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _allowed_keyword(key: str, kind: object) -> bool:
+    return (key == "oneOf" and kind == "string") or (key == "items" and kind == "array")
+
+
+_RESERVED: Final = frozenset(dir(BaseModel))
+
+
+def _attr_name(name: str, taken: set[str]) -> str:
+    if (
+        name.isidentifier()
+        and not keyword.iskeyword(name)
+        and not name.startswith("_")
+        and name not in _RESERVED
+    ):
+        return name
+    base = re.sub(r"\W", "_", name).strip("_") or "field"
+    candidate = f"field_{base}"
+    while candidate in taken or candidate in _RESERVED or keyword.iskeyword(candidate):
+        candidate += "_"
+    taken.add(candidate)
+    return candidate
+
+
+# --- value checks used by the built models -------------------------------------------------
+
+
+def _not_bool(value: object) -> object:
+    if isinstance(value, bool):
+        raise ValueError("expected a number, not a boolean")
+    return value
+
+
+def _check_email(value: str) -> str:
+    validate_email(value)
+    return value
+
+
+def _check_uri(value: str) -> str:
+    scheme, sep, rest = value.partition(":")
+    if not sep or not rest or not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", scheme) or _CONTROL.search(value):
+        raise ValueError("expected an absolute URI such as https://example.com")
+    return value
+
+
+def _check_date(value: str) -> str:
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError("expected a date as YYYY-MM-DD")
+    date.fromisoformat(value)
+    return value
+
+
+def _check_datetime(value: str) -> str:
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})?", value):
+        raise ValueError("expected a date-time as YYYY-MM-DDTHH:MM:SS with an optional offset")
+    datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", value))
+    return value
+
+
+_FORMAT_CHECKS: Final[dict[Format, Callable[[str], str]]] = {
+    "email": _check_email,
+    "uri": _check_uri,
+    "date": _check_date,
+    "date-time": _check_datetime,
+}
+
+
+def _field_type(spec: FieldSpec, *, optional: bool) -> Any:
+    """The annotation that validates one field's value."""
+    t: Any
+    if spec.kind == "string":
+        t = Annotated[str, Field(strict=True, min_length=spec.min_length, max_length=spec.max_length)]
+        if spec.format is not None:
+            t = Annotated[t, AfterValidator(_FORMAT_CHECKS[spec.format])]
+    elif spec.kind in ("integer", "number"):
+        base: Any = int if spec.kind == "integer" else int | float
+        t = Annotated[
+            base, BeforeValidator(_not_bool), Field(ge=spec.minimum, le=spec.maximum, allow_inf_nan=False)
+        ]
+    elif spec.kind == "boolean":
+        t = Annotated[bool, Field(strict=True)]
+    else:
+        choice: Any = Literal[tuple(o.value for o in spec.options)]
+        if spec.kind == "choice":
+            t = choice
+        else:
+            t = Annotated[list[choice], Field(min_length=spec.min_items, max_length=spec.max_items)]
+    return t | None if optional else t
+
+
+def _build_model(title: str | None, fields: Sequence[FieldSpec]) -> type[BaseModel]:
+    definitions: dict[str, Any] = {}
+    for spec in fields:
+        info: dict[str, Any] = {"alias": spec.name, "title": spec.title, "description": spec.description}
+        if spec.has_default:
+            definitions[spec.attr] = (_field_type(spec, optional=False), Field(spec.default, **info))
+        elif spec.required:
+            definitions[spec.attr] = (_field_type(spec, optional=False), Field(..., **info))
+        else:
+            definitions[spec.attr] = (_field_type(spec, optional=True), Field(None, **info))
+    name = re.sub(r"\W", "", (title or "").title()) or "RequestedForm"
+    if not name.isidentifier():
+        name = f"Form{name}"
+    config = ConfigDict(extra="forbid", validate_by_name=False, validate_by_alias=True, title=title)
+    return create_model(name, __config__=config, **definitions)
+
+
+# --- the typed handler -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FormRequest:
+    """A form-mode question, as a typed handler sees it."""
+
+    message: str
+    """Why the server asks, in the server's words."""
+    requested_schema: Mapping[str, Any]
+    """The schema exactly as the server sent it."""
+    form: FormSpec
+    """The checked schema and the model built from it."""
+    protocol_version: str | None = None
+    """The revision the connection negotiated, when known."""
+    server_name: str | None = None
+    """The server's self-declared name, when it gave one (display only, not authenticated)."""
+
+    @property
+    def model(self) -> type[BaseModel]:
+        """The pydantic model built from the requested schema."""
+        return self.form.model
+
+    def accept(self, answer: Mapping[str, Any] | BaseModel) -> Accepted[BaseModel]:
+        """Validate an answer against the requested schema, defaults filled in.
+
+        Args:
+            answer: Values keyed by wire name, or a model instance.
+
+        Returns:
+            `Accepted` holding an instance of `model`, ready to return from a handler.
+
+        Raises:
+            InvalidAnswer: The answer does not satisfy the schema.
+        """
+        return Accepted(self.form.instance(answer))
+
+
+@dataclass(frozen=True)
+class UrlRequest:
+    """A URL-mode question: the server asks the user to open a URL out of band."""
+
+    message: str
+    url: str
+    """Show it in full before asking consent; never open it without consent."""
+    elicitation_id: str | None = None
+    protocol_version: str | None = None
+    server_name: str | None = None
+
+
+UrlAnswer: TypeAlias = Literal["accept", "decline", "cancel"]
+"""A URL-mode answer: `accept` means consent only; no content travels back."""
+
+FormHandler: TypeAlias = Callable[[FormRequest], Awaitable[Accepted[BaseModel] | Declined | Cancelled]]
+UrlHandler: TypeAlias = Callable[[UrlRequest], Awaitable[UrlAnswer]]
+ElicitationCallback: TypeAlias = Callable[
+    [ClientRequestContext, types.ElicitRequestParams], Awaitable[types.ElicitResult | types.ErrorData]
+]
+
+
+def read_request(
+    context: ClientRequestContext | None, params: types.ElicitRequestParams
+) -> FormRequest | UrlRequest:
+    """Turn the SDK's callback arguments into a `FormRequest` or `UrlRequest`.
+
+    Args:
+        context: The SDK's request context (gives the protocol version and server name),
+            or None outside a connection.
+        params: The request's parameters.
+
+    Returns:
+        The typed request.
+
+    Raises:
+        RequestedSchemaError: A form request's schema is not a valid elicitation schema.
+    """
+    version, server = None, None
+    if context is not None:
+        version = context.session.protocol_version
+        info = context.session.server_info
+        server = info.name if info is not None else None
+    if isinstance(params, types.ElicitRequestURLParams):
+        return UrlRequest(params.message, params.url, params.elicitation_id, version, server)
+    schema = params.requested_schema
+    return FormRequest(params.message, schema, parse_requested_schema(schema), version, server)
+
+
+def schema_error_reply(error: RequestedSchemaError) -> types.ErrorData:
+    """The JSON-RPC error a client sends back for a request whose schema it cannot use."""
+    logger.warning("refusing an elicitation request: %s", error)
+    return types.ErrorData(
+        code=types.INVALID_PARAMS, message=str(error), data={"problems": list(error.problems)}
+    )
+
+
+def elicitation_handler(form: FormHandler, *, url: UrlHandler | None = None) -> ElicitationCallback:
+    """Turn typed async functions into the SDK's `elicitation_callback`.
+
+    The form handler receives a `FormRequest` (message, schema, built model) and returns
+    `Accepted(instance)`, `Declined()` or `Cancelled()`. An accepted answer is validated
+    against the requested schema and the schema's defaults fill omitted fields before it
+    is sent. A request whose schema is malformed or hostile never reaches the handler: the
+    server gets a -32602 error naming every problem.
+
+    Usable as a decorator: `@elicitation_handler` over `async def ask(req: FormRequest)`.
+
+    Args:
+        form: Answers form-mode requests.
+        url: Answers URL-mode requests; when None they are declined.
+
+    Returns:
+        A callback for `mcp.Client(..., elicitation_callback=...)`. Exceptions raised by
+        the handlers propagate to the SDK, which reports them to the server as errors;
+        `InvalidAnswer` is raised when an accepted answer does not fit the schema.
+    """
+
+    async def callback(
+        context: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> types.ElicitResult | types.ErrorData:
+        try:
+            request = read_request(context, params)
+        except RequestedSchemaError as exc:
+            return schema_error_reply(exc)
+        if isinstance(request, UrlRequest):
+            answer: UrlAnswer = "decline" if url is None else await url(request)
+            return types.ElicitResult(action=answer)
+        outcome = await form(request)
+        if isinstance(outcome, Accepted):
+            content = request.form.content(outcome.data)
+            return types.ElicitResult(action="accept", content=cast("dict[str, Any]", content))
+        return types.ElicitResult(action="decline" if isinstance(outcome, Declined) else "cancel")
+
+    return callback

@@ -1,0 +1,118 @@
+"""A non-interactive responder for CI: answers from given values, then schema defaults."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import mcp_types as types
+from mcp.client import ClientRequestContext
+
+from typed_elicit._client import (
+    ContentValue,
+    FormRequest,
+    InvalidAnswer,
+    RequestedSchemaError,
+    read_request,
+    schema_error_reply,
+)
+
+__all__ = ["Responder", "ResponderEntry"]
+
+logger = logging.getLogger("typed_elicit.responder")
+
+
+@dataclass(frozen=True)
+class ResponderEntry:
+    """What the responder did with one question."""
+
+    message: str
+    """The server's message."""
+    action: Literal["accept", "decline", "error"]
+    """`error` means the schema was unusable and the server got a JSON-RPC error."""
+    content: dict[str, ContentValue] | None = None
+    """What was sent, for an accepted form."""
+    reason: str | None = None
+    """Why the responder declined or refused."""
+
+
+class Responder:
+    """Answers every elicitation without a person, for CI and scripts.
+
+    A form field takes its value from `values` (by wire name), else from the schema's
+    `default`; an optional field with neither is left out. When a required field has
+    neither, or the values do not fit the schema, the responder declines and records
+    why. URL-mode requests are declined: no one is there to open the URL.
+
+    Pass an instance as `mcp.Client(..., elicitation_callback=responder)`; read
+    `responder.log` afterwards.
+
+    Example:
+        ```python
+        responder = Responder({"environment": "staging", "confirm": True})
+        async with Client(server, elicitation_callback=responder) as client:
+            await client.call_tool("deploy", {})
+        assert responder.log[-1].action == "accept"
+        ```
+    """
+
+    def __init__(self, values: Mapping[str, Any] | None = None) -> None:
+        """Create a responder.
+
+        Args:
+            values: Answers by field name, used for any form that has that field.
+        """
+        self.values: dict[str, Any] = dict(values or {})
+        self.log: list[ResponderEntry] = []
+
+    async def __call__(
+        self, context: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> types.ElicitResult | types.ErrorData:
+        """Answer one request; the SDK's `elicitation_callback` signature."""
+        return self.respond(params, context)
+
+    def respond(
+        self, params: types.ElicitRequestParams, context: ClientRequestContext | None = None
+    ) -> types.ElicitResult | types.ErrorData:
+        """Answer one request synchronously and record the decision in `log`.
+
+        Args:
+            params: The request's parameters.
+            context: The SDK's request context, when there is one.
+
+        Returns:
+            The result to send, or a -32602 error for an unusable schema.
+        """
+        try:
+            request = read_request(context, params)
+        except RequestedSchemaError as exc:
+            self.log.append(ResponderEntry(params.message, "error", reason=str(exc)))
+            return schema_error_reply(exc)
+        if not isinstance(request, FormRequest):
+            return self._decline(
+                request.message, f"URL-mode request for {request.url}: no one is here to open it"
+            )
+        missing = [
+            f"{spec.name} ({spec.title})" if spec.title else spec.name
+            for spec in request.form.fields
+            if spec.required and not spec.has_default and spec.name not in self.values
+        ]
+        if missing:
+            return self._decline(
+                request.message, f"no value for required field(s) {', '.join(missing)}; pass them in values"
+            )
+        answer = {spec.name: self.values[spec.name] for spec in request.form.fields if spec.name in self.values}
+        try:
+            content = request.form.content(answer)
+        except InvalidAnswer as exc:
+            return self._decline(request.message, str(exc))
+        self.log.append(ResponderEntry(request.message, "accept", content=content))
+        logger.info("accepted %r with %r", request.message, content)
+        return types.ElicitResult(action="accept", content=dict(content))
+
+    def _decline(self, message: str, reason: str) -> types.ElicitResult:
+        self.log.append(ResponderEntry(message, "decline", reason=reason))
+        logger.warning("declined %r: %s", message, reason)
+        return types.ElicitResult(action="decline")
