@@ -1,0 +1,60 @@
+"""Every code example in the docs is a file that this test runs; README examples run too."""
+
+from __future__ import annotations
+
+import re
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+SNIPPET = re.compile(r'^--8<-- "([^":]+)(?::[\w-]+)?"$')
+
+
+def python_blocks(path: Path) -> list[str]:
+    return FENCE.findall(path.read_text(encoding="utf-8"))
+
+
+def included_files() -> list[Path]:
+    files: set[Path] = set()
+    for page in DOCS:
+        for block in python_blocks(page):
+            for line in block.strip().splitlines():
+                match = SNIPPET.match(line.strip())
+                assert match, f"{page.name}: python examples must be snippet includes of files, got {line!r}"
+                files.add(ROOT / match[1])
+    return sorted(files)
+
+
+def test_docs_python_examples_are_included_files_under_examples_or_docs() -> None:
+    for file in included_files():
+        assert file.is_file(), f"{file} is included by the docs but does not exist"
+        assert file.relative_to(ROOT).parts[0] in {"examples", "docs"}
+
+
+@pytest.mark.parametrize("file", included_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_included_docs_example_runs(file: Path) -> None:
+    runpy.run_path(str(file), run_name="docs_example")
+
+
+@pytest.mark.parametrize("block", python_blocks(ROOT / "README.md"))
+def test_readme_python_examples_run(block: str) -> None:
+    exec(compile(block, "README.md", "exec", dont_inherit=True), {"__name__": "readme_example"})
+
+
+def test_declaring_models_example_prints_each_modern_schema() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "declaring_models.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    assert out.startswith("2025-11-25 {")
+    assert '"enumNames"' not in out
+    assert "2026-07-28 {" in out
