@@ -26,12 +26,14 @@ EXPECTED: dict[str, list[str]] = {
         for kind in ("untitled-single", "titled-single", "legacy-enumnames", "untitled-multi", "titled-multi")
     ],
     "elicitation-sep1034-client-defaults": [
-        f"client-elicitation-sep1034-{kind}-default" for kind in ("string", "integer", "number", "enum", "boolean")
+        f"client-elicitation-sep1034-{kind}-default"
+        for kind in ("string", "integer", "number", "enum", "boolean")
     ],
 }
 
 
 def newest_run(results: Path, scenario: str) -> Path | None:
+    """The newest run directory of `scenario` under `results`, if any."""
     runs = [
         p
         for p in results.iterdir()
@@ -52,6 +54,7 @@ def _scenario_of(dirname: str) -> str:
 
 
 def judge(results: Path, scenario: str) -> list[str]:
+    """Print every check of the newest run of `scenario`; return the problems found."""
     problems: list[str] = []
     run = newest_run(results, scenario)
     if run is None:
@@ -79,6 +82,7 @@ def judge(results: Path, scenario: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    """Judge every scenario named on the command line."""
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2

@@ -76,10 +76,11 @@ class ReplicaTag:
         self.prefix = self.name + b"."
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Rewrite the session header in both directions and add `x-replica`."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = []
+        headers: list[tuple[bytes, bytes]] = []
         for key, value in scope["headers"]:
             if key == SESSION_HEADER and value.startswith(self.prefix):
                 value = value[len(self.prefix) :]
@@ -88,7 +89,7 @@ class ReplicaTag:
 
         async def tagged_send(message: Message) -> None:
             if message["type"] == "http.response.start":
-                out = []
+                out: list[tuple[bytes, bytes]] = []
                 for key, value in message.get("headers", []):
                     if key.lower() == SESSION_HEADER:
                         value = self.prefix + value
@@ -101,7 +102,10 @@ class ReplicaTag:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    """Parse the command line and serve until terminated."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("file", help="Python file defining the MCPServer (or a build_server factory)")
     parser.add_argument("--attr", help="attribute to serve (default: build_server, mcp, server)")
     parser.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (0 = any free port)")
@@ -124,7 +128,10 @@ def main() -> None:
     port = sock.getsockname()[1]
 
     config = uvicorn.Config(
-        app, log_level=os.environ.get("PEERS_LOG_LEVEL", "warning"), timeout_graceful_shutdown=3, lifespan="on"
+        app,
+        log_level=os.environ.get("PEERS_LOG_LEVEL", "warning"),
+        timeout_graceful_shutdown=3,
+        lifespan="on",
     )
     userver = uvicorn.Server(config)
 

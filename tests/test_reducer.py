@@ -187,6 +187,23 @@ def test_titled_options_use_oneof_or_legacy_enum_names(version: str) -> None:
 
 
 @pytest.mark.parametrize("version", PROTOCOL_VERSIONS)
+def test_legacy_titles_send_enum_names_on_every_revision(version: str) -> None:
+    prop = prop_of(Annotated[Literal["a", "b"], Titles(a="A", b="B", legacy=True)], version)
+    assert prop == {"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]}
+    assert matching_kinds(prop, version) == ["LegacyTitledEnumSchema"]
+
+
+def test_legacy_titles_on_a_multi_select_are_rejected() -> None:
+    model = type(
+        "Form",
+        (BaseModel,),
+        {"__annotations__": {"x": Annotated[list[Literal["a"]], Titles(a="A", legacy=True)]}},
+    )
+    with pytest.raises(SchemaError, match=r"Form\.x: Titles\(legacy=True\) has no multi-select form"):
+        reduce_schema(model)
+
+
+@pytest.mark.parametrize("version", PROTOCOL_VERSIONS)
 def test_titles_accept_enum_members_as_keys(version: str) -> None:
     prop = prop_of(Annotated[Color, Titles({Color.RED: "Red", Color.GREEN: "Green"})], version)
     titles = prop["enumNames"] if version == "2025-06-18" else [o["title"] for o in prop["oneOf"]]

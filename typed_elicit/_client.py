@@ -16,10 +16,13 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import lru_cache
-from typing import Annotated, Any, Final, Literal, TypeAlias, cast
+from types import TracebackType
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeAlias, cast
 
 import mcp_types as types
-from mcp.client import ClientRequestContext
+from mcp.client import ClientRequestContext, Transport
+from mcp.client.session import ElicitationFnT
+from mcp.shared.message import SessionMessage
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -31,9 +34,14 @@ from pydantic import (
     create_model,
 )
 from pydantic.networks import validate_email
+from typing_extensions import Self
 
 from typed_elicit._errors import TypedElicitError
 from typed_elicit._results import Accepted, Cancelled, Declined
+
+if TYPE_CHECKING:
+    from mcp.client._transport import TransportStreams
+    from mcp.shared._stream_protocols import WriteStream
 
 __all__ = [
     "ContentValue",
@@ -44,10 +52,12 @@ __all__ = [
     "FormSpec",
     "InvalidAnswer",
     "Option",
+    "PinnedHandshake",
     "RequestedSchemaError",
     "UrlAnswer",
     "UrlHandler",
     "UrlRequest",
+    "check_value",
     "elicitation_handler",
     "model_from_schema",
     "parse_requested_schema",
@@ -202,6 +212,30 @@ class FormSpec:
             InvalidAnswer: The answer does not satisfy the schema.
         """
         return cast("dict[str, ContentValue]", to_wire(self.instance(answer)))
+
+
+def check_value(spec: FieldSpec, value: object) -> ContentValue:
+    """Validate one field's value on its own, as a form renderer does before moving on.
+
+    Args:
+        spec: The field.
+        value: The value typed or chosen by the user.
+
+    Returns:
+        The value as it will travel on the wire.
+
+    Raises:
+        InvalidAnswer: The value does not fit the field.
+    """
+    adapter = _adapter(spec)
+    try:
+        return cast("ContentValue", adapter.dump_python(adapter.validate_python(value), mode="json"))
+    except ValidationError as exc:
+        raise InvalidAnswer([(spec.name, err["msg"]) for err in exc.errors()], {spec.name: value}) from None
+
+
+def _adapter(spec: FieldSpec) -> TypeAdapter[Any]:
+    return TypeAdapter(_field_type(spec, optional=False))
 
 
 def to_wire(instance: BaseModel) -> dict[str, Any]:
@@ -464,7 +498,7 @@ class _Parser:
         return tuple(options)
 
     def default(self, spec: FieldSpec, value: object, path: str) -> FieldSpec:
-        adapter: TypeAdapter[Any] = TypeAdapter(_field_type(spec, optional=False))
+        adapter = _adapter(spec)
         try:
             checked = adapter.validate_python(value)
         except ValidationError as exc:
@@ -642,9 +676,6 @@ UrlAnswer: TypeAlias = Literal["accept", "decline", "cancel"]
 
 FormHandler: TypeAlias = Callable[[FormRequest], Awaitable[Accepted[BaseModel] | Declined | Cancelled]]
 UrlHandler: TypeAlias = Callable[[UrlRequest], Awaitable[UrlAnswer]]
-ElicitationCallback: TypeAlias = Callable[
-    [ClientRequestContext, types.ElicitRequestParams], Awaitable[types.ElicitResult | types.ErrorData]
-]
 
 
 def read_request(
@@ -682,7 +713,7 @@ def schema_error_reply(error: RequestedSchemaError) -> types.ErrorData:
     )
 
 
-def elicitation_handler(form: FormHandler, *, url: UrlHandler | None = None) -> ElicitationCallback:
+def elicitation_handler(form: FormHandler, *, url: UrlHandler | None = None) -> ElicitationFnT:
     """Turn typed async functions into the SDK's `elicitation_callback`.
 
     The form handler receives a `FormRequest` (message, schema, built model) and returns
@@ -720,3 +751,74 @@ def elicitation_handler(form: FormHandler, *, url: UrlHandler | None = None) -> 
         return types.ElicitResult(action="decline" if isinstance(outcome, Declined) else "cancel")
 
     return callback
+
+
+# --- pinning the handshake revision --------------------------------------------------------
+
+
+class _OfferVersion:
+    """A write stream that makes the client's `initialize` offer another revision.
+
+    The SDK always offers its newest handshake revision (2025-11-25); a 2025-06-18
+    client offers 2025-06-18 and declares `elicitation: {}`. Exactly those two fields of
+    the one `initialize` request are rewritten; everything else passes through.
+    """
+
+    def __init__(self, inner: WriteStream[SessionMessage], version: str) -> None:
+        self._inner = inner
+        self._version = version
+
+    async def send(self, item: SessionMessage, /) -> None:
+        message = item.message
+        if isinstance(message, types.JSONRPCRequest) and message.method == "initialize":
+            params = dict(message.params or {})
+            params["protocolVersion"] = self._version
+            capabilities = dict(params.get("capabilities") or {})
+            if "elicitation" in capabilities:
+                capabilities["elicitation"] = {}
+            params["capabilities"] = capabilities
+            item = SessionMessage(message.model_copy(update={"params": params}), item.metadata)
+        await self._inner.send(item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose()
+        return None
+
+
+class PinnedHandshake:
+    """Wrap a transport so the initialize handshake offers an older revision.
+
+    The SDK has no public option to negotiate 2025-06-18; use
+    `mcp.Client(PinnedHandshake(transport, "2025-06-18"), mode="legacy")`.
+    """
+
+    def __init__(self, transport: Transport, version: str) -> None:
+        """Wrap `transport`; its `initialize` will offer `version`."""
+        self._transport = transport
+        self._version = version
+
+    async def __aenter__(self) -> TransportStreams:
+        """Open the wrapped transport."""
+        read, write = await self._transport.__aenter__()
+        return read, _OfferVersion(write, self._version)
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> bool | None:
+        """Close the wrapped transport."""
+        await self._transport.__aexit__(exc_type, exc_val, exc_tb)
+        return None

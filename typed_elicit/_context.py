@@ -140,7 +140,7 @@ class ElicitContext:
         """
         self._sdk = sdk
         self._policy = policy or Policy()
-        self._era = negotiated_era(sdk.protocol_version)
+        self._era: ProtocolVersion | None = negotiated_era(sdk.protocol_version)
         self._state = ReplayState.decode(sdk.request_state) if self._mrtr else ReplayState()
         self._responses = (sdk.input_responses or {}) if self._mrtr else {}
         self._answers: list[Answer] = []
@@ -212,7 +212,8 @@ class ElicitContext:
                 than the one recorded at this position.
             ValueError: If `timeout` or `retries` is out of range.
         """
-        wait = _positive(timeout if timeout is not None else (self._policy.timeout or _default_timeout))
+        fallback = self._policy.timeout if self._policy.timeout is not None else _default_timeout
+        wait = _positive(timeout if timeout is not None else fallback)
         attempts = self._policy.retries if retries is None else retries
         if attempts < 0:
             raise ValueError(f"retries must be 0 or more, got {attempts}")
@@ -230,9 +231,9 @@ class ElicitContext:
         text = form_message(model) if message is None else message
         if is_mrtr(era):
             return self._answer_or_suspend(model, schema, text, wait, attempts, policy)
-        reason = self._cannot_ask()
-        if reason is not None:
-            return _unsupported(model, policy, reason)
+        refusal = self._cannot_ask()
+        if refusal is not None:
+            return _unsupported(model, policy, refusal)
         return await self._ask_now(model, schema, text, wait, attempts)
 
     @overload
@@ -274,17 +275,17 @@ class ElicitContext:
 
     def _cannot_ask(self) -> str | None:
         """Why the client cannot be sent a form question right now, or None if it can."""
+        if not self._mrtr and not self._sdk.session.can_send_request:
+            return (
+                "this connection cannot carry server-to-client requests (stateless or JSON-response "
+                "HTTP); serve stateful streamable HTTP, or let the client use protocol 2026-07-28"
+            )
         capabilities = self._sdk.client_capabilities
         elicitation = capabilities.elicitation if capabilities is not None else None
         if elicitation is None:
             return "the client did not declare the elicitation capability"
         if elicitation.form is None and elicitation.url is not None:
             return "the client declared URL-mode elicitation only, and this question is a form"
-        if not self._mrtr and not self._sdk.session.can_send_request:
-            return (
-                "this connection cannot carry server-to-client requests (stateless or JSON-response "
-                "HTTP); serve stateful streamable HTTP, or let the client use protocol 2026-07-28"
-            )
         return None
 
     async def _ask_now(

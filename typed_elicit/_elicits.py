@@ -6,7 +6,7 @@ import functools
 import inspect
 import typing
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar, Union, overload
+from typing import Any, Protocol, TypeVar, Union, overload
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
@@ -30,6 +30,14 @@ from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, is_mrtr
 F = TypeVar("F", bound=Callable[..., Coroutine[Any, Any, Any]])
 
 
+class ElicitsDecorator(Protocol):
+    """What `@elicits(...)` with arguments returns: a decorator keeping the function's type."""
+
+    def __call__(self, fn: F, /) -> F:
+        """Wrap `fn` (see `elicits`)."""
+        ...
+
+
 @overload
 def elicits(fn: F, /) -> F: ...
 @overload
@@ -38,7 +46,7 @@ def elicits(
     timeout: float | None = None,
     retries: int = 0,
     on_unsupported: OnUnsupported = "raise",
-) -> Callable[[F], F]: ...
+) -> ElicitsDecorator: ...
 def elicits(
     *args: Any,
     timeout: float | None = None,
@@ -76,19 +84,29 @@ def elicits(
         TypeError: If the function is not async, has no `ElicitContext` parameter,
             has several, or also takes the SDK `Context`.
         SchemaError: If a listed model cannot be elicited.
+        ValueError: If `timeout` is not positive or `retries` is negative.
     """
-    if len(args) == 1 and not isinstance(args[0], type) and callable(args[0]):
-        fn: F = args[0]
-        return _wrap(fn, Policy())
+    if len(args) == 1 and _is_function(args[0]):
+        return _wrap(args[0], Policy())
     models: tuple[type[BaseModel], ...] = args
     for model in models:
         _prereduce(model)
+    if timeout is not None and not timeout > 0:
+        raise ValueError(
+            f"@elicits timeout must be a positive number of seconds (or math.inf), got {timeout!r}"
+        )
+    if retries < 0:
+        raise ValueError(f"@elicits retries must be 0 or more, got {retries}")
     policy = Policy(timeout=timeout, retries=retries, on_unsupported=on_unsupported)
 
     def decorate(fn: F) -> F:
         return _wrap(fn, policy)
 
     return decorate
+
+
+def _is_function(obj: object) -> bool:
+    return callable(obj) and not isinstance(obj, type)
 
 
 def _prereduce(model: type[BaseModel]) -> None:
@@ -130,9 +148,10 @@ def _wrap(fn: F, policy: Policy) -> F:
     @functools.wraps(fn)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
         bound = signature.bind(*args, **kwargs)
-        sdk = bound.arguments[ctx_name]
-        if not isinstance(sdk, Context):
-            raise TypeError(f"{name} expects the SDK to inject its Context as {ctx_name!r}, got {sdk!r}")
+        injected = bound.arguments[ctx_name]
+        if not isinstance(injected, Context):
+            raise TypeError(f"{name} expects the SDK to inject its Context as {ctx_name!r}, got {injected!r}")
+        sdk: Context[Any, Any] = injected  # pyright: ignore[reportUnknownVariableType]
         bound.arguments[ctx_name] = ElicitContext(sdk, policy)
         try:
             return await fn(*bound.args, **bound.kwargs)
@@ -144,12 +163,13 @@ def _wrap(fn: F, policy: Policy) -> F:
                 raise
             raise surfaced from exc
 
-    wrapper.__signature__ = public  # type: ignore[attr-defined]
-    wrapper.__annotations__ = {
+    exposed: Any = wrapper
+    exposed.__signature__ = public
+    exposed.__annotations__ = {
         **{p.name: p.annotation for p in public.parameters.values() if p.annotation is not p.empty},
         **({} if public.return_annotation is public.empty else {"return": public.return_annotation}),
     }
-    result: F = wrapper  # type: ignore[assignment]
+    result: F = exposed
     return result
 
 
@@ -161,7 +181,7 @@ def _is_sdk_context(annotation: object) -> bool:
 def _public_signature(
     signature: inspect.Signature, hints: dict[str, Any], ctx_name: str
 ) -> inspect.Signature:
-    """The signature the SDK sees: resolved annotations, `Context` for the context, `| InputRequiredResult`."""
+    """What the SDK sees: resolved annotations, `Context` for the context, `| InputRequiredResult`."""
     parameters = [
         p.replace(annotation=Context if p.name == ctx_name else hints.get(p.name, p.annotation))
         for p in signature.parameters.values()

@@ -47,17 +47,25 @@ class Titles:
     """
 
     titles: Mapping[str, str]
+    legacy: bool
 
-    def __init__(self, titles: Mapping[str | enum.Enum, str] | None = None, /, **by_value: str) -> None:
+    def __init__(
+        self, titles: Mapping[str | enum.Enum, str] | None = None, /, *, legacy: bool = False, **by_value: str
+    ) -> None:
         """Collect titles from a mapping and/or keyword arguments.
 
         Args:
             titles: Option value (or `Enum` member) -> display title.
-            **by_value: The same, for option values that are identifiers.
+            legacy: Send the deprecated `enum` + `enumNames` form on every revision
+                (single select only), for clients that know nothing newer. Without
+                it, that form is sent on 2025-06-18 only. An option named `legacy`
+                goes in the mapping.
+            **by_value: The same as `titles`, for option values that are identifiers.
         """
         merged = {_option_value(key): title for key, title in (titles or {}).items()}
         merged.update(by_value)
         object.__setattr__(self, "titles", types.MappingProxyType(merged))
+        object.__setattr__(self, "legacy", legacy)
 
 
 def _option_value(option: object) -> str:
@@ -426,13 +434,21 @@ def _options_property(annotation: Any, titles: Titles | None) -> dict[str, Any]:
     options = _string_options(annotation)
     if titles is None:
         return {"type": "string", "enum": options}
-    return {"type": "string", "oneOf": _titled(options, titles)}
+    titled = _titled(options, titles)
+    if titles.legacy:
+        return {"type": "string", "enum": options, "enumNames": [o["title"] for o in titled]}
+    return {"type": "string", "oneOf": titled}
 
 
 def _multi_select_property(annotation: Any, titles: Titles | None, metadata: list[Any]) -> dict[str, Any]:
     args = get_args(annotation)
     item, item_meta = _strip_annotated(args[0] if args else Any)
     titles = titles or _find_titles(item_meta)
+    if titles is not None and titles.legacy:
+        raise _FieldProblem(
+            "Titles(legacy=True) has no multi-select form (enumNames titles single choices only); "
+            "drop legacy=True"
+        )
     if _option_values(item) is None:
         raise _FieldProblem(
             f"free-form lists ({_type_name(annotation)}) cannot be elicited, only multi-select "

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date, datetime, timezone
 from typing import Any, Literal
 
 import mcp_types as types
@@ -12,6 +14,7 @@ from mcp.client import ClientRequestContext
 
 from typed_elicit._client import (
     ContentValue,
+    FieldSpec,
     FormRequest,
     InvalidAnswer,
     RequestedSchemaError,
@@ -19,7 +22,7 @@ from typed_elicit._client import (
     schema_error_reply,
 )
 
-__all__ = ["Responder", "ResponderEntry"]
+__all__ = ["Responder", "ResponderEntry", "plausible_value"]
 
 logger = logging.getLogger("typed_elicit.responder")
 
@@ -58,13 +61,16 @@ class Responder:
         ```
     """
 
-    def __init__(self, values: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, values: Mapping[str, Any] | None = None, *, invent: bool = False) -> None:
         """Create a responder.
 
         Args:
             values: Answers by field name, used for any form that has that field.
+            invent: Make up a plausible value for a required field that has neither a
+                given value nor a default, instead of declining (for demos, not CI).
         """
         self.values: dict[str, Any] = dict(values or {})
+        self.invent = invent
         self.log: list[ResponderEntry] = []
 
     async def __call__(
@@ -94,16 +100,22 @@ class Responder:
             return self._decline(
                 request.message, f"URL-mode request for {request.url}: no one is here to open it"
             )
-        missing = [
-            f"{spec.name} ({spec.title})" if spec.title else spec.name
+        answer = {
+            spec.name: self.values[spec.name] for spec in request.form.fields if spec.name in self.values
+        }
+        unanswered = [
+            spec
             for spec in request.form.fields
             if spec.required and not spec.has_default and spec.name not in self.values
         ]
+        if self.invent:
+            answer.update((spec.name, plausible_value(spec)) for spec in unanswered)
+            unanswered = []
+        missing = [f"{spec.name} ({spec.title})" if spec.title else spec.name for spec in unanswered]
         if missing:
             return self._decline(
                 request.message, f"no value for required field(s) {', '.join(missing)}; pass them in values"
             )
-        answer = {spec.name: self.values[spec.name] for spec in request.form.fields if spec.name in self.values}
         try:
             content = request.form.content(answer)
         except InvalidAnswer as exc:
@@ -116,3 +128,33 @@ class Responder:
         self.log.append(ResponderEntry(message, "decline", reason=reason))
         logger.warning("declined %r: %s", message, reason)
         return types.ElicitResult(action="decline")
+
+
+def plausible_value(spec: FieldSpec) -> ContentValue:
+    """A value that fits `spec`, for demos: the first option, the lowest number, sample text.
+
+    Args:
+        spec: The field.
+
+    Returns:
+        A value that passes the field's checks.
+    """
+    if spec.kind == "choice":
+        return spec.options[0].value
+    if spec.kind == "multi_choice":
+        return [option.value for option in spec.options[: max(spec.min_items or 0, 1)]]
+    if spec.kind == "boolean":
+        return True
+    if spec.kind in ("integer", "number"):
+        low = 1 if spec.minimum is None else spec.minimum
+        value = low if spec.maximum is None else min(low, spec.maximum)
+        return math.ceil(value) if spec.kind == "integer" else value
+    samples = {
+        "email": "demo@example.com",
+        "uri": "https://example.com/",
+        "date": date.today().isoformat(),
+        "date-time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    text = samples[spec.format] if spec.format is not None else "demo"
+    text = text.ljust(spec.min_length or 0, "x")
+    return text if spec.max_length is None else text[: spec.max_length]

@@ -4,16 +4,6 @@
 // only `type`, `properties`, `required` (no `title`, `$schema`, `$defs`, ...).
 import { types } from './sdk.mjs';
 
-const strictDeep = (schema) => {
-    // `.strict()` the kind object and its nested option/item objects.
-    const shape = schema.shape;
-    const out = {};
-    for (const [key, value] of Object.entries(shape)) {
-        out[key] = value;
-    }
-    return out;
-};
-
 function strictOption() {
     return types.TitledSingleSelectEnumSchemaSchema.shape.oneOf.element.strict();
 }
@@ -39,7 +29,6 @@ export const KINDS = {
         }).strict(),
     }).strict(),
 };
-void strictDeep;
 
 /** The spec kind of one property, or throw naming every kind it failed. */
 export function kindOf(name, prop) {

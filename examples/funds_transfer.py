@@ -1,0 +1,61 @@
+"""A two-step funds transfer: confirm the details, then enter a one-time code.
+
+The code is sent inside `ctx.once`, so on protocol 2026-07-28, where the tool
+runs again for every answer, the text message still goes out exactly once and
+every round compares against the same code (kept in the sealed request state).
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel, Field
+
+from typed_elicit import Accepted
+from typed_elicit._context import ElicitContext
+from typed_elicit._elicits import elicits
+
+server = MCPServer("bank")
+
+OUTBOX: list[str] = []
+"""Stands in for an SMS gateway: every code "sent to the phone" lands here."""
+
+
+class TransferConfirmation(BaseModel):
+    confirmed: bool
+
+
+class Verification(BaseModel):
+    code: str = Field(min_length=6, max_length=6, pattern=r"^[0-9]{6}$", description="The code we sent")
+
+
+async def send_code() -> str:
+    code = f"{secrets.randbelow(10**6):06d}"
+    OUTBOX.append(code)
+    return code
+
+
+@server.tool()
+@elicits(TransferConfirmation, Verification)
+async def transfer_funds(from_account: str, to_account: str, amount: float, ctx: ElicitContext) -> str:
+    """Transfer funds between accounts after confirmation and a one-time code."""
+    question = f"Transfer ${amount:.2f} from {from_account} to {to_account}?"
+    match await ctx.elicit(TransferConfirmation, question):
+        case Accepted(TransferConfirmation(confirmed=True)):
+            pass
+        case _:
+            return "Transfer cancelled"
+    expected = await ctx.once("send-code", send_code)
+    match await ctx.elicit(Verification, "Please verify this transfer", timeout=120, retries=1):
+        case Accepted(Verification(code=code)) if hmac.compare_digest(code, expected):
+            return f"Transferred ${amount:.2f} from {from_account} to {to_account}"
+        case Accepted():
+            return "Invalid verification code; transfer cancelled"
+        case _:
+            return "Verification not completed; transfer cancelled"
+
+
+if __name__ == "__main__":
+    server.run()

@@ -1,0 +1,108 @@
+"""The CI responder answers from given values, then schema defaults, and says why it declines."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, ErrorData, TextContent
+
+from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
+from typed_elicit._responder import Responder
+from typed_elicit._testing import connect
+
+from .client_servers import raw, typed
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Full name"},
+        "seats": {"type": "integer", "default": 2, "maximum": 9},
+        "note": {"type": "string"},
+    },
+    "required": ["name"],
+}
+
+
+def ask(schema: dict[str, object] = SCHEMA) -> ElicitRequestFormParams:
+    return ElicitRequestFormParams(message="Who?", requested_schema=schema)
+
+
+def test_given_values_come_first_then_schema_defaults_and_unset_optionals_stay_out() -> None:
+    responder = Responder({"name": "CI", "unrelated": 1})
+
+    result = responder.respond(ask())
+
+    assert result == ElicitResult(action="accept", content={"name": "CI", "seats": 2})
+    assert responder.log[0].action == "accept"
+    assert responder.log[0].content == {"name": "CI", "seats": 2}
+
+
+def test_a_given_value_overrides_the_schema_default() -> None:
+    result = Responder({"name": "CI", "seats": 5}).respond(ask())
+
+    assert isinstance(result, ElicitResult)
+    assert result.content == {"name": "CI", "seats": 5}
+
+
+def test_a_missing_required_value_declines_and_names_the_field() -> None:
+    responder = Responder()
+
+    result = responder.respond(ask())
+
+    assert result == ElicitResult(action="decline")
+    assert responder.log[0].reason is not None
+    assert "name (Full name)" in responder.log[0].reason
+
+
+def test_a_value_that_breaks_the_schema_declines_with_the_problem() -> None:
+    responder = Responder({"name": "CI", "seats": 50})
+
+    assert responder.respond(ask()) == ElicitResult(action="decline")
+    assert responder.log[0].reason is not None
+    assert "seats" in responder.log[0].reason
+
+
+def test_url_requests_are_declined_with_the_url_in_the_reason() -> None:
+    responder = Responder({"name": "CI"})
+
+    result = responder.respond(ElicitRequestURLParams(message="Pay", url="https://pay.example/x"))
+
+    assert result == ElicitResult(action="decline")
+    assert responder.log[0].reason is not None
+    assert "https://pay.example/x" in responder.log[0].reason
+
+
+def test_an_unusable_schema_gets_an_error_and_is_logged() -> None:
+    responder = Responder()
+
+    result = responder.respond(ask({"type": "object", "properties": {"a": {"type": "object"}}}))
+
+    assert isinstance(result, ErrorData)
+    assert responder.log[0].action == "error"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", PROTOCOL_VERSIONS)
+async def test_the_responder_drives_a_real_tool_on_every_era(era: ProtocolVersion) -> None:
+    responder = Responder({"name": "CI bot", "newsletter": True})
+
+    with anyio.fail_after(10):
+        async with connect(typed, era, elicitation_callback=responder) as client:
+            result = await client.call_tool("book", {})
+
+    content = result.content[0]
+    assert isinstance(content, TextContent)
+    assert content.text == "booked 1 for CI bot, meal any, newsletter True"
+
+
+@pytest.mark.anyio
+async def test_the_responder_declines_a_url_request_over_the_wire() -> None:
+    responder = Responder()
+
+    with anyio.fail_after(10):
+        async with connect(raw, "2025-11-25", elicitation_callback=responder) as client:
+            result = await client.call_tool("ask_push", {"mode": "url"})
+
+    content = result.content[0]
+    assert isinstance(content, TextContent)
+    assert content.text == "decline None"

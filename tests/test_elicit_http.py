@@ -1,0 +1,105 @@
+"""The same tool over streamable HTTP on loopback, on every era."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+from mcp.server.mcpserver import MCPServer
+from mcp_types import ElicitResult, TextContent
+from pydantic import BaseModel
+
+from tests.conftest import BOUND, accept, decline, serve_http, user
+from typed_elicit import Accepted, Declined
+from typed_elicit._context import ElicitContext
+from typed_elicit._elicits import elicits
+
+pytestmark = pytest.mark.anyio
+
+
+class Environment(BaseModel):
+    name: str
+
+
+class Size(BaseModel):
+    cpus: int
+
+
+def build_server() -> MCPServer:
+    """A fresh server per test: an HTTP session manager runs only once."""
+    server = MCPServer("http-wizard")
+
+    @server.tool()
+    @elicits(timeout=0.2)
+    async def wizard(app: str, ctx: ElicitContext) -> str:
+        match await ctx.elicit(Environment, "Where to?"):
+            case Accepted(Environment(name=env)):
+                pass
+            case _:
+                return "stopped"
+        match await ctx.elicit(Size, f"How big in {env}?"):
+            case Accepted(Size(cpus=cpus)):
+                return f"{app}@{env}x{cpus}"
+            case Declined():
+                return f"{app}@{env} default size"
+            case _:
+                return "stopped"
+
+    return server
+
+
+async def test_two_dependent_questions_work_over_http(connect, era):
+    scripted = user(accept(name="prod"), accept(cpus=4))
+    async with serve_http(build_server()) as url, connect(url, era, scripted) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("wizard", {"app": "web"})
+    assert isinstance(result.content[0], TextContent)
+    assert result.content[0].text == "web@prodx4"
+    assert [q.message for q in scripted.asked] == ["Where to?", "How big in prod?"]
+
+
+async def test_decline_and_errors_travel_over_http(connect, era):
+    async with serve_http(build_server()) as url:
+        async with connect(url, era, user(accept(name="dev"), decline())) as client:
+            with anyio.fail_after(BOUND):
+                declined = await client.call_tool("wizard", {"app": "api"})
+        async with connect(url, era, user(accept(name=7))) as client:
+            with anyio.fail_after(BOUND):
+                invalid = await client.call_tool("wizard", {"app": "api"})
+    assert isinstance(declined.content[0], TextContent)
+    assert declined.content[0].text == "api@dev default size"
+    assert invalid.is_error
+    assert isinstance(invalid.content[0], TextContent)
+    assert "InvalidResponse" in invalid.content[0].text
+
+
+async def test_push_timeout_over_http_cancels_the_question(connect, push_era):
+    asked, stopped = anyio.Event(), anyio.Event()
+
+    async def never(params: object) -> ElicitResult:
+        asked.set()
+        try:
+            await anyio.Event().wait()
+        finally:
+            stopped.set()
+        raise AssertionError("unreachable")
+
+    async with serve_http(build_server()) as url, connect(url, push_era, user(never)) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("wizard", {"app": "web"})
+            await stopped.wait()
+    assert result.is_error
+    assert isinstance(result.content[0], TextContent)
+    assert "ElicitationTimeout: no answer to Environment within 0.2 s" in result.content[0].text
+
+
+async def test_stateless_http_cannot_ask_on_push_eras_but_can_on_2026_07_28(connect, era):
+    scripted = user(accept(name="prod"), accept(cpus=2))
+    async with serve_http(build_server(), stateless_http=True) as url, connect(url, era, scripted) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("wizard", {"app": "web"})
+    assert isinstance(result.content[0], TextContent)
+    if era == "2026-07-28":
+        assert result.content[0].text == "web@prodx2"
+    else:
+        assert result.is_error
+        assert "cannot carry server-to-client requests" in result.content[0].text

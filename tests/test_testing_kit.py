@@ -1,0 +1,313 @@
+"""The testing kit: scripted user, in-memory connections per era, pytest plugin, strategies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mcp.shared.exceptions import MCPError
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, TextContent
+from pydantic import ValidationError
+
+from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion, reduce_schema
+from typed_elicit._client import InvalidAnswer, parse_requested_schema
+from typed_elicit._testing import (
+    ScriptedUser,
+    accept,
+    cancel,
+    connect,
+    decline,
+    invalid_answers,
+    send_raw,
+    valid_answers,
+)
+
+from .client_servers import Traveller, raw, typed
+
+pytest_plugins = ["pytester"]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def text(result: Any) -> str:
+    content = result.content[0]
+    assert isinstance(content, TextContent)
+    return content.text
+
+
+async def book(user: ScriptedUser, era: ProtocolVersion = "2025-11-25") -> str:
+    with anyio.fail_after(10):
+        async with connect(typed, era, elicitation_callback=user) as client:
+            return text(await client.call_tool("book", {}))
+
+
+# --- ScriptedUser ----------------------------------------------------------------------------
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", PROTOCOL_VERSIONS)
+async def test_the_scripted_user_records_message_schema_and_era_of_every_question(
+    era: ProtocolVersion,
+) -> None:
+    user = ScriptedUser(accept(name="Ada"))
+
+    assert await book(user, era) == "booked 1 for Ada, meal any, newsletter False"
+
+    (question,) = user.questions
+    assert question.message == "Who is travelling?"
+    assert question.protocol_version == era
+    assert question.mode == "form"
+    assert question.field_names == ["name", "seats", "meal", "newsletter"]
+    assert question.requested_schema == reduce_schema(Traveller, protocol_version=era)
+    user.assert_done()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("answer", "expected"), [(decline(), "declined"), (cancel(), "cancelled")])
+async def test_scripted_decline_and_cancel_reach_the_tool(answer: Any, expected: str) -> None:
+    user = ScriptedUser(answer)
+
+    assert await book(user) == expected
+    assert user.sent[0].action == answer.action
+
+
+@pytest.mark.anyio
+async def test_chained_answers_are_given_in_order_and_accept_takes_a_model() -> None:
+    user = ScriptedUser().accept(Traveller(name="Bo", seats=3)).decline()
+
+    assert await book(user) == "booked 3 for Bo, meal any, newsletter False"
+    assert await book(user) == "declined"
+    assert user.pending == 0
+
+
+@pytest.mark.anyio
+async def test_accepted_answers_get_the_schema_defaults_like_a_conforming_client() -> None:
+    user = ScriptedUser(accept(name="Ada"))
+
+    await book(user, "2026-07-28")
+
+    assert user.sent[0].content == {"name": "Ada", "seats": 1, "meal": "any", "newsletter": False}
+
+
+@pytest.mark.anyio
+async def test_raw_content_is_sent_unchecked_and_the_tool_reports_it_invalid() -> None:
+    user = ScriptedUser(send_raw({"name": "", "seats": "many"}))
+
+    with anyio.fail_after(10):
+        async with connect(typed, "2025-11-25", elicitation_callback=user) as client:
+            result = await client.call_tool("book", {})
+
+    assert result.is_error
+    assert "invalid" in text(result)
+    assert user.sent[0].content == {"name": "", "seats": "many"}
+
+
+@pytest.mark.anyio
+async def test_a_misfit_scripted_answer_is_a_test_bug_reported_by_assert_done() -> None:
+    user = ScriptedUser(accept(name="Ada", seats=99))
+
+    with anyio.fail_after(10):
+        async with connect(typed, "2025-11-25", elicitation_callback=user) as client:
+            with pytest.raises(MCPError, match="does not fit"):
+                await client.call_tool("book", {})
+
+    with pytest.raises(AssertionError, match="seats"):
+        user.assert_done()
+
+
+@pytest.mark.anyio
+async def test_a_question_with_no_answer_left_fails_loudly() -> None:
+    user = ScriptedUser()
+
+    with anyio.fail_after(10):
+        async with connect(typed, "2026-07-28", elicitation_callback=user) as client:
+            with pytest.raises(MCPError) as caught:
+                await client.call_tool("book", {})
+
+    assert caught.value.code == INTERNAL_ERROR
+    assert "no answer left for question 1" in caught.value.message
+    with pytest.raises(AssertionError, match="no answer left"):
+        user.assert_done()
+
+
+def test_assert_done_reports_unused_answers() -> None:
+    with pytest.raises(AssertionError, match="1 scripted answer"):
+        ScriptedUser(decline()).assert_done()
+
+
+@pytest.mark.anyio
+async def test_a_hostile_schema_is_refused_and_recorded_without_using_an_answer() -> None:
+    user = ScriptedUser(decline())
+
+    with anyio.fail_after(10):
+        async with connect(raw, "2025-11-25", elicitation_callback=user) as client:
+            result = await client.call_tool("ask_push", {})
+
+    assert text(result).startswith(f"error {INVALID_PARAMS}")
+    assert user.pending == 1
+    assert "unusable schema" in user.problems[0]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("era", "tool"), [("2025-11-25", "ask_push"), ("2026-07-28", "ask_rounds")])
+async def test_url_questions_are_recorded_and_accept_means_consent(era: ProtocolVersion, tool: str) -> None:
+    user = ScriptedUser(accept())
+
+    with anyio.fail_after(10):
+        async with connect(raw, era, elicitation_callback=user) as client:
+            result = await client.call_tool(tool, {"mode": "url"})
+
+    assert "accept" in text(result)
+    assert user.questions[0].mode == "url"
+    assert user.questions[0].url == "https://auth.example/login"
+    with pytest.raises(ValueError, match="URL-mode"):
+        _ = user.questions[0].form
+
+
+# --- connect -------------------------------------------------------------------------------
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", PROTOCOL_VERSIONS)
+async def test_connect_negotiates_exactly_the_era_asked_for(era: ProtocolVersion) -> None:
+    with anyio.fail_after(10):
+        async with connect(typed, era) as client:
+            assert client.protocol_version == era
+
+
+@pytest.mark.anyio
+async def test_connect_refuses_an_unknown_era() -> None:
+    with pytest.raises(ValueError, match="unsupported protocol version"):
+        async with connect(typed, "2024-11-05"):  # type: ignore[arg-type]
+            pass
+
+
+# --- Hypothesis strategies -------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(valid_answers(Traveller))
+def test_valid_answers_fit_both_the_wire_schema_and_the_model(answer: dict[str, Any]) -> None:
+    content = parse_requested_schema(reduce_schema(Traveller)).content(answer)
+
+    Traveller.model_validate(content)
+
+
+@settings(max_examples=100, deadline=None)
+@given(invalid_answers(Traveller))
+def test_invalid_answers_break_the_wire_schema_and_the_model(answer: dict[str, Any]) -> None:
+    with pytest.raises(InvalidAnswer):
+        parse_requested_schema(reduce_schema(Traveller)).content(answer)
+    with pytest.raises(ValidationError):
+        Traveller.model_validate(answer)
+
+
+RICH = {
+    "type": "object",
+    "properties": {
+        "email": {"type": "string", "format": "email", "maxLength": 30},
+        "day": {"type": "string", "format": "date"},
+        "at": {"type": "string", "format": "date-time"},
+        "site": {"type": "string", "format": "uri"},
+        "code": {"type": "string", "minLength": 2, "maxLength": 4},
+        "ratio": {"type": "number", "minimum": 0, "maximum": 1},
+        "tags": {
+            "type": "array",
+            "items": {"type": "string", "enum": ["a", "b", "c"]},
+            "minItems": 1,
+            "maxItems": 2,
+        },
+        "tier": {"type": "string", "oneOf": [{"const": "x", "title": "X"}, {"const": "y", "title": "Y"}]},
+        "ok": {"type": "boolean"},
+    },
+    "required": ["email", "day", "at", "site", "code", "ratio", "tags", "tier", "ok"],
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(valid_answers(RICH), invalid_answers(RICH))
+def test_strategies_cover_formats_ranges_and_multi_select(good: dict[str, Any], bad: dict[str, Any]) -> None:
+    form = parse_requested_schema(RICH)
+
+    assert form.content(good) == good
+    with pytest.raises(InvalidAnswer):
+        form.content(bad)
+
+
+def test_a_form_without_fields_has_no_invalid_answers() -> None:
+    with pytest.raises(ValueError, match="no field"):
+        invalid_answers({"type": "object", "properties": {}})
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(invalid_answers(Traveller), min_size=1, max_size=3))
+def test_generated_invalid_answers_are_all_refused_by_a_typed_tool(answers: list[dict[str, Any]]) -> None:
+    user = ScriptedUser(*(send_raw(answer) for answer in answers))
+
+    async def call_once_per_answer() -> list[bool]:
+        with anyio.fail_after(10):
+            async with connect(typed, "2026-07-28", elicitation_callback=user) as client:
+                return [(await client.call_tool("book", {})).is_error for _ in answers]
+
+    assert all(anyio.run(call_once_per_answer))
+    user.assert_done()
+
+
+# --- the pytest plugin -----------------------------------------------------------------------
+
+PLUGIN_TEST = """
+import anyio
+import pytest
+
+from tests.client_servers import typed
+
+
+@pytest.mark.anyio
+async def test_book(elicit_connect, scripted_user, elicit_protocol):
+    scripted_user.accept(name="Ada")
+    with anyio.fail_after(10):
+        async with elicit_connect(typed) as client:
+            assert client.protocol_version == elicit_protocol
+            result = await client.call_tool("book", {})
+    assert result.content[0].text.startswith("booked 1 for Ada")
+    scripted_user.assert_done()
+
+
+@pytest.mark.anyio
+@pytest.mark.elicit_protocols("2026-07-28")
+async def test_only_newest(elicit_connect, elicit_protocol):
+    assert elicit_protocol == "2026-07-28"
+
+"""
+
+
+def test_the_plugin_runs_a_test_once_per_era_and_honours_the_marker(pytester: pytest.Pytester) -> None:
+    pytester.syspathinsert(ROOT)
+    pytester.makepyfile(test_plugin_use=PLUGIN_TEST)
+
+    outcome = pytester.runpytest("-p", "typed_elicit.pytest_plugin", "-v")
+
+    outcome.assert_outcomes(passed=4)
+    ran = sorted(line.split(" ")[0] for line in outcome.outlines if "::test_book[" in line)
+    assert ran == [f"test_plugin_use.py::test_book[asyncio-{era}]" for era in sorted(PROTOCOL_VERSIONS)]
+
+
+def test_the_plugin_rejects_an_unknown_era_in_the_marker(pytester: pytest.Pytester) -> None:
+    pytester.syspathinsert(ROOT)
+    pytester.makepyfile(
+        test_bad_marker="""
+import pytest
+
+@pytest.mark.elicit_protocols("1999-01-01")
+def test_bad_marker(elicit_protocol):
+    pass
+"""
+    )
+
+    outcome = pytester.runpytest("-p", "typed_elicit.pytest_plugin")
+
+    assert "1999-01-01" in outcome.stdout.str()
+    assert outcome.ret != 0

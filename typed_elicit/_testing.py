@@ -1,0 +1,473 @@
+"""Test tools without a person: a scripted user, in-memory connections per era, fuzzing.
+
+`ScriptedUser` is an `elicitation_callback` that answers from a queue and records every
+question. `connect` opens an `mcp.Client` to a server in memory on a chosen protocol
+revision. `valid_answers` / `invalid_answers` are Hypothesis strategies (Hypothesis is
+imported only when they are called).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import AsyncGenerator, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal
+
+import mcp_types as types
+from mcp import Client
+from mcp.client import ClientRequestContext, Transport
+from mcp.client._memory import InMemoryTransport
+from mcp.client.session import ElicitationFnT
+from mcp.server import Server
+from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel
+from typing_extensions import Self
+
+from typed_elicit._client import (
+    ContentValue,
+    FieldSpec,
+    FormSpec,
+    InvalidAnswer,
+    PinnedHandshake,
+    RequestedSchemaError,
+    UrlRequest,
+    parse_requested_schema,
+    read_request,
+    schema_error_reply,
+)
+from typed_elicit._versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+__all__ = [
+    "Answer",
+    "Question",
+    "ScriptedUser",
+    "accept",
+    "cancel",
+    "connect",
+    "decline",
+    "invalid_answers",
+    "send_raw",
+    "valid_answers",
+]
+
+
+# --- answers ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One scripted answer. Build it with `accept`, `decline`, `cancel` or `send_raw`."""
+
+    action: Literal["accept", "decline", "cancel"]
+    data: Mapping[str, Any] | BaseModel | None = None
+    raw: bool = False
+    """Send `data` unchecked (to test how a tool copes with a bad client)."""
+
+
+def accept(data: Mapping[str, Any] | BaseModel | None = None, /, **fields: Any) -> Answer:
+    """Accept with `data` (or keyword fields); checked against the question, defaults filled in.
+
+    For a URL-mode question, accept means consent and takes no data.
+    """
+    return Answer("accept", {**(_as_dict(data) if data is not None else {}), **fields})
+
+
+def decline() -> Answer:
+    """Refuse explicitly."""
+    return Answer("decline")
+
+
+def cancel() -> Answer:
+    """Dismiss without choosing."""
+    return Answer("cancel")
+
+
+def send_raw(
+    content: Mapping[str, Any] | None, *, action: Literal["accept", "decline", "cancel"] = "accept"
+) -> Answer:
+    """Send `content` exactly as given, unchecked: a misbehaving client in a box."""
+    return Answer(action, dict(content) if content is not None else None, raw=True)
+
+
+def _as_dict(data: Mapping[str, Any] | BaseModel) -> dict[str, Any]:
+    if isinstance(data, BaseModel):
+        return data.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return dict(data)
+
+
+# --- the scripted user ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question the scripted user was asked."""
+
+    message: str
+    mode: Literal["form", "url"]
+    requested_schema: Mapping[str, Any] | None
+    """The form's schema as sent; None for URL mode."""
+    protocol_version: str | None
+    """The era of the connection the question came on."""
+    url: str | None = None
+    elicitation_id: str | None = None
+
+    @property
+    def form(self) -> FormSpec:
+        """The parsed form (raises `RequestedSchemaError` if it was unusable, `ValueError` for URL mode)."""
+        if self.requested_schema is None:
+            raise ValueError("a URL-mode question has no form")
+        return parse_requested_schema(self.requested_schema)
+
+    @property
+    def field_names(self) -> list[str]:
+        """The form's property names, in the server's order (empty for URL mode)."""
+        return list(self.requested_schema.get("properties", {})) if self.requested_schema else []
+
+
+class ScriptedUser:
+    """An `elicitation_callback` that answers from a queue and records every question.
+
+    Example:
+        ```python
+        user = ScriptedUser(accept(name="Ada"), decline())
+        async with connect(server, "2025-11-25", elicitation_callback=user) as client:
+            await client.call_tool("signup", {})
+        assert user.questions[0].field_names == ["name"]
+        user.assert_done()
+        ```
+
+    A scripted `accept` is validated against the question like a conforming client
+    would: the schema's defaults fill omitted fields and a misfit is a test bug, reported
+    to the server as an error and by `assert_done`. Use `send_raw` to send bad content on
+    purpose. A question with no answer left is answered with an error, also reported.
+    """
+
+    def __init__(self, *answers: Answer) -> None:
+        """Create a user that will give `answers`, in order."""
+        self._queue: list[Answer] = list(answers)
+        self.questions: list[Question] = []
+        """Every question asked, in order."""
+        self.sent: list[types.ElicitResult] = []
+        """Every result sent, in order (errors excluded)."""
+        self.problems: list[str] = []
+        """Script mistakes seen so far: misfit answers, questions with no answer left."""
+
+    def accept(self, data: Mapping[str, Any] | BaseModel | None = None, /, **fields: Any) -> Self:
+        """Queue an `accept` answer; returns the user for chaining."""
+        self._queue.append(accept(data, **fields))
+        return self
+
+    def decline(self) -> Self:
+        """Queue a `decline` answer."""
+        self._queue.append(decline())
+        return self
+
+    def cancel(self) -> Self:
+        """Queue a `cancel` answer."""
+        self._queue.append(cancel())
+        return self
+
+    def send_raw(
+        self, content: Mapping[str, Any] | None, *, action: Literal["accept", "decline", "cancel"] = "accept"
+    ) -> Self:
+        """Queue unchecked content."""
+        self._queue.append(send_raw(content, action=action))
+        return self
+
+    @property
+    def pending(self) -> int:
+        """How many queued answers were not used yet."""
+        return len(self._queue)
+
+    def assert_done(self) -> None:
+        """Check that every answer was used and the script made no mistake.
+
+        Raises:
+            AssertionError: Answers are left over, or `problems` is not empty.
+        """
+        issues = list(self.problems)
+        if self._queue:
+            issues.append(f"{len(self._queue)} scripted answer(s) never used: {self._queue!r}")
+        if issues:
+            raise AssertionError("ScriptedUser: " + "; ".join(issues))
+
+    async def __call__(
+        self, context: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> types.ElicitResult | types.ErrorData:
+        """Record the question and give the next answer; the SDK's callback signature."""
+        version = context.session.protocol_version
+        if isinstance(params, types.ElicitRequestURLParams):
+            question = Question(params.message, "url", None, version, params.url, params.elicitation_id)
+        else:
+            question = Question(params.message, "form", params.requested_schema, version)
+        self.questions.append(question)
+        number = len(self.questions)
+        try:
+            request = read_request(context, params)
+        except RequestedSchemaError as exc:
+            self.problems.append(f"question {number} has an unusable schema: {exc}")
+            return schema_error_reply(exc)
+        if not self._queue:
+            return self._problem(f"no answer left for question {number} ({params.message!r})")
+        answer = self._queue.pop(0)
+        if answer.raw or answer.action != "accept":
+            content = dict(answer.data) if isinstance(answer.data, Mapping) else None
+            return self._send(types.ElicitResult(action=answer.action, content=content))
+        if isinstance(request, UrlRequest):
+            if answer.data:
+                return self._problem(f"question {number} is URL mode; accept() takes no data for it")
+            return self._send(types.ElicitResult(action="accept"))
+        try:
+            content = request.form.content(answer.data or {})
+        except InvalidAnswer as exc:
+            return self._problem(f"scripted answer to question {number} does not fit ({exc}); use send_raw()")
+        return self._send(types.ElicitResult(action="accept", content=dict(content)))
+
+    def _send(self, result: types.ElicitResult) -> types.ElicitResult:
+        self.sent.append(result)
+        return result
+
+    def _problem(self, text: str) -> types.ErrorData:
+        self.problems.append(text)
+        return types.ErrorData(code=types.INTERNAL_ERROR, message=f"ScriptedUser: {text}")
+
+
+# --- in-memory connections per era ---------------------------------------------------------
+
+
+@asynccontextmanager
+async def connect(
+    server: Server[Any] | MCPServer,
+    protocol_version: ProtocolVersion = LATEST_PROTOCOL_VERSION,
+    *,
+    elicitation_callback: ElicitationFnT | None = None,
+    read_timeout_seconds: float | None = None,
+) -> AsyncGenerator[Client, None]:
+    """Connect an `mcp.Client` to `server` in memory on a chosen protocol revision.
+
+    2026-07-28 uses the SDK's default (`mode="auto"`, multi-round-trip requests);
+    2025-11-25 uses `mode="legacy"`; 2025-06-18 uses a legacy handshake that offers
+    2025-06-18 and declares `elicitation: {}`, as a client of that era does.
+
+    Args:
+        server: The server under test.
+        protocol_version: The revision to negotiate.
+        elicitation_callback: Answers questions, e.g. a `ScriptedUser`.
+        read_timeout_seconds: Per-request timeout passed to the client.
+
+    Yields:
+        The connected client; `client.protocol_version` is `protocol_version`.
+
+    Raises:
+        ValueError: `protocol_version` is not one typed_elicit supports.
+        RuntimeError: The server negotiated another revision than the one asked for.
+    """
+    target: Server[Any] | MCPServer | Transport
+    if protocol_version == "2025-06-18":
+        target, mode = PinnedHandshake(InMemoryTransport(server), protocol_version), "legacy"
+    elif protocol_version == "2025-11-25":
+        target, mode = server, "legacy"
+    elif protocol_version == "2026-07-28":
+        target, mode = server, "auto"
+    else:
+        raise ValueError(f"unsupported protocol version {protocol_version!r}")
+    client = Client(
+        target,
+        mode=mode,
+        elicitation_callback=elicitation_callback,
+        read_timeout_seconds=read_timeout_seconds,
+    )
+    async with client:
+        if client.protocol_version != protocol_version:
+            raise RuntimeError(
+                f"asked for {protocol_version}, the server negotiated {client.protocol_version}"
+            )
+        yield client
+
+
+# --- Hypothesis strategies -------------------------------------------------------------------
+
+
+def _form_of(target: type[BaseModel] | Mapping[str, Any], protocol_version: ProtocolVersion) -> FormSpec:
+    if isinstance(target, type):
+        from typed_elicit._reducer import reduce_schema
+
+        return parse_requested_schema(reduce_schema(target, protocol_version=protocol_version))
+    return parse_requested_schema(dict(target))
+
+
+def valid_answers(
+    target: type[BaseModel] | Mapping[str, Any],
+    *,
+    protocol_version: ProtocolVersion = LATEST_PROTOCOL_VERSION,
+) -> SearchStrategy[dict[str, ContentValue]]:
+    """A Hypothesis strategy for answers that satisfy a form's wire schema.
+
+    Optional fields and fields with a default are sometimes left out. Validity is
+    judged against the wire schema; validators on the model that the schema cannot
+    express are not taken into account.
+
+    Args:
+        target: A model (reduced with `reduce_schema` for `protocol_version`) or a
+            requested schema.
+        protocol_version: The revision whose schema to use.
+
+    Returns:
+        Strategy of `content` dicts, by wire name.
+
+    Raises:
+        ImportError: Hypothesis is not installed.
+        SchemaError: The model cannot be elicited on that revision.
+        RequestedSchemaError: The schema is not a valid elicitation schema.
+    """
+    from hypothesis import strategies as st
+
+    form = _form_of(target, protocol_version)
+    parts: dict[str, SearchStrategy[Any]] = {}
+    for spec in form.fields:
+        value = _valid_value(spec)
+        if spec.required and not spec.has_default:
+            parts[spec.name] = value
+        else:
+            parts[spec.name] = st.one_of(st.just(_OMIT), value)
+    return st.fixed_dictionaries(parts).map(lambda d: {k: v for k, v in d.items() if v is not _OMIT})
+
+
+def invalid_answers(
+    target: type[BaseModel] | Mapping[str, Any],
+    *,
+    protocol_version: ProtocolVersion = LATEST_PROTOCOL_VERSION,
+) -> SearchStrategy[dict[str, Any]]:
+    """A Hypothesis strategy for answers that break a form's wire schema in exactly one way.
+
+    Each answer is a valid answer with one field spoiled: a required field left out or
+    null, a value of the wrong type, out of range, too short or long, not one of the
+    options, or not in the field's format. Every spoilt value is one that pydantic's
+    lax mode rejects too, so a server validating with the model must refuse it.
+    Send them with `ScriptedUser.send_raw`.
+
+    Args:
+        target: A model or a requested schema, as for `valid_answers`.
+        protocol_version: The revision whose schema to use.
+
+    Returns:
+        Strategy of `content` dicts that no conforming client would send.
+
+    Raises:
+        ImportError: Hypothesis is not installed.
+        ValueError: The form has no field an answer could get wrong.
+        SchemaError: The model cannot be elicited on that revision.
+        RequestedSchemaError: The schema is not a valid elicitation schema.
+    """
+    from hypothesis import strategies as st
+
+    form = _form_of(target, protocol_version)
+    spoilers: list[SearchStrategy[Callable[[dict[str, Any]], dict[str, Any]]]] = []
+    for spec in form.fields:
+        if spec.required and not spec.has_default:
+            spoilers.append(st.just(_without(spec.name)))
+            spoilers.append(st.just(_setter(spec.name, None)))
+        spoilers.append(_invalid_value(spec).map(partial(_setter, spec.name)))
+    if not spoilers:
+        raise ValueError("this form has no field, so no answer to it can be invalid")
+    return st.tuples(valid_answers(target, protocol_version=protocol_version), st.one_of(spoilers)).map(
+        lambda pair: pair[1](dict(pair[0]))
+    )
+
+
+_OMIT: Any = object()
+
+
+def _without(name: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    return lambda answer: {k: v for k, v in answer.items() if k != name}
+
+
+def _setter(name: str, value: object) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    return lambda answer: {**answer, name: value}
+
+
+def _text(min_size: int = 0, max_size: int | None = None) -> SearchStrategy[str]:
+    from hypothesis import strategies as st
+
+    alphabet = st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"])
+    return st.text(alphabet, min_size=min_size, max_size=max_size if max_size is not None else min_size + 40)
+
+
+def _valid_value(spec: FieldSpec) -> SearchStrategy[Any]:
+    from hypothesis import strategies as st
+
+    if spec.kind == "boolean":
+        return st.booleans()
+    if spec.kind == "choice":
+        return st.sampled_from([o.value for o in spec.options])
+    if spec.kind == "multi_choice":
+        values = [o.value for o in spec.options]
+        most = len(values) if spec.max_items is None else min(spec.max_items, len(values))
+        return st.lists(st.sampled_from(values), unique=True, min_size=spec.min_items or 0, max_size=most)
+    if spec.kind == "integer":
+        return st.integers(
+            min_value=None if spec.minimum is None else math.ceil(spec.minimum),
+            max_value=None if spec.maximum is None else math.floor(spec.maximum),
+        )
+    if spec.kind == "number":
+        return st.floats(
+            min_value=spec.minimum, max_value=spec.maximum, allow_nan=False, allow_infinity=False
+        )
+    low, high = spec.min_length or 0, spec.max_length
+    formats: dict[str, SearchStrategy[str]] = {
+        "email": st.from_regex(r"[a-z][a-z0-9]{0,8}@[a-z]{1,8}\.(com|org|net)", fullmatch=True),
+        "uri": st.from_regex(r"https://[a-z]{1,8}\.example/[a-z0-9]{0,8}", fullmatch=True),
+        "date": st.dates(date(1900, 1, 1), date(2100, 12, 31)).map(lambda d: d.isoformat()),
+        "date-time": st.datetimes(
+            datetime(1900, 1, 1), datetime(2100, 12, 31), timezones=st.just(timezone.utc)
+        ).map(lambda d: d.isoformat()),
+    }
+    if spec.format is not None:
+        return formats[spec.format].filter(lambda s: low <= len(s) <= (high if high is not None else len(s)))
+    return _text(low, high)
+
+
+def _invalid_value(spec: FieldSpec) -> SearchStrategy[Any]:
+    from hypothesis import strategies as st
+
+    not_text = st.one_of(st.integers(), st.lists(st.just("x"), min_size=1, max_size=2))
+    words = st.sampled_from(["maybe", "n/a", "twelve", "?"])
+    bad: list[SearchStrategy[Any]]
+    if spec.kind == "boolean":
+        bad = [words, st.integers(min_value=2), st.lists(st.just("true"), min_size=1, max_size=1)]
+    elif spec.kind == "choice":
+        known = {o.value for o in spec.options}
+        bad = [_text(1, 12).filter(lambda s: s not in known), st.integers(), st.just([spec.options[0].value])]
+    elif spec.kind == "multi_choice":
+        known = {o.value for o in spec.options}
+        stranger = _text(1, 12).filter(lambda s: s not in known)
+        bad = [st.lists(stranger, min_size=1, max_size=3), st.just(spec.options[0].value)]
+        if spec.min_items:
+            bad.append(st.just([o.value for o in spec.options[: spec.min_items - 1]]))
+        if spec.max_items is not None and spec.max_items < len(spec.options):
+            bad.append(st.just([o.value for o in spec.options[: spec.max_items + 1]]))
+    elif spec.kind in ("integer", "number"):
+        bad = [words, st.lists(st.just("1"), min_size=1, max_size=2)]
+        if spec.kind == "integer":
+            bad.append(st.integers(-1000, 1000).map(lambda n: n + 0.5))
+        if spec.minimum is not None:
+            below = math.floor(spec.minimum)
+            bad.append(st.integers(1, 1000).map(lambda n: below - n))
+        if spec.maximum is not None:
+            above = math.ceil(spec.maximum)
+            bad.append(st.integers(1, 1000).map(lambda n: above + n))
+    else:
+        bad = [not_text]
+        if spec.min_length:
+            bad.append(_text(0, spec.min_length - 1))
+        if spec.max_length is not None:
+            bad.append(_text(spec.max_length + 1, spec.max_length + 20))
+        if spec.format is not None:
+            bad.append(st.sampled_from(["not a " + spec.format.replace("-", " "), "", "@", "2020-13-45"]))
+    return st.one_of(bad)
