@@ -108,6 +108,8 @@ class ScaleRun:
     """tracemalloc delta (with --trace) or resident-set delta, divided by the pending questions."""
     breakdown: dict[str, float] = field(default_factory=dict)
     """With --trace: bytes per pending question by allocating package."""
+    ours: dict[str, float] = field(default_factory=dict)
+    """With --trace: bytes per pending question allocated by typed_elicit, by source line."""
     results: dict[str, int] = field(default_factory=dict)
     """Outcome of each tool call: "ok", "error: <first words>", "cancelled"."""
     tasks_left: dict[str, int] = field(default_factory=dict)
@@ -245,6 +247,11 @@ async def run(scenario: Scenario, tool: ToolName, pending: int, clients: int, tr
             for stat in after.compare_to(before, "filename"):
                 by_package[_category(stat.traceback[0].filename)] += stat.size_diff
             report.breakdown = {name: size / pending for name, size in by_package.most_common()}
+            for stat in after.compare_to(before, "lineno"):
+                frame = stat.traceback[0]
+                if _category(frame.filename) == "typed_elicit" and stat.size_diff >= pending * 8:
+                    where = f"{Path(frame.filename).name}:{frame.lineno}"
+                    report.ours[where] = stat.size_diff / pending
             report.bytes_per_pending = grown / pending
         else:
             report.bytes_per_pending = (_rss() - base_rss) / pending

@@ -15,9 +15,7 @@ from typing import Annotated, Literal
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
-from typed_elicit import Accepted, ElicitResult, Titles, form
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit import Accepted, ElicitContext, ElicitResult, Titles, elicits, form
 
 mcp = MCPServer("typed-elicit-conformance")
 

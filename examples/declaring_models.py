@@ -27,7 +27,7 @@ class Registration(BaseModel):
     birthday: date | None = None  # optional: left out of `required`
     seats: int = Field(default=1, ge=1, le=50)
     plan: Annotated[Plan, Titles({Plan.FREE: "Free", Plan.PRO: "Professional"})] = Plan.FREE
-    topics: list[Literal["news", "releases", "security"]] = Field(default_factory=list, max_length=3)
+    topics: list[Literal["news", "releases", "security"]] = Field(default=[], max_length=3)
     terms: bool = Field(description="I accept the terms of service")
     handle: str = Field(pattern=r"^[a-z0-9_]{3,15}$")  # pattern is enforced on arrival, not sent
 

@@ -11,9 +11,7 @@ from typing import Literal
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
-from typed_elicit import Accepted
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit import Accepted, ElicitContext, elicits
 
 server = MCPServer("deployment-wizard")
 

@@ -7,9 +7,7 @@ from typing import Annotated, Literal
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
-from typed_elicit import Accepted, Titles, form
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit import Accepted, ElicitContext, Titles, elicits, form
 
 server = MCPServer("dev-setup")
 

@@ -13,9 +13,7 @@ import secrets
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
-from typed_elicit import Accepted
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit import Accepted, ElicitContext, elicits
 
 server = MCPServer("bank")
 

@@ -22,9 +22,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context, MCPServer, RequestStateSecurity
 from pydantic import AnyUrl, BaseModel, EmailStr, Field
 
-from typed_elicit import Accepted, Cancelled, Declined, Titles, form
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit import Accepted, Cancelled, Declined, ElicitContext, Titles, elicits, form
 
 # ------------------------------------------------------------------ the wizard's forms
 

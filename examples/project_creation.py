@@ -5,9 +5,7 @@ from __future__ import annotations
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
-from typed_elicit import Accepted
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit import Accepted, ElicitContext, elicits
 
 server = MCPServer("user-onboarding")
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, EmailStr, Field
 
-from typed_elicit import Accepted, form
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit import Accepted, ElicitContext, elicits, form
 
 server = MCPServer("data-collector")
 

@@ -66,6 +66,12 @@ ROWS: list[tuple[str, Any, dict[str, Any], dict[str, Any]]] = [
     ),
     ("float", float, {}, {"type": "number"}),
     ("float ge/le", float, {"ge": 0.5, "le": 2.5}, {"type": "number", "minimum": 0.5, "maximum": 2.5}),
+    (
+        "int negative exclusive bounds",
+        int,
+        {"gt": -3, "lt": -1},
+        {"type": "integer", "minimum": -2, "maximum": -2},
+    ),
     ("float gt stays off the wire", float, {"gt": 0.0}, {"type": "number"}),
     ("bool", bool, {}, {"type": "boolean"}),
     ("email", EmailStr, {}, {"type": "string", "format": "email"}),

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Final, TextIO, cast
+from typing import Any, Final, TextIO
 
 import anyio
 import mcp_types as types
@@ -59,6 +59,9 @@ EXIT_CODES_HELP: Final = """exit codes:
   130  interrupted"""
 
 
+_FILE_PREFIX: Final = "_typed_elicit_cli_"
+
+
 class UsageError(TypedElicitError):
     """The command line names something that does not exist or cannot be used."""
 
@@ -87,7 +90,7 @@ def load_module(target: str) -> ModuleType:
         path = Path(target)
         if not path.is_file():
             raise UsageError(f"no such file: {target}")
-        name = f"_typed_elicit_cli_{path.stem}"
+        name = f"{_FILE_PREFIX}{path.stem}"
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:  # pragma: no cover - any .py file has a loader
             raise UsageError(f"cannot load {target}")
@@ -141,6 +144,15 @@ def _forms_in(module: ModuleType) -> list[type[BaseModel]]:
     ]
 
 
+def _module_label(model: type[BaseModel]) -> str:
+    if model.__module__.startswith(_FILE_PREFIX):
+        source = inspect.getsourcefile(model)
+        if source is not None:
+            path = Path(source)
+            return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(path)
+    return model.__module__
+
+
 # --- schema and check ------------------------------------------------------------------------
 
 
@@ -163,7 +175,7 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
         except SchemaError as exc:
             problems.extend(f"{target}: {line}" for line in exc.problems)
     for model in models:
-        where = f"{model.__module__}:{model.__qualname__}"
+        where = f"{_module_label(model)}:{model.__qualname__}"
         seen: dict[str, list[str]] = {}
         for protocol in protocols:
             try:
@@ -258,7 +270,7 @@ class Transcript:
             self._out.write(f"   URL: {clean(request.url, one_line=True)}\n")
             return
         for spec in request.form.fields:
-            options = f" one of {', '.join(o.value for o in spec.options)}" if spec.options else ""
+            options = f": {', '.join(o.value for o in spec.options)}" if spec.options else ""
             default = f", default {json.dumps(spec.default)}" if spec.has_default else ""
             need = "required" if spec.required and not spec.has_default else "optional"
             self._out.write(
@@ -346,10 +358,7 @@ async def run_demo(args: argparse.Namespace, out: TextIO) -> int:
     from typed_elicit._testing import connect
 
     path = find_example(args.example)
-    found: object = getattr(load_module(str(path)), "server", None)
-    if not isinstance(found, MCPServer):
-        raise UsageError(f"{path} has no MCPServer named `server`")
-    server = cast("MCPServer[Any]", found)
+    server = _server_of(load_module(str(path)), path)
     interactive = _interactive(args)
     callback = Transcript(
         _answerer(interactive, parse_pairs(args.answer, "--answer"), invent=True),
@@ -360,6 +369,13 @@ async def run_demo(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"demo: {path.name} (server {server.name!r}), protocol {args.protocol}; {who}\n")
     async with connect(server, args.protocol, elicitation_callback=callback) as client:
         return await _call_tool(client, args.tool, parse_pairs(args.arg, "--arg"), out)
+
+
+def _server_of(module: ModuleType, path: Path) -> MCPServer[Any]:
+    found: object = getattr(module, "server", None)
+    if isinstance(found, MCPServer):
+        return found  # pyright: ignore[reportUnknownVariableType]  # MCPServer is generic in its lifespan
+    raise UsageError(f"{path} has no MCPServer named `server`")
 
 
 def _interactive(args: argparse.Namespace) -> bool:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import enum
 import itertools
+import math
 import re
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin, overload
@@ -362,7 +363,7 @@ def _ordered(prop: dict[str, Any]) -> dict[str, Any]:
 
 def _wire_default(default: object, is_multi: bool) -> Any:
     if is_multi:
-        values = [_option_value(v) for v in default]  # type: ignore[attr-defined]
+        values = [_option_value(v) for v in cast("Iterable[object]", default)]
         return sorted(values) if isinstance(default, (set, frozenset)) else values
     if isinstance(default, enum.Enum):
         return _option_value(default)
@@ -504,15 +505,20 @@ def _number_property(annotation: type[float], metadata: list[Any]) -> dict[str, 
     is_int = annotation is int
     prop: dict[str, Any] = {"type": "integer" if is_int else "number"}
     for meta in metadata:
+        # On integers every bound becomes the inclusive integer bound it implies.
         if isinstance(meta, at.Ge):
-            _tighten(prop, "minimum", meta.ge, max)
+            _tighten(prop, "minimum", math.ceil(_num(meta.ge)) if is_int else meta.ge, max)
         elif isinstance(meta, at.Le):
-            _tighten(prop, "maximum", meta.le, min)
+            _tighten(prop, "maximum", math.floor(_num(meta.le)) if is_int else meta.le, min)
         elif isinstance(meta, at.Gt) and is_int:
-            _tighten(prop, "minimum", int(meta.gt) + 1, max)  # type: ignore[call-overload]
+            _tighten(prop, "minimum", math.floor(_num(meta.gt)) + 1, max)
         elif isinstance(meta, at.Lt) and is_int:
-            _tighten(prop, "maximum", int(meta.lt) - 1, min)  # type: ignore[call-overload]
+            _tighten(prop, "maximum", math.ceil(_num(meta.lt)) - 1, min)
     return prop
+
+
+def _num(bound: object) -> float:
+    return float(cast("float", bound))
 
 
 def _tighten(prop: dict[str, Any], key: str, value: Any, pick: Callable[[Any, Any], Any]) -> None:

@@ -121,7 +121,7 @@ class Responder:
         except InvalidAnswer as exc:
             return self._decline(request.message, str(exc))
         self.log.append(ResponderEntry(request.message, "accept", content=content))
-        logger.info("accepted %r with %r", request.message, content)
+        logger.debug("accepted %r with %r", request.message, content)
         return types.ElicitResult(action="accept", content=dict(content))
 
     def _decline(self, message: str, reason: str) -> types.ElicitResult:
