@@ -26,9 +26,12 @@ from typing import Any
 
 import anyio
 
-from . import bench_schema, roundtrip, scale, wizard
-from ._common import Samples
+from . import bench_schema, overhead, roundtrip, scale, wizard
+from ._common import Era, Samples
 from .report import render_markdown, write_outputs
+from .roundtrip import FastMCPRun
+from .scale import ScaleRun
+from .wizard import GrowthRow
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "benchmarks.md"
@@ -37,31 +40,35 @@ IMG = ROOT / "docs" / "img" / "benchmarks.png"
 
 @dataclass
 class Config:
-    """What to run and how big."""
+    """What to run and how big (the defaults are the full run; see `Config.quick_run`)."""
 
     quick: bool = False
     fastmcp: bool = True
     install_fastmcp: bool = True
+    roundtrip_size: tuple[int, int] = (200, 15)
+    """(calls per block, blocks per contender)."""
+    wizard_size: tuple[int, int] = (40, 15)
+    growth_ks: list[int] = field(default_factory=lambda: list(range(1, 17)))
+    growth_repeats: int = 9
     pending: int = 10_000
     clients: int = 10
     traced_pending: int = 2_000
+    """tracemalloc makes the scale run ~3x slower; the breakdown is per question, so fewer suffice."""
 
-    @property
-    def roundtrip_size(self) -> tuple[int, int]:
-        """(calls per block, blocks)."""
-        return (20, 3) if self.quick else (200, 15)
-
-    @property
-    def wizard_size(self) -> tuple[int, int]:
-        return (5, 3) if self.quick else (40, 15)
-
-    @property
-    def growth_ks(self) -> list[int]:
-        return [1, 2, 3] if self.quick else list(range(1, 17))
-
-    @property
-    def growth_repeats(self) -> int:
-        return 1 if self.quick else 7
+    @classmethod
+    def quick_run(cls, **changes: Any) -> Config:
+        """Tiny sizes for the CI smoke run (seconds, not minutes)."""
+        preset: dict[str, Any] = {
+            "quick": True,
+            "roundtrip_size": (20, 3),
+            "wizard_size": (5, 3),
+            "growth_ks": [1, 2, 3],
+            "growth_repeats": 1,
+            "pending": 200,
+            "clients": 2,
+            "traced_pending": 100,
+        }
+        return cls(**(preset | changes))
 
 
 @dataclass
@@ -71,14 +78,15 @@ class Results:
     config: Config
     environment: dict[str, str]
     roundtrip: Samples
-    fastmcp: roundtrip.FastMCPRun
+    fastmcp: FastMCPRun
+    steps: dict[str, float]
     three_step: dict[str, Samples]
     three_step_runs: dict[str, dict[str, int]]
-    growth: list[wizard.GrowthRow]
-    scale: list[scale.ScaleRun]
+    growth: list[GrowthRow]
+    scale: list[ScaleRun]
     schema: dict[str, float]
     seconds: float = 0.0
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list[str])
 
 
 def environment() -> dict[str, str]:
@@ -120,26 +128,27 @@ def run(config: Config) -> Results:
         _log("1b. FastMCP worker (its own venv)")
         fm = roundtrip.measure_fastmcp(calls, blocks, install=config.install_fastmcp)
     else:
-        fm = roundtrip.FastMCPRun(None, {}, "FastMCP skipped: --no-fastmcp")
+        fm = FastMCPRun(None, {}, "FastMCP skipped: --no-fastmcp")
     if fm.note:
         _log(fm.note)
+    _log("1c. typed_elicit's steps, timed inside a live tool call")
+    steps = anyio.run(overhead.measure, 2_000 if config.quick else 20_000)
 
     wcalls, wblocks = config.wizard_size
     three: dict[str, Samples] = {}
     three_runs: dict[str, dict[str, int]] = {}
-    for era in ("2026-07-28", "legacy"):
+    eras: tuple[Era, Era] = ("2026-07-28", "legacy")
+    for era in eras:
         _log(f"2. three-step wizard on {era}: {wcalls} calls x {wblocks} blocks")
         three[era], three_runs[era] = anyio.run(wizard.measure_three_step, era, wcalls, wblocks)
 
-    growth: list[wizard.GrowthRow] = []
-    for era in ("legacy", "2026-07-28"):
+    growth: list[GrowthRow] = []
+    for era in reversed(eras):
         _log(f"3. growth on {era}: k = {config.growth_ks[0]}..{config.growth_ks[-1]}")
         growth += anyio.run(wizard.measure_growth, config.growth_ks, era, config.growth_repeats)
 
-    pending = 200 if config.quick else config.pending
-    clients = 2 if config.quick else config.clients
-    traced = 100 if config.quick else config.traced_pending
-    runs: list[scale.ScaleRun] = []
+    pending, clients, traced = config.pending, config.clients, config.traced_pending
+    runs: list[ScaleRun] = []
     _log(f"4. scale: {pending} pending questions over {clients} clients (fresh interpreter per scenario)")
     runs.append(scale.run_in_subprocess("answered", "typed_elicit", pending, clients, False, 300.0))
     runs.append(scale.run_in_subprocess("answered", "floor", pending, clients, False, 300.0))
@@ -155,30 +164,31 @@ def run(config: Config) -> Results:
 
     _log("5. schema cost")
     schema = bench_schema.run(config.quick)
-    results = Results(config, environment(), rt, fm, three, three_runs, growth, runs, schema)
+    results = Results(config, environment(), rt, fm, steps, three, three_runs, growth, runs, schema)
     results.seconds = time.perf_counter() - started
     _log(f"done in {results.seconds:.0f} s")
     return results
 
 
 def main(argv: list[str] | None = None) -> Results:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench", description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes (CI smoke run); writes nothing")
     parser.add_argument("--no-fastmcp", action="store_true", help="skip the FastMCP comparison")
     parser.add_argument("--fastmcp", action="store_true", help="create the FastMCP venv even with --quick")
-    parser.add_argument("--pending", type=int, default=10_000, help="scale run size (default 10000)")
+    parser.add_argument("--pending", type=int, help="scale run size (default 10000; 200 with --quick)")
     parser.add_argument("--write", dest="write", action="store_true", default=None)
     parser.add_argument("--no-write", dest="write", action="store_false")
     parser.add_argument("--doc", type=Path, default=DOC)
     parser.add_argument("--img", type=Path, default=IMG)
     parser.add_argument("--json", type=Path, help="also dump the raw numbers here")
     args = parser.parse_args(argv)
-    config = Config(
-        quick=args.quick,
-        fastmcp=not args.no_fastmcp,
-        install_fastmcp=args.fastmcp or not args.quick,
-        pending=args.pending,
-    )
+    options: dict[str, Any] = {
+        "fastmcp": not args.no_fastmcp,
+        "install_fastmcp": args.fastmcp or not args.quick,
+    }
+    if args.pending is not None:
+        options["pending"] = args.pending
+    config = Config.quick_run(**options) if args.quick else Config(**options)
     results = run(config)
     markdown = render_markdown(results, image=args.img, doc=args.doc)
     print(markdown)

@@ -61,7 +61,7 @@ def measure(contenders: dict[str, Callable[[], Any]], number: int, blocks: int) 
 def cold_reduce(models: int) -> float:
     """Median seconds of the first `reduce_schema` of a model class never reduced before."""
     classes = [fresh_signup(declare=False) for _ in range(models)]
-    times = []
+    times: list[float] = []
     for model in classes:
         start = time.perf_counter()
         reduce_schema(model)

@@ -1,3 +1,5 @@
+# pyright: basic
+# mypy: disable-error-code="import-not-found, untyped-decorator, no-any-return, unused-ignore"
 """FastMCP 4's `ctx.elicit` beside the in-process contenders; runs inside `bench/.fastmcp-venv`.
 
 Run from the repository root: `bench/.fastmcp-venv/bin/python -m bench.fastmcp_worker`.

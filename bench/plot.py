@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 if TYPE_CHECKING:
     from .__main__ import Results
@@ -22,19 +22,25 @@ def draw(results: Results, path: Path) -> None:
     (roundtrip, wizard), (growth, runs) = axes
 
     rt = results.roundtrip
-    names = ["typed_elicit", "SDK ctx.elicit", "floor"]
-    values = [rt.ratio("typed_elicit", "floor"), rt.ratio("sdk", "floor"), 1.0]
-    colors = [TE, SDK, FLOOR]
+    names = ["typed_elicit", "SDK\nctx.elicit", "floor", "floor +\nmodel_validate"]
+    values = [rt.ratio(n, "floor") for n in ("typed_elicit", "sdk")] + [
+        1.0,
+        rt.ratio("floor_validated", "floor"),
+    ]
+    colors = [TE, SDK, FLOOR, "#bcbcbc"]
     fm = results.fastmcp.samples
     if fm is not None:
-        names.append("FastMCP ctx.elicit\n(own venv)")
+        names.append("FastMCP\nctx.elicit\n(own venv)")
         values.append(fm.ratio("fastmcp", "floor"))
         colors.append(FM)
     bars = roundtrip.bar(names, values, color=colors)
     roundtrip.bar_label(bars, labels=[f"{v:.2f}x" for v in values])
     roundtrip.axhline(1.10, color=FLOOR, linestyle="--", linewidth=1, label="target: 1.10x floor")
-    roundtrip.set_ylabel("time per call / floor")
+    sdk_target = 0.70 * rt.ratio("sdk", "floor")
+    roundtrip.axhline(sdk_target, color=SDK, linestyle=":", linewidth=1, label="target: 0.70x SDK")
+    roundtrip.set_ylabel("CPU time per call / floor")
     roundtrip.set_title("1. Push round trip, 6-field model (lower is better)")
+    roundtrip.set_ylim(0, max(values) * 1.3)
     roundtrip.legend(loc="upper left")
 
     eras = list(results.three_step)
@@ -47,7 +53,7 @@ def draw(results: Results, path: Path) -> None:
     wizard.bar_label(b1, fmt="%.2f")
     wizard.bar_label(b2, fmt="%.2f")
     wizard.set_xticks(list(xs), [{"legacy": "push (2025-11-25)"}.get(era, era) for era in eras])
-    wizard.set_ylabel("ms per wizard call")
+    wizard.set_ylabel("CPU ms per wizard call")
     wizard.set_title("2. Three-step wizard")
     wizard.legend()
 
@@ -55,12 +61,32 @@ def draw(results: Results, path: Path) -> None:
         rows = [row for row in results.growth if row.era == era]
         ks = [row.k for row in rows]
         label = "push" if era == "legacy" else era
-        growth.plot(ks, [r.typed_seconds * 1e3 for r in rows], style, color=TE, marker="o", label=f"typed_elicit, {label}")
-        growth.plot(ks, [r.resolvers_seconds * 1e3 for r in rows], style, color=RES, marker="s", label=f"resolvers, {label}")
-        runs.plot(ks, [r.typed_runs for r in rows], style, color=TE, marker="o", label=f"typed_elicit, {label}")
-        runs.plot(ks, [r.resolvers_runs for r in rows], style, color=RES, marker="s", label=f"resolvers, {label}")
+        growth.plot(
+            ks,
+            [r.typed_seconds * 1e3 for r in rows],
+            style,
+            color=TE,
+            marker="o",
+            label=f"typed_elicit, {label}",
+        )
+        growth.plot(
+            ks,
+            [r.resolvers_seconds * 1e3 for r in rows],
+            style,
+            color=RES,
+            marker="s",
+            label=f"resolvers, {label}",
+        )
+        runs.plot(
+            ks, [r.typed_runs for r in rows], style, color=TE, marker="o", label=f"typed_elicit, {label}"
+        )
+        runs.plot(
+            ks, [r.resolvers_runs for r in rows], style, color=RES, marker="s", label=f"resolvers, {label}"
+        )
+    growth.set_xticks([1, 4, 8, 12, 16] if len(results.growth) > 8 else sorted({r.k for r in results.growth}))
+    runs.set_xticks(growth.get_xticks())
     growth.set_xlabel("k (questions in the wizard)")
-    growth.set_ylabel("ms per wizard call")
+    growth.set_ylabel("CPU ms per wizard call")
     growth.set_title("3. Growth: total time")
     growth.legend()
     runs.set_xlabel("k (questions in the wizard)")
@@ -69,7 +95,9 @@ def draw(results: Results, path: Path) -> None:
     runs.set_title("3. Growth: re-runs (tool body; resolvers + tool body)")
     runs.legend()
 
-    fig.suptitle(f"typed_elicit benchmarks, mcp {results.environment['mcp']}, {results.environment['machine']}")
+    fig.suptitle(  # pyright: ignore[reportUnknownMemberType]
+        f"typed_elicit benchmarks, mcp {results.environment['mcp']}, {results.environment['machine']}"
+    )
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110)  # pyright: ignore[reportUnknownMemberType]
     plt.close(fig)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import bench_schema
+from . import bench_schema, overhead
 
 if TYPE_CHECKING:
     from .__main__ import Results
@@ -25,6 +25,7 @@ CONTENDER_LABELS = {
     "typed_elicit": "typed_elicit `ctx.elicit(Signup)`",
     "sdk": "SDK `ctx.elicit(message, Signup)`",
     "floor": "floor: `session.elicit_form(dict)`, no validation",
+    "floor_validated": "floor + `Signup.model_validate(content)`",
     "fastmcp": "FastMCP `ctx.elicit(message, Signup)`",
 }
 ERA_LABELS = {"legacy": "push (2025-11-25)", "2026-07-28": "2026-07-28 (replay)"}
@@ -59,7 +60,9 @@ def targets(results: Results) -> list[Target]:
         ),
         Target(
             "push round trip <= 1.10x the floor",
-            f"{rt.ratio('typed_elicit', 'floor'):.2f}x",
+            f"{rt.ratio('typed_elicit', 'floor'):.2f}x (the floor plus a bare `model_validate` alone: "
+            f"{rt.ratio('floor_validated', 'floor'):.2f}x; typed_elicit vs that: "
+            f"{rt.ratio('typed_elicit', 'floor_validated'):.2f}x)",
             rt.ratio("typed_elicit", "floor") <= 1.10,
         ),
     ]
@@ -73,17 +76,24 @@ def targets(results: Results) -> list[Target]:
     )
     mrtr = results.three_step["2026-07-28"]
     ratio = mrtr.ratio("wizard_typed_elicit", "wizard_resolvers")
-    out.append(Target("2026-07-28 three-step wizard <= 1.2x the SDK resolvers' wizard", f"{ratio:.2f}x", ratio <= 1.2))
+    out.append(
+        Target(
+            "2026-07-28 three-step wizard <= 1.2x the SDK resolvers' wizard", f"{ratio:.2f}x", ratio <= 1.2
+        )
+    )
     cached = results.schema[bench_schema.CACHED]
     out.append(Target("cached schema lookup < 2 µs", f"{cached * 1e6:.3f} µs", cached < 2e-6))
     main = results.scale[0]
-    answered = main.results.get("ok", 0) == main.pending and main.results.get("peak pending at once") == main.pending
+    answered = (
+        main.results.get("ok", 0) == main.pending and main.results.get("peak pending at once") == main.pending
+    )
     clean = all(_clean(run) for run in results.scale)
     ours = _ours_per_pending(results.scale)
     out.append(
         Target(
             f"{main.pending:,} pending questions: all answered, nothing left behind",
-            f"{main.results.get('ok', 0):,} answered, peak {main.results.get('peak pending at once', 0):,} pending; "
+            f"{main.results.get('ok', 0):,} answered, "
+            f"peak {main.results.get('peak pending at once', 0):,} pending; "
             f"{'nothing left' if clean else 'LEFTOVERS, see the scale table'}; "
             f"{_kb(main.bytes_per_pending)} per pending question in all, "
             f"{_kb(ours) if ours is not None else '?'} of it typed_elicit's",
@@ -121,13 +131,16 @@ def render_markdown(results: Results, image: Path, doc: Path) -> str:
     ]
     if results.fastmcp.versions:
         fm = results.fastmcp.versions
-        lines.append(f"| FastMCP worker | fastmcp {fm['fastmcp']}, mcp {fm['mcp']}, pydantic {fm['pydantic']} |")
+        lines.append(
+            f"| FastMCP worker | fastmcp {fm['fastmcp']}, mcp {fm['mcp']}, pydantic {fm['pydantic']} |"
+        )
     lines += ["", "### Targets", "", "| target | measured | met |", "|---|---|:-:|"]
     for target in targets(results):
         mark = "n/a" if target.met is None else ("yes" if target.met else "**no**")
         lines.append(f"| {target.name} | {target.measured} | {mark} |")
     lines += ["", f"![benchmark plots]({os.path.relpath(image, doc.parent)})", ""]
     lines += _roundtrip(results)
+    lines += _steps(results)
     lines += _three_step(results)
     lines += _growth(results)
     lines += _scale(results)
@@ -143,16 +156,18 @@ def _roundtrip(results: Results) -> list[str]:
         "",
         f"One question of the 6-field `Signup` model per tool call, accepted. {calls} calls per block, "
         f"{blocks} blocks per contender, contenders alternating (order rotated every round). Time per "
-        "call is the median over blocks; a ratio is the median over rounds of the two blocks' ratio. "
-        "± is half the interquartile range of the blocks.",
+        "call is the median over blocks of the process's CPU time per call (client, transport and "
+        "server all run in this one thread); a ratio is the median over rounds of the two blocks' "
+        "ratio. ± is half the interquartile range of the blocks.",
         "",
-        "| contender | time per call | ± | vs SDK `ctx.elicit` | vs floor |",
-        "|---|---:|---:|---:|---:|",
+        "| contender | time per call | ± | vs SDK `ctx.elicit` | vs floor | vs floor + validate |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
-    for name in ("typed_elicit", "sdk", "floor"):
+    for name in ("typed_elicit", "sdk", "floor", "floor_validated"):
         lines.append(
             f"| {CONTENDER_LABELS[name]} | {_ms(rt.median(name))} | {rt.spread(name):.0%} | "
-            f"{rt.ratio(name, 'sdk'):.2f}x | {rt.ratio(name, 'floor'):.2f}x |"
+            f"{rt.ratio(name, 'sdk'):.2f}x | {rt.ratio(name, 'floor'):.2f}x | "
+            f"{rt.ratio(name, 'floor_validated'):.2f}x |"
         )
     fm = results.fastmcp
     lines.append("")
@@ -161,19 +176,33 @@ def _roundtrip(results: Results) -> list[str]:
         return lines
     lines += [
         f"Same method in a second process (`bench/.fastmcp-venv`, fastmcp {fm.versions.get('fastmcp')}), "
-        "the four contenders alternating there:",
+        "all five contenders alternating there:",
         "",
-        "| contender (FastMCP venv) | time per call | ± | vs FastMCP | vs floor |",
-        "|---|---:|---:|---:|---:|",
+        "| contender (FastMCP venv) | time per call | ± | vs FastMCP | vs floor | vs floor + validate |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
-    for name in ("fastmcp", "typed_elicit", "sdk", "floor"):
+    for name in ("fastmcp", "typed_elicit", "sdk", "floor", "floor_validated"):
         s = fm.samples
         lines.append(
             f"| {CONTENDER_LABELS[name]} | {_ms(s.median(name))} | {s.spread(name):.0%} | "
-            f"{s.ratio(name, 'fastmcp'):.2f}x | {s.ratio(name, 'floor'):.2f}x |"
+            f"{s.ratio(name, 'fastmcp'):.2f}x | {s.ratio(name, 'floor'):.2f}x | "
+            f"{s.ratio(name, 'floor_validated'):.2f}x |"
         )
     lines.append("")
     return lines
+
+
+def _steps(results: Results) -> list[str]:
+    return [
+        "#### 1c. What typed_elicit adds per question, step by step",
+        "",
+        "Each step timed alone with `timeit` (best of 5) inside a live tool call; see `bench/overhead.py`. "
+        "Tight loops run hot in the CPU caches: inside a real round trip the same code costs "
+        "about three times as much (compare the rows above).",
+        "",
+        overhead.table(results.steps, results.roundtrip.median("floor")),
+        "",
+    ]
 
 
 def _three_step(results: Results) -> list[str]:
@@ -182,7 +211,8 @@ def _three_step(results: Results) -> list[str]:
         "### 2. Three-step wizard (Account, Plan, Confirm)",
         "",
         f"One tool call runs the whole wizard; {calls} calls per block, {blocks} blocks, alternating. "
-        "Runs = how often the tool body (typed_elicit) or the resolver and tool bodies (SDK) ran for one call.",
+        "Runs = how often the tool body (typed_elicit) or the resolver and tool bodies (SDK) ran "
+        "for one call.",
         "",
         "| era | typed_elicit | runs | SDK resolvers | runs | typed_elicit / resolvers |",
         "|---|---:|---:|---:|---:|---:|",
@@ -190,7 +220,8 @@ def _three_step(results: Results) -> list[str]:
     for era, samples in results.three_step.items():
         runs = results.three_step_runs[era]
         lines.append(
-            f"| {ERA_LABELS[era]} | {_ms(samples.median('wizard_typed_elicit'))} | {runs['wizard_typed_elicit']} | "
+            f"| {ERA_LABELS[era]} | {_ms(samples.median('wizard_typed_elicit'))} | "
+            f"{runs['wizard_typed_elicit']} | "
             f"{_ms(samples.median('wizard_resolvers'))} | {runs['wizard_resolvers']} | "
             f"{samples.ratio('wizard_typed_elicit', 'wizard_resolvers'):.2f}x |"
         )
@@ -202,7 +233,8 @@ def _growth(results: Results) -> list[str]:
     lines = [
         "### 3. Growth: a k-step wizard",
         "",
-        f"Median of {results.config.growth_repeats} calls per k (one call = the whole wizard). Runs as above.",
+        f"Median of {results.config.growth_repeats} calls per k (one call = the whole wizard). "
+        "Runs as above.",
         "",
         "| k | push: typed_elicit | runs | push: resolvers | runs | 2026-07-28: typed_elicit | runs "
         "| 2026-07-28: resolvers | runs |",
@@ -212,10 +244,13 @@ def _growth(results: Results) -> list[str]:
     for row in results.growth:
         cells = by_k.setdefault(row.k, {})
         cells[row.era] = (
-            f"{_ms(row.typed_seconds)} | {row.typed_runs} | {_ms(row.resolvers_seconds)} | {row.resolvers_runs}"
+            f"{_ms(row.typed_seconds)} | {row.typed_runs} | "
+            f"{_ms(row.resolvers_seconds)} | {row.resolvers_runs}"
         )
     for k, cells in sorted(by_k.items()):
-        lines.append(f"| {k} | {cells.get('legacy', '- | - | - | -')} | {cells.get('2026-07-28', '- | - | - | -')} |")
+        lines.append(
+            f"| {k} | {cells.get('legacy', '- | - | - | -')} | {cells.get('2026-07-28', '- | - | - | -')} |"
+        )
     lines.append("")
     return lines
 
@@ -239,12 +274,17 @@ def _scale(results: Results) -> list[str]:
             f"{key} {value:,}" for key, value in run.results.items() if key != "peak pending at once"
         )
         tasks = " / ".join(f"{key} {value}" for key, value in run.tasks_left.items())
-        other = ", ".join(f"{key} {value}" for key, value in run.leftovers.items() if key != "dispatchers alive")
+        other = ", ".join(
+            f"{key} {value}" for key, value in run.leftovers.items() if key != "dispatchers alive"
+        )
         label = run.scenario + (" (traced)" if run.traced else "")
-        settle = {"answered": "all answered", "timeout": "all timed out", "disconnect": "all closed"}[run.scenario]
+        settle = {"answered": "all answered", "timeout": "all timed out", "disconnect": "all closed"}[
+            run.scenario
+        ]
         lines.append(
             f"| {label} | {run.tool} | {run.pending:,} ({peak:,}) | {_kb(run.bytes_per_pending)} | "
-            f"{run.seconds_to_pending:.1f} s | {run.seconds_to_settle:.1f} s ({settle}) | {outcomes} | {tasks} | {other} |"
+            f"{run.seconds_to_pending:.1f} s | {run.seconds_to_settle:.1f} s ({settle}) | "
+            f"{outcomes} | {tasks} | {other} |"
         )
     traced = [run for run in results.scale if run.traced]
     if traced:
@@ -257,8 +297,12 @@ def _scale(results: Results) -> list[str]:
             "|---|" + "---:|" * len(traced),
         ]
         for name in sorted(packages, key=lambda p: -max(run.breakdown.get(p, 0.0) for run in traced)):
-            lines.append(f"| {name} | " + " | ".join(f"{run.breakdown.get(name, 0.0):,.0f} B" for run in traced) + " |")
-        lines.append("| **total** | " + " | ".join(f"**{run.bytes_per_pending:,.0f} B**" for run in traced) + " |")
+            lines.append(
+                f"| {name} | " + " | ".join(f"{run.breakdown.get(name, 0.0):,.0f} B" for run in traced) + " |"
+            )
+        lines.append(
+            "| **total** | " + " | ".join(f"**{run.bytes_per_pending:,.0f} B**" for run in traced) + " |"
+        )
         ours = next((run.ours for run in traced if run.tool == "typed_elicit" and run.ours), None)
         if ours:
             lines += [
@@ -273,7 +317,7 @@ def _scale(results: Results) -> list[str]:
 
 def write_outputs(results: Results, markdown: str, doc: Path, image: Path) -> list[str]:
     """Replace the generated part of `doc` and draw `image`; return what was done."""
-    done = []
+    done: list[str] = []
     text = doc.read_text(encoding="utf-8") if doc.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
     if BEGIN not in text or END not in text:
         text = text.rstrip("\n") + f"\n\n{BEGIN}\n{END}\n"

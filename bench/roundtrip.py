@@ -6,9 +6,12 @@ Contenders, all served by one `MCPServer` and called by one `mcp.Client(mode="le
 - `typed_elicit`: `@elicits` + `await ctx.elicit(Signup)` (cached schema, re-validation).
 - `sdk`: the SDK's `await ctx.elicit(message, Signup)` (renders the schema on every call).
 - `floor`: `ctx.session.elicit_form(message, prebuilt_dict)`, no validation at all.
+- `floor_validated`: the floor plus `Signup.model_validate(content)`: the least any layer
+  that hands back a validated model can cost.
 
 FastMCP runs in its own venv (`bench/fastmcp_worker.py`) with the same three contenders
-beside it, so its ratios come from the same process and the same method.
+beside it, so its ratios come from the same process and the same method. The clock is
+the process's CPU time (see `alternate`).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FASTMCP_VENV = ROOT / "bench" / ".fastmcp-venv"
 FASTMCP_SPEC = "fastmcp>=4,<5"
 
-CONTENDERS = ("typed_elicit", "sdk", "floor")
+CONTENDERS = ("typed_elicit", "sdk", "floor", "floor_validated")
 
 
 def build_server() -> MCPServer:
@@ -60,6 +63,11 @@ def build_server() -> MCPServer:
         result = await ctx.session.elicit_form(MESSAGE, prebuilt, ctx.request_id)
         assert result.content is not None
         return str(result.content["name"])
+
+    @server.tool()
+    async def floor_validated(ctx: Context) -> str:
+        result = await ctx.session.elicit_form(MESSAGE, prebuilt, ctx.request_id)
+        return Signup.model_validate(result.content).name
 
     return server
 
@@ -91,7 +99,9 @@ def ensure_fastmcp_venv(install: bool) -> str | None:
     python = FASTMCP_VENV / "bin" / "python"
     if not python.exists():
         if not install:
-            return f"no {FASTMCP_VENV.relative_to(ROOT)} (run without --quick, or with --fastmcp, to create it)"
+            return (
+                f"no {FASTMCP_VENV.relative_to(ROOT)} (run without --quick, or with --fastmcp, to create it)"
+            )
         print(f"creating {FASTMCP_VENV} with {FASTMCP_SPEC!r} ...", file=sys.stderr)
         try:
             subprocess.run([sys.executable, "-m", "venv", str(FASTMCP_VENV)], check=True, timeout=120)
@@ -104,7 +114,11 @@ def ensure_fastmcp_venv(install: bool) -> str | None:
         except (OSError, subprocess.SubprocessError) as exc:
             return f"FastMCP could not be installed ({exc})"
     probe = subprocess.run(
-        [str(python), "-c", "import fastmcp, sys; sys.exit(0 if fastmcp.__version__.startswith('4.') else 1)"],
+        [
+            str(python),
+            "-c",
+            "import fastmcp, sys; sys.exit(0 if fastmcp.__version__.startswith('4.') else 1)",
+        ],
         capture_output=True,
         check=False,
         timeout=120,

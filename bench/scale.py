@@ -106,15 +106,15 @@ class ScaleRun:
     """After the release (answered), after the last question was asked (timeout), or the disconnect."""
     bytes_per_pending: float = 0.0
     """tracemalloc delta (with --trace) or resident-set delta, divided by the pending questions."""
-    breakdown: dict[str, float] = field(default_factory=dict)
+    breakdown: dict[str, float] = field(default_factory=dict[str, float])
     """With --trace: bytes per pending question by allocating package."""
-    ours: dict[str, float] = field(default_factory=dict)
+    ours: dict[str, float] = field(default_factory=dict[str, float])
     """With --trace: bytes per pending question allocated by typed_elicit, by source line."""
-    results: dict[str, int] = field(default_factory=dict)
+    results: dict[str, int] = field(default_factory=dict[str, int])
     """Outcome of each tool call: "ok", "error: <first words>", "cancelled"."""
-    tasks_left: dict[str, int] = field(default_factory=dict)
+    tasks_left: dict[str, int] = field(default_factory=dict[str, int])
     """Tasks alive beyond the baseline: "connected" (clients still up), "closed" (all gone)."""
-    leftovers: dict[str, int] = field(default_factory=dict)
+    leftovers: dict[str, int] = field(default_factory=dict[str, int])
     """Tool bodies still running, pending requests and in-flight handlers in every dispatcher."""
 
 
@@ -124,18 +124,24 @@ def _rss() -> int:
 
 
 def _category(filename: str) -> str:
-    for marker, name in (
-        ("/typed_elicit/", "typed_elicit"),
-        ("/bench/", "bench (tool bodies, callback)"),
-        ("/mcp_types/", "mcp_types"),
-        ("/mcp/", "mcp"),
-        ("/anyio/", "anyio"),
-        ("/pydantic", "pydantic"),
-        ("/asyncio/", "asyncio"),
-    ):
-        if marker in filename:
-            return name
-    return "other"
+    """The package that owns a source file: typed_elicit, bench, a site-packages top-level name, or stdlib."""
+    path = Path(filename)
+    if "typed_elicit" in path.parts:
+        return "typed_elicit"
+    if "bench" in path.parts and "site-packages" not in path.parts:
+        return "bench (tool bodies, callback)"
+    if "site-packages" in path.parts:
+        top = path.parts[path.parts.index("site-packages") + 1]
+        return top.split(".")[0].removesuffix(".py")
+    return "Python stdlib (tasks, contexts, dataclass __init__)"
+
+
+def _error_kind(text: str) -> str:
+    """ "Error executing tool t: ElicitationTimeout: ..." -> "error: ElicitationTimeout"."""
+    parts = text.split(": ")
+    return "error: " + (
+        parts[1] if len(parts) > 2 and parts[0].startswith("Error executing tool") else parts[0]
+    )
 
 
 def _extra_tasks(baseline: set[asyncio.Task[Any]]) -> int:
@@ -145,7 +151,9 @@ def _extra_tasks(baseline: set[asyncio.Task[Any]]) -> int:
 
 def _dispatcher_leftovers() -> dict[str, int]:
     gc.collect()
-    dispatchers = [obj for obj in gc.get_objects() if isinstance(obj, JSONRPCDispatcher)]
+    dispatchers: list[JSONRPCDispatcher[Any]] = [
+        obj for obj in gc.get_objects() if isinstance(obj, JSONRPCDispatcher)
+    ]
     return {
         "dispatchers alive": len(dispatchers),
         "outbound requests pending": sum(len(d._pending) for d in dispatchers),  # pyright: ignore[reportPrivateUsage]
@@ -154,7 +162,9 @@ def _dispatcher_leftovers() -> dict[str, int]:
     }
 
 
-async def run(scenario: Scenario, tool: ToolName, pending: int, clients: int, trace: bool, timeout: float) -> ScaleRun:
+async def run(
+    scenario: Scenario, tool: ToolName, pending: int, clients: int, trace: bool, timeout: float
+) -> ScaleRun:
     """Run one scenario (see the module docstring) and measure it."""
     tally = Tally()
     server = build_server(tally)
@@ -192,7 +202,7 @@ async def run(scenario: Scenario, tool: ToolName, pending: int, clients: int, tr
             if result.is_error:
                 block = result.content[0]
                 text = block.text if isinstance(block, types.TextContent) else "?"
-                outcomes["error: " + text.split(":")[0]] += 1
+                outcomes[_error_kind(text)] += 1
             else:
                 outcomes["ok"] += 1
         except anyio.get_cancelled_exc_class():
@@ -221,6 +231,9 @@ async def run(scenario: Scenario, tool: ToolName, pending: int, clients: int, tr
                 await close.wait()
 
     before_connect = set(asyncio.all_tasks())
+    before: tracemalloc.Snapshot | None = None
+    base_traced = 0
+    start = 0.0
     async with anyio.create_task_group() as group:
         for index in range(clients):
             group.start_soon(one_client, index)
@@ -239,7 +252,7 @@ async def run(scenario: Scenario, tool: ToolName, pending: int, clients: int, tr
             await all_pending.wait()
         report.seconds_to_pending = time.perf_counter() - start
         gc.collect()
-        if trace:
+        if before is not None:
             grown = tracemalloc.get_traced_memory()[0] - base_traced
             after = tracemalloc.take_snapshot()
             tracemalloc.stop()

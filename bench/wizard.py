@@ -13,6 +13,7 @@ This module deliberately has no `from __future__ import annotations`: the resolv
 chains are built in closures, and the SDK reads their annotations at registration.
 """
 
+import gc
 import statistics
 import time
 from collections.abc import Callable, Coroutine
@@ -36,7 +37,7 @@ MAX_ROUNDS = 64
 class Counters:
     """How often each function body ran."""
 
-    runs: dict[str, int] = field(default_factory=dict)
+    runs: dict[str, int] = field(default_factory=dict[str, int])
 
     def hit(self, name: str) -> None:
         self.runs[name] = self.runs.get(name, 0) + 1
@@ -58,7 +59,9 @@ def add_three_step(server: MCPServer, counters: Counters) -> None:
         account = await ctx.elicit(Account, "Who are you?")
         plan = await ctx.elicit(Plan, "Which plan?")
         confirm = await ctx.elicit(Confirm, "Create the account?")
-        assert isinstance(account, Accepted) and isinstance(plan, Accepted) and isinstance(confirm, Accepted)
+        assert isinstance(account, Accepted)
+        assert isinstance(plan, Accepted)
+        assert isinstance(confirm, Accepted)
         return f"{account.data.name} {plan.data.plan} {confirm.data.ok}"
 
     async def ask_account() -> Elicit[Account]:
@@ -88,7 +91,7 @@ def add_k_step(server: MCPServer, k: int, counters: Counters) -> None:
 
     async def typed(ctx: ElicitContext) -> str:
         counters.hit("te:body")
-        choices = []
+        choices: list[str] = []
         for index in range(k):
             answer = await ctx.elicit(Step, f"Step {index + 1} of {k}")
             assert isinstance(answer, Accepted)
@@ -123,6 +126,7 @@ def _step_resolver(
         counters.hit(f"res:step{index}")
         return Elicit(f"Step {index + 1} of {k}", Step)
 
+    fn: Callable[..., Coroutine[Any, Any, Elicit[Step]]]
     if previous is None:
         fn = ask_first
     else:
@@ -131,7 +135,10 @@ def _step_resolver(
             counters.hit(f"res:step{index}")
             return Elicit(f"Step {index + 1} of {k}", Step)
 
-        ask_next.__annotations__ = {"previous_step": Annotated[Step, Resolve(previous)], "return": Elicit[Step]}
+        ask_next.__annotations__ = {
+            "previous_step": Annotated[Step, Resolve(previous)],
+            "return": Elicit[Step],
+        }
         fn = ask_next
     fn.__qualname__ = f"k{k}_step{index}"
     return fn
@@ -193,9 +200,10 @@ async def measure_growth(ks: list[int], era: Era, repeats: int) -> list[GrowthRo
             for repeat in range(repeats):
                 order = ("typed_elicit", "resolvers") if repeat % 2 == 0 else ("resolvers", "typed_elicit")
                 for name in order:
-                    start = time.perf_counter()
+                    gc.collect()
+                    start = time.process_time()
                     text_of(await client.call_tool(f"k{k}_{name}", {}))
-                    times[name].append(time.perf_counter() - start)
+                    times[name].append(time.process_time() - start)
             rows.append(
                 GrowthRow(
                     era=era,

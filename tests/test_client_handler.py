@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
 import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, TextContent
+from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
+from pydantic import BaseModel
 
 from typed_elicit import PROTOCOL_VERSIONS, Cancelled, Declined, ProtocolVersion
 from typed_elicit._client import (
@@ -24,7 +30,7 @@ from .client_servers import raw, typed
 pytestmark = pytest.mark.anyio
 
 
-def text(result: object) -> str:
+def text(result: CallToolResult) -> str:
     content = result.content[0]
     assert isinstance(content, TextContent)
     return content.text
@@ -37,7 +43,7 @@ async def test_a_typed_handler_sees_message_schema_model_and_era_and_its_answer_
     seen: list[FormRequest] = []
 
     @elicitation_handler
-    async def answer(request: FormRequest) -> ElicitResult:
+    async def answer(request: FormRequest) -> ElicitResult[BaseModel]:
         seen.append(request)
         return request.accept(request.model(name="Ada", seats=2))
 
@@ -54,8 +60,10 @@ async def test_a_typed_handler_sees_message_schema_model_and_era_and_its_answer_
 
 
 @pytest.mark.parametrize(("outcome", "expected"), [(Declined(), "declined"), (Cancelled(), "cancelled")])
-async def test_decline_and_cancel_from_a_handler_reach_the_tool(outcome: ElicitResult, expected: str) -> None:
-    async def answer(request: FormRequest) -> ElicitResult:
+async def test_decline_and_cancel_from_a_handler_reach_the_tool(
+    outcome: ElicitResult[BaseModel], expected: str
+) -> None:
+    async def answer(request: FormRequest) -> ElicitResult[BaseModel]:
         return outcome
 
     with anyio.fail_after(10):
@@ -66,9 +74,9 @@ async def test_decline_and_cancel_from_a_handler_reach_the_tool(outcome: ElicitR
 
 
 async def test_schema_defaults_fill_fields_the_handler_left_out() -> None:
-    sent: list[dict[str, object]] = []
+    sent: list[dict[str, Any]] = []
 
-    async def answer(request: FormRequest) -> ElicitResult:
+    async def answer(request: FormRequest) -> ElicitResult[BaseModel]:
         accepted = request.accept({"name": "Ada"})
         sent.append(request.form.content(accepted.data))
         return accepted
@@ -83,7 +91,7 @@ async def test_schema_defaults_fill_fields_the_handler_left_out() -> None:
 async def test_an_answer_that_breaks_the_schema_is_refused_on_the_client() -> None:
     problems: list[InvalidAnswer] = []
 
-    async def answer(request: FormRequest) -> ElicitResult:
+    async def answer(request: FormRequest) -> ElicitResult[BaseModel]:
         try:
             return request.accept({"name": "", "seats": 12})
         except InvalidAnswer as exc:
@@ -101,7 +109,7 @@ async def test_an_answer_that_breaks_the_schema_is_refused_on_the_client() -> No
 async def test_a_hostile_schema_on_a_push_era_gets_invalid_params_and_never_reaches_the_handler() -> None:
     calls: list[FormRequest] = []
 
-    async def answer(request: FormRequest) -> ElicitResult:
+    async def answer(request: FormRequest) -> ElicitResult[BaseModel]:
         calls.append(request)
         return Declined()
 
@@ -117,7 +125,7 @@ async def test_a_hostile_schema_on_a_push_era_gets_invalid_params_and_never_reac
 
 
 async def test_a_hostile_schema_on_2026_fails_the_call_with_the_same_error() -> None:
-    async def answer(request: FormRequest) -> ElicitResult:
+    async def answer(request: FormRequest) -> ElicitResult[BaseModel]:
         raise AssertionError("never called")
 
     with anyio.fail_after(10):
@@ -133,7 +141,7 @@ async def test_a_hostile_schema_on_2026_fails_the_call_with_the_same_error() -> 
 async def test_url_requests_go_to_the_url_handler_with_the_full_url(era: ProtocolVersion, tool: str) -> None:
     seen: list[UrlRequest] = []
 
-    async def on_form(request: FormRequest) -> ElicitResult:
+    async def on_form(request: FormRequest) -> ElicitResult[BaseModel]:
         raise AssertionError("no form expected")
 
     async def on_url(request: UrlRequest) -> UrlAnswer:
@@ -151,7 +159,7 @@ async def test_url_requests_go_to_the_url_handler_with_the_full_url(era: Protoco
 
 
 async def test_url_requests_are_declined_when_no_url_handler_is_given() -> None:
-    async def on_form(request: FormRequest) -> ElicitResult:
+    async def on_form(request: FormRequest) -> ElicitResult[BaseModel]:
         raise AssertionError("no form expected")
 
     with anyio.fail_after(10):
@@ -171,3 +179,21 @@ def test_read_request_works_without_a_connection() -> None:
     assert isinstance(request, FormRequest)
     assert request.protocol_version is None
     assert request.server_name is None
+
+
+def test_the_client_handler_example_answers_the_wizard_over_stdio() -> None:
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "examples/client_handler.py"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        cwd=root,
+    )
+
+    assert done.stdout.splitlines() == [
+        "deployment-wizard asks: Select deployment environment",
+        "deployment-wizard asks: Configure resources for staging",
+        "Deployed shop to staging (2 cores, 4GB, auto_scale=False)",
+    ]

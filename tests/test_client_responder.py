@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
 import anyio
 import pytest
 from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, ErrorData, TextContent
@@ -12,7 +17,7 @@ from typed_elicit._testing import connect
 
 from .client_servers import raw, typed
 
-SCHEMA = {
+SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "name": {"type": "string", "title": "Full name"},
@@ -23,7 +28,7 @@ SCHEMA = {
 }
 
 
-def ask(schema: dict[str, object] = SCHEMA) -> ElicitRequestFormParams:
+def ask(schema: dict[str, Any] = SCHEMA) -> ElicitRequestFormParams:
     return ElicitRequestFormParams(message="Who?", requested_schema=schema)
 
 
@@ -106,3 +111,23 @@ async def test_the_responder_declines_a_url_request_over_the_wire() -> None:
     content = result.content[0]
     assert isinstance(content, TextContent)
     assert content.text == "decline None"
+
+
+def test_the_ci_responder_example_deploys_then_declines_with_the_reason() -> None:
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "examples/ci_responder.py"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        cwd=root,
+    )
+
+    assert done.stdout.splitlines() == [
+        "Deployed shop to staging (2 cores, 4GB, auto_scale=False)",
+        "Deployment cancelled",
+        "accept: Select deployment environment ({'environment': 'staging'})",
+        "decline: Configure resources for staging "
+        "(no value for required field(s) cpu_cores, memory_gb; pass them in values)",
+    ]

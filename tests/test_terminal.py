@@ -2,19 +2,30 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pexpect
 import pytest
+from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams, TextContent
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.plain_text import PlainTextOutput
 
-from typed_elicit._terminal import clean
+from typed_elicit import Accepted, Cancelled, Declined
+from typed_elicit._client import FormRequest, UrlRequest, read_request
+from typed_elicit._terminal import TerminalForms, clean, terminal_handler
+from typed_elicit._testing import connect
+
+from .client_servers import typed
 
 SCRIPT = Path(__file__).with_name("terminal_script.py")
 CLEAR = "\x15"  # Ctrl-U: erase the value shown in the prompt
-SCHEMA = {
+SCHEMA: dict[str, Any] = {
     "type": "object",
     "title": "Trip",
     "properties": {
@@ -144,3 +155,115 @@ def test_a_url_is_shown_in_full_and_consent_is_asked(answer: str, expected: str)
 def test_clean_removes_escape_sequences_and_keeps_text() -> None:
     assert clean("a\x1b[2Jb\x07c\nd") == "a?[2Jb?c\nd"
     assert clean("a\nb\tc", one_line=True) == "a b c"
+
+
+# --- the same renderer in-process, on a pipe (fast, and covers every branch) -----------------
+
+
+def run_form(schema: dict[str, Any], keys: str) -> tuple[object, str]:
+    request = read_request(None, ElicitRequestFormParams(message="Hi", requested_schema=schema))
+    assert isinstance(request, FormRequest)
+    screen = io.StringIO()
+
+    async def ask() -> object:
+        with create_pipe_input() as keyboard:
+            keyboard.send_text(keys)
+            return await TerminalForms(input=keyboard, output=PlainTextOutput(screen)).form(request)
+
+    outcome = anyio.run(ask)
+    if isinstance(outcome, Accepted):
+        return request.form.content(outcome.data), screen.getvalue()
+    return outcome, screen.getvalue()
+
+
+def test_numbers_booleans_and_options_are_parsed_and_re_asked_until_they_fit() -> None:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "number", "minimum": 0.5, "description": "a ratio"},
+            "i": {"type": "integer"},
+            "b": {"type": "boolean"},
+            "pick": {"type": "string", "enum": ["x", "y"], "enumNames": ["Ex", "Why"]},
+            "many": {"type": "array", "items": {"anyOf": [{"const": "p", "title": "P"}]}, "minItems": 1},
+        },
+        "required": ["n", "i", "b", "pick", "many"],
+    }
+
+    content, screen = run_form(schema, "\rabc\r0.25\r2.5\rtwo\r2\rmaybe\rno\r3\rWhy\r\rq\rP\r")
+
+    assert content == {"n": 2.5, "i": 2, "b": False, "pick": "y", "many": ["p"]}
+    assert "number, at least 0.5, required" in screen
+    assert "expected a number; try again" in screen
+    assert "greater than or equal to 0.5" in screen
+    assert "expected a whole number; try again" in screen
+    assert "answer y or n; try again" in screen
+    assert "'3' is not one of the options; try again" in screen
+    assert "1) Ex [x]" in screen
+    assert "at least 1 items" in screen
+    assert "'q' is not one of the options" in screen
+
+
+def test_optional_fields_left_empty_are_left_out_and_formats_are_named() -> None:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "mail": {"type": "string", "format": "email"},
+            "note": {"type": "string", "maxLength": 5, "title": "Note"},
+        },
+    }
+
+    content, screen = run_form(schema, "y\r\r\r")
+
+    assert content == {}
+    assert "email, optional" in screen
+    assert "text, at most 5 characters, optional" in screen
+    assert "Sending: (no fields)" in screen
+
+
+def test_a_form_without_fields_is_a_plain_confirmation() -> None:
+    confirm: dict[str, Any] = {"type": "object", "title": "Proceed?", "properties": {}}
+    content, screen = run_form(confirm, "x\ry\r")
+
+    assert content == {}
+    assert "Proceed?" in screen
+    assert "Type one of: y, d, c" in screen
+
+
+@pytest.mark.parametrize(("keys", "expected"), [("y\r\x03", Cancelled()), ("y\r\x04", Declined())])
+def test_ctrl_c_and_ctrl_d_on_a_pipe_cancel_and_decline(keys: str, expected: object) -> None:
+    outcome, _ = run_form(SCHEMA, keys)
+
+    assert outcome == expected
+
+
+@pytest.mark.parametrize(
+    ("keys", "expected"), [("y\r", "accept"), ("\r", "decline"), ("c\r", "cancel"), ("\x03", "cancel")]
+)
+def test_url_consent_on_a_pipe(keys: str, expected: str) -> None:
+    request = read_request(None, ElicitRequestURLParams(message="Pay", url="https://pay.example/1"))
+    assert isinstance(request, UrlRequest)
+    screen = io.StringIO()
+
+    async def ask() -> str:
+        with create_pipe_input() as keyboard:
+            keyboard.send_text(keys)
+            return await TerminalForms(input=keyboard, output=PlainTextOutput(screen)).url(request)
+
+    assert anyio.run(ask) == expected
+    assert "URL: https://pay.example/1" in screen.getvalue()
+
+
+@pytest.mark.anyio
+async def test_the_terminal_handler_answers_a_real_server() -> None:
+    screen = io.StringIO()
+    with create_pipe_input() as keyboard:
+        keyboard.send_text("\rAda\r\x152\r\r\r")
+        callback = terminal_handler(input=keyboard, output=PlainTextOutput(screen))
+        with anyio.fail_after(10):
+            async with connect(typed, "2025-11-25", elicitation_callback=callback) as client:
+                result = await client.call_tool("book", {})
+
+    block = result.content[0]
+    assert isinstance(block, TextContent)
+    assert block.text == "booked 2 for Ada, meal any, newsletter False"
+    assert "travel-desk asks:" in screen.getvalue()

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
+import os
+import subprocess
+import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -9,13 +14,18 @@ import anyio
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, TextContent
 from pydantic import ValidationError
 
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion, reduce_schema
+from typed_elicit._cli import sample_argument
 from typed_elicit._client import InvalidAnswer, parse_requested_schema
+from typed_elicit._responder import plausible_value
 from typed_elicit._testing import (
+    Answer,
+    Question,
     ScriptedUser,
     accept,
     cancel,
@@ -181,7 +191,7 @@ async def test_connect_negotiates_exactly_the_era_asked_for(era: ProtocolVersion
 @pytest.mark.anyio
 async def test_connect_refuses_an_unknown_era() -> None:
     with pytest.raises(ValueError, match="unsupported protocol version"):
-        async with connect(typed, "2024-11-05"):  # type: ignore[arg-type]
+        async with connect(typed, "2024-11-05"):  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
             pass
 
 
@@ -284,11 +294,46 @@ async def test_only_newest(elicit_connect, elicit_protocol):
 """
 
 
+def plugin_args() -> list[str]:
+    """`-p typed_elicit.pytest_plugin` unless the installed entry point already loads it."""
+    installed = any(ep.value == "typed_elicit.pytest_plugin" for ep in entry_points(group="pytest11"))
+    return [] if installed else ["-p", "typed_elicit.pytest_plugin"]
+
+
+def test_the_users_example_test_file_passes() -> None:
+    # -c /dev/null: run without this project's pytest settings (coverage threshold, plugin switches).
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-c",
+        os.devnull,
+        "--rootdir",
+        str(ROOT),
+        "-p",
+        "no:cacheprovider",
+    ]
+    command += plugin_args()
+
+    done = subprocess.run(
+        [*command, "examples/test_user_tools.py"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=ROOT,
+    )
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "9 passed" in done.stdout
+
+
 def test_the_plugin_runs_a_test_once_per_era_and_honours_the_marker(pytester: pytest.Pytester) -> None:
     pytester.syspathinsert(ROOT)
     pytester.makepyfile(test_plugin_use=PLUGIN_TEST)
 
-    outcome = pytester.runpytest("-p", "typed_elicit.pytest_plugin", "-v")
+    outcome = pytester.runpytest(*plugin_args(), "-v")
 
     outcome.assert_outcomes(passed=4)
     ran = sorted(line.split(" ")[0] for line in outcome.outlines if "::test_book[" in line)
@@ -307,7 +352,76 @@ def test_bad_marker(elicit_protocol):
 """
     )
 
-    outcome = pytester.runpytest("-p", "typed_elicit.pytest_plugin")
+    outcome = pytester.runpytest(*plugin_args())
 
     assert "1999-01-01" in outcome.stdout.str()
     assert outcome.ret != 0
+
+
+# --- every example server, on every era -------------------------------------------------------
+
+EXAMPLES = ROOT / "examples"
+ARGUMENTS: dict[tuple[str, str], dict[str, Any]] = {
+    ("expense_approval", "submit_expense"): {"description": "team dinner", "amount": 5000.0},
+    ("conformance_server", "test_elicitation"): {"message": "Who are you?"},
+}
+EXPECTED_REFUSALS = {
+    # The code's pattern is checked on arrival but not sent on the wire, so a made-up code fails.
+    ("funds_transfer", "transfer_funds", era)
+    for era in PROTOCOL_VERSIONS
+} | {
+    # Multi-select fields need 2025-11-25 or later.
+    ("interop_server", "all_kinds", "2025-06-18"),
+    ("conformance_server", "test_elicitation_sep1330_enums", "2025-06-18"),
+}
+
+
+def example_servers() -> list[tuple[str, MCPServer[Any]]]:
+    if str(EXAMPLES) not in sys.path:
+        sys.path.insert(0, str(EXAMPLES))
+    found: list[tuple[str, MCPServer[Any]]] = []
+    for path in sorted(EXAMPLES.glob("*.py")):
+        if path.stem.startswith("test_"):
+            continue
+        module = importlib.import_module(path.stem)
+        servers: list[MCPServer[Any]] = [v for v in vars(module).values() if isinstance(v, MCPServer)]
+        build = getattr(module, "build_server", None)
+        if not servers and callable(build):
+            built = build()
+            assert isinstance(built, MCPServer)
+            servers = [built]
+        found.extend((path.stem, server) for server in servers)
+    return found
+
+
+def plausible_answer(question: Question) -> Answer:
+    if question.mode == "url":
+        return accept()
+    form = question.form
+    return accept({f.name: plausible_value(f) for f in form.fields if f.required and not f.has_default})
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", PROTOCOL_VERSIONS)
+@pytest.mark.parametrize(("name", "server"), example_servers(), ids=[name for name, _ in example_servers()])
+async def test_every_example_tool_answers_a_scripted_user_on_every_era(
+    name: str, server: MCPServer[Any], era: ProtocolVersion
+) -> None:
+    user = ScriptedUser(otherwise=plausible_answer)
+    outcomes: dict[str, bool] = {}
+
+    with anyio.fail_after(30):
+        async with connect(server, era, elicitation_callback=user) as client:
+            for tool in (await client.list_tools()).tools:
+                schema = tool.input_schema
+                arguments = {
+                    key: sample_argument(schema["properties"].get(key)) for key in schema.get("required", [])
+                }
+                arguments.update(ARGUMENTS.get((name, tool.name), {}))
+                outcomes[tool.name] = (await client.call_tool(tool.name, arguments)).is_error
+
+    assert user.problems == []
+    assert user.questions, f"{name} asked nothing"
+    assert {q.protocol_version for q in user.questions} == {era}
+    refused = {(name, tool, era) for tool, is_error in outcomes.items() if is_error}
+    assert refused == {key for key in EXPECTED_REFUSALS if key[:1] == (name,) and key[2] == era}

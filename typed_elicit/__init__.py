@@ -1,5 +1,25 @@
-"""typed_elicit: typed, safe MCP elicitation over the official `mcp` SDK."""
+"""typed_elicit: typed, safe MCP elicitation over the official `mcp` SDK.
 
+The testing kit lives in `typed_elicit.testing`; the terminal forms (which need the
+`cli` extra) in `typed_elicit.terminal`.
+"""
+
+import logging
+
+from ._client import (
+    FieldSpec,
+    FormRequest,
+    FormSpec,
+    InvalidAnswer,
+    Option,
+    PinnedHandshake,
+    RequestedSchemaError,
+    UrlAnswer,
+    UrlRequest,
+    elicitation_handler,
+    model_from_schema,
+    parse_requested_schema,
+)
 from ._context import DEFAULT_TIMEOUT, ElicitContext, OnUnsupported, get_default_timeout, set_default_timeout
 from ._elicits import elicits
 from ._errors import (
@@ -11,8 +31,11 @@ from ._errors import (
     TypedElicitError,
 )
 from ._reducer import Titles, form, form_message, is_form, reduce_schema
+from ._responder import Responder
 from ._results import Accepted, Cancelled, Declined, ElicitResult
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
+
+logging.getLogger("typed_elicit").addHandler(logging.NullHandler())
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -25,18 +48,31 @@ __all__ = [
     "ElicitResult",
     "ElicitationTimeout",
     "ElicitationUnsupported",
+    "FieldSpec",
+    "FormRequest",
+    "FormSpec",
+    "InvalidAnswer",
     "InvalidResponse",
     "OnUnsupported",
+    "Option",
+    "PinnedHandshake",
     "ProtocolVersion",
     "ReplayMismatch",
+    "RequestedSchemaError",
+    "Responder",
     "SchemaError",
     "Titles",
     "TypedElicitError",
+    "UrlAnswer",
+    "UrlRequest",
+    "elicitation_handler",
     "elicits",
     "form",
     "form_message",
     "get_default_timeout",
     "is_form",
+    "model_from_schema",
+    "parse_requested_schema",
     "reduce_schema",
     "set_default_timeout",
 ]

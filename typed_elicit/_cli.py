@@ -33,7 +33,6 @@ from mcp.client.session import ElicitationFnT
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
-from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 from typed_elicit._client import PinnedHandshake, RequestedSchemaError, UrlRequest, read_request
@@ -81,7 +80,7 @@ def load_module(target: str) -> ModuleType:
         The module.
 
     Raises:
-        UsageError: The module or file does not exist.
+        UsageError: The module or file does not exist, or fails to import.
         SchemaError: A `@form` model in it cannot be elicited (raised at import).
     """
     if str(Path.cwd()) not in sys.path:
@@ -96,7 +95,12 @@ def load_module(target: str) -> ModuleType:
             raise UsageError(f"cannot load {target}")
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
-        spec.loader.exec_module(module)
+        try:
+            spec.loader.exec_module(module)
+        except SchemaError:
+            raise
+        except Exception as exc:
+            raise UsageError(f"cannot import {target}: {type(exc).__name__}: {exc}") from exc
         return module
     try:
         return importlib.import_module(target)
@@ -105,7 +109,11 @@ def load_module(target: str) -> ModuleType:
             raise UsageError(
                 f"no module named {target!r} (looked in the current directory and sys.path)"
             ) from None
+        raise UsageError(f"cannot import {target}: {exc}") from exc
+    except (SchemaError, UsageError):
         raise
+    except Exception as exc:
+        raise UsageError(f"cannot import {target}: {type(exc).__name__}: {exc}") from exc
 
 
 def load_model(target: str) -> type[BaseModel]:
@@ -253,6 +261,8 @@ class Transcript:
         else:
             content = "" if result.content is None else " " + json.dumps(result.content)
             self._out.write(f"-> {result.action}{content}\n")
+            if isinstance(self._inner, Responder) and self._inner.log and self._inner.log[-1].reason:
+                self._out.write(f"   because {self._inner.log[-1].reason}\n")
         self._out.flush()
         return result
 
@@ -324,6 +334,24 @@ def _answerer(interactive: bool, answers: dict[str, str], *, invent: bool) -> El
     return Responder(values, invent=invent)
 
 
+def _interactive(args: argparse.Namespace) -> bool:
+    """Whether to ask in the terminal: `--interactive`, or a terminal on both ends.
+
+    Raises:
+        UsageError: `--interactive` was given but prompt_toolkit is not installed.
+    """
+    if args.scripted:
+        return False
+    wanted = bool(args.interactive or (sys.stdin.isatty() and sys.stdout.isatty()))
+    if wanted and importlib.util.find_spec("prompt_toolkit") is None:
+        hint = "terminal forms need prompt_toolkit: pip install 'typed-elicit[cli]'"
+        if args.interactive:
+            raise UsageError(hint)
+        sys.stderr.write(f"{hint}; answering without asking\n")
+        return False
+    return wanted
+
+
 async def run_call(args: argparse.Namespace, out: TextIO) -> int:
     """Connect to SERVER, call TOOL and answer its questions."""
     interactive = _interactive(args)
@@ -376,12 +404,6 @@ def _server_of(module: ModuleType, path: Path) -> MCPServer[Any]:
     if isinstance(found, MCPServer):
         return found  # pyright: ignore[reportUnknownVariableType]  # MCPServer is generic in its lifespan
     raise UsageError(f"{path} has no MCPServer named `server`")
-
-
-def _interactive(args: argparse.Namespace) -> bool:
-    if args.scripted:
-        return False
-    return bool(args.interactive or (sys.stdin.isatty() and sys.stdout.isatty()))
 
 
 # --- the parser ------------------------------------------------------------------------------
@@ -506,7 +528,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         if isinstance(error, SchemaError):
             sys.stderr.write(f"{error}\n")
             return EXIT_PROBLEMS
-        if isinstance(error, (MCPError, OSError, TypedElicitError)):
+        if args.command in ("call", "demo"):
             sys.stderr.write(
                 f"{parser.prog} {args.command}: the server failed: {type(error).__name__}: {error}\n"
             )

@@ -190,9 +190,10 @@ class FormSpec:
         Raises:
             InvalidAnswer: The answer does not satisfy the schema.
         """
-        values = (
-            answer.model_dump(by_alias=True, exclude_none=True) if isinstance(answer, BaseModel) else answer
-        )
+        if isinstance(answer, BaseModel):
+            values: Mapping[str, Any] = answer.model_dump(mode="json", by_alias=True, exclude_none=True)
+        else:
+            values = answer
         try:
             return self.model.model_validate(dict(values))
         except ValidationError as exc:
@@ -554,7 +555,7 @@ def _check_email(value: str) -> str:
 
 def _check_uri(value: str) -> str:
     scheme, sep, rest = value.partition(":")
-    if not sep or not rest or not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", scheme) or _CONTROL.search(value):
+    if not sep or not rest or not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", scheme) or re.search(r"\s", value):
         raise ValueError("expected an absolute URI such as https://example.com")
     return value
 

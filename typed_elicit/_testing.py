@@ -148,9 +148,16 @@ class ScriptedUser:
     purpose. A question with no answer left is answered with an error, also reported.
     """
 
-    def __init__(self, *answers: Answer) -> None:
-        """Create a user that will give `answers`, in order."""
+    def __init__(self, *answers: Answer, otherwise: Callable[[Question], Answer] | None = None) -> None:
+        """Create a user that will give `answers`, in order.
+
+        Args:
+            *answers: The answers, in the order the questions will come.
+            otherwise: Answers any question asked after the queue ran out (by default
+                such a question is a script mistake).
+        """
         self._queue: list[Answer] = list(answers)
+        self._otherwise = otherwise
         self.questions: list[Question] = []
         """Every question asked, in order."""
         self.sent: list[types.ElicitResult] = []
@@ -213,9 +220,12 @@ class ScriptedUser:
         except RequestedSchemaError as exc:
             self.problems.append(f"question {number} has an unusable schema: {exc}")
             return schema_error_reply(exc)
-        if not self._queue:
+        if self._queue:
+            answer = self._queue.pop(0)
+        elif self._otherwise is not None:
+            answer = self._otherwise(question)
+        else:
             return self._problem(f"no answer left for question {number} ({params.message!r})")
-        answer = self._queue.pop(0)
         if answer.raw or answer.action != "accept":
             content = dict(answer.data) if isinstance(answer.data, Mapping) else None
             return self._send(types.ElicitResult(action=answer.action, content=content))

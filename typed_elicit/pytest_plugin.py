@@ -13,18 +13,24 @@ every test session:
 
 from __future__ import annotations
 
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from mcp import Client
-from mcp.client.session import ElicitationFnT
-from mcp.server import Server
-from mcp.server.mcpserver import MCPServer
 
-from typed_elicit._testing import ScriptedUser, connect
+# Only the version list is imported here: pytest loads plugins before coverage starts, so
+# everything else is imported when a fixture first needs it.
 from typed_elicit._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
+
+if TYPE_CHECKING:
+    from contextlib import AbstractAsyncContextManager
+
+    from mcp import Client
+    from mcp.client.session import ElicitationFnT
+    from mcp.server import Server
+    from mcp.server.mcpserver import MCPServer
+
+    from typed_elicit._testing import ScriptedUser
 
 __all__ = ["Connector"]
 
@@ -66,6 +72,8 @@ def elicit_protocol() -> ProtocolVersion:
 @pytest.fixture
 def scripted_user() -> ScriptedUser:
     """A fresh scripted user; queue answers with `.accept(...)`, `.decline()`, `.cancel()`."""
+    from typed_elicit._testing import ScriptedUser
+
     return ScriptedUser()
 
 
@@ -93,6 +101,8 @@ class Connector:
         Returns:
             An async context manager yielding the connected `mcp.Client`.
         """
+        from typed_elicit._testing import connect
+
         return connect(
             server,
             self.protocol_version,

@@ -1,0 +1,409 @@
+"""The `typed-elicit` command: demo, schema, check and call, with their exit codes."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion, reduce_schema
+from typed_elicit._cli import EXIT_CONNECTION, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, main
+
+from .client_servers import Traveller
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = [sys.executable, "-m", "typed_elicit._cli"]
+WIZARD = f"{sys.executable} examples/deployment_wizard.py"
+
+GOOD_FORMS = """
+from pydantic import BaseModel
+from typed_elicit import form
+
+@form
+class Fine(BaseModel):
+    name: str
+"""
+
+BAD_ON_OLD_CLIENTS = """
+from typing import Literal
+from pydantic import BaseModel, Field
+from typed_elicit import form
+
+@form
+class Topics(BaseModel):
+    topics: list[Literal["a", "b"]] = Field(default_factory=list)
+"""
+
+BAD_AT_IMPORT = """
+from pydantic import BaseModel
+from typed_elicit import form
+
+@form
+class Nested(BaseModel):
+    inner: dict[str, int]
+    also: list[dict[str, int]]
+"""
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out=out)
+    return code, out.getvalue()
+
+
+# --- help and usage ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [[], ["demo"], ["schema"], ["check"], ["call"]])
+def test_every_subcommand_has_help_that_documents_the_exit_codes(command: list[str]) -> None:
+    done = subprocess.run([*CLI, *command, "--help"], capture_output=True, text=True, timeout=60, check=False)
+
+    assert done.returncode == EXIT_OK
+    assert "usage: typed-elicit" in done.stdout
+    assert "3    the server could not be reached" in done.stdout
+
+
+def test_a_missing_subcommand_is_a_usage_error() -> None:
+    done = subprocess.run(CLI, capture_output=True, text=True, timeout=60, check=False)
+
+    assert done.returncode == EXIT_USAGE
+    assert "required: COMMAND" in done.stderr
+
+
+# --- schema --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", PROTOCOL_VERSIONS)
+def test_schema_prints_the_wire_schema_of_a_model(version: ProtocolVersion) -> None:
+    code, out = run("schema", "tests.client_servers:Traveller", "--protocol", version)
+
+    assert code == EXIT_OK
+    assert json.loads(out) == reduce_schema(Traveller, protocol_version=version)
+
+
+def test_schema_can_include_the_dialect() -> None:
+    code, out = run("schema", "tests.client_servers:Traveller", "--dialect")
+
+    assert code == EXIT_OK
+    assert json.loads(out)["$schema"].startswith("https://json-schema.org/")
+
+
+def test_schema_accepts_a_file_path(tmp_path: Path) -> None:
+    (tmp_path / "forms.py").write_text(GOOD_FORMS)
+
+    code, out = run("schema", f"{tmp_path}/forms.py:Fine")
+
+    assert code == EXIT_OK
+    assert json.loads(out)["required"] == ["name"]
+
+
+def test_schema_of_a_model_that_cannot_be_sent_on_a_revision_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "topics.py").write_text(BAD_ON_OLD_CLIENTS)
+
+    code, _ = run("schema", f"{tmp_path}/topics.py:Topics", "--protocol", "2025-06-18")
+
+    assert code == EXIT_PROBLEMS
+    assert "multi-select" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("no_such_module_xyz:Model", "no module named 'no_such_module_xyz'"),
+        ("tests.client_servers:Nothing", "is not a pydantic model"),
+        ("tests.client_servers", "expected MODULE:Model"),
+        ("missing/file.py:Model", "no such file"),
+    ],
+)
+def test_schema_reports_bad_targets_as_usage_errors(
+    target: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = run("schema", target)
+
+    assert code == EXIT_USAGE
+    assert message in capsys.readouterr().err
+
+
+# --- check ---------------------------------------------------------------------------------
+
+
+def test_check_passes_clean_modules(tmp_path: Path) -> None:
+    (tmp_path / "good.py").write_text(GOOD_FORMS)
+
+    code, out = run("check", f"{tmp_path}/good.py")
+
+    assert code == EXIT_OK
+    assert "checked 1 form model(s) on 2025-06-18, 2025-11-25, 2026-07-28: 0 problems" in out
+
+
+def test_check_lists_every_schema_error_of_every_module_and_exits_1(tmp_path: Path) -> None:
+    for name, text in {
+        "good.py": GOOD_FORMS,
+        "old.py": BAD_ON_OLD_CLIENTS,
+        "broken.py": BAD_AT_IMPORT,
+    }.items():
+        (tmp_path / name).write_text(text)
+
+    code, out = run("check", *(f"{tmp_path}/{name}" for name in ("good.py", "old.py", "broken.py")))
+
+    lines = out.splitlines()
+    assert code == EXIT_PROBLEMS
+    assert any("Topics [2025-06-18]: Topics.topics: multi-select" in line for line in lines)
+    assert any(line.startswith(f"{tmp_path}/broken.py: Nested.inner") for line in lines)
+    assert any(line.startswith(f"{tmp_path}/broken.py: Nested.also") for line in lines)
+    assert lines[-1] == "checked 2 form model(s) on 2025-06-18, 2025-11-25, 2026-07-28: 3 problems"
+
+
+def test_check_can_be_limited_to_some_revisions(tmp_path: Path) -> None:
+    (tmp_path / "old.py").write_text(BAD_ON_OLD_CLIENTS)
+
+    code, out = run("check", f"{tmp_path}/old.py", "--protocol", "2025-11-25", "--protocol", "2026-07-28")
+
+    assert code == EXIT_OK
+    assert out.endswith("on 2025-11-25, 2026-07-28: 0 problems\n")
+
+
+def test_a_module_that_fails_to_import_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "broken_syntax.py").write_text("def (:\n")
+    (tmp_path / "needs_missing.py").write_text("import no_such_dependency_xyz\n")
+    monkeypatch.chdir(tmp_path)
+
+    assert run("check", "broken_syntax.py")[0] == EXIT_USAGE
+    assert "cannot import broken_syntax.py: SyntaxError" in capsys.readouterr().err
+    assert run("check", "needs_missing")[0] == EXIT_USAGE
+    assert "cannot import needs_missing: No module named 'no_such_dependency_xyz'" in capsys.readouterr().err
+
+
+def test_check_walks_the_submodules_of_a_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "formpkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "sub" / "old.py").write_text(BAD_ON_OLD_CLIENTS)
+    monkeypatch.chdir(tmp_path)
+
+    code, out = run("check", "formpkg")
+
+    assert code == EXIT_PROBLEMS
+    assert "formpkg.sub.old:Topics [2025-06-18]" in out
+
+
+# --- demo ----------------------------------------------------------------------------------
+
+
+def test_the_readme_demo_command_runs_off_a_terminal_with_a_scripted_user() -> None:
+    done = subprocess.run(
+        [*CLI, "demo"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+    )
+
+    assert done.returncode == EXIT_OK, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("demo: deployment_wizard.py (server 'deployment-wizard'), protocol 2026-07-28")
+    assert "<- deployment-wizard asks: Select deployment environment" in lines
+    assert '-> accept {"environment": "staging"}' in lines
+    assert lines[-1] == "<= Deployed demo to staging (1 cores, 1GB, auto_scale=False)"
+
+
+@pytest.mark.parametrize("version", PROTOCOL_VERSIONS)
+def test_the_demo_runs_on_every_era(version: ProtocolVersion) -> None:
+    code, out = run(
+        "demo", "--scripted", "--protocol", version, "--arg", "app_name=shop", "--answer", "cpu_cores=2"
+    )
+
+    assert code == EXIT_OK
+    assert out.splitlines()[-1] == "<= Deployed shop to staging (2 cores, 1GB, auto_scale=False)"
+
+
+def test_the_demo_runs_any_example_by_name() -> None:
+    code, out = run("demo", "pizza_order", "--scripted")
+
+    assert code == EXIT_OK
+    assert "<- pizzeria asks:" in out
+
+
+def test_an_unknown_example_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("demo", "no_such_example", "--scripted")
+
+    assert code == EXIT_USAGE
+    assert "no example 'no_such_example'" in capsys.readouterr().err
+
+
+def test_the_demo_answers_in_the_terminal_when_run_on_one() -> None:
+    child = pexpect.spawn(
+        CLI[0],
+        [*CLI[1:], "demo"],
+        cwd=str(ROOT),
+        env=_pty_env(),
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 200),
+    )
+
+    child.expect(r"you answer")
+    _answer_wizard(child, environment="2", cpu="8", memory="16")
+    child.expect(r"<= Deployed demo to production \(8 cores, 16GB, auto_scale=False\)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == EXIT_OK
+
+
+# --- call ----------------------------------------------------------------------------------
+
+
+def _pty_env() -> dict[str, str]:
+    return {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm"}
+
+
+def _answer_wizard(
+    child: pexpect.spawn, *, environment: str, cpu: str, memory: str, who: str = "deployment-wizard"
+) -> None:
+    child.expect(rf"{who} asks:")
+    child.expect(r"Select deployment environment")
+    child.expect(r"Answer\?")
+    child.sendline("")
+    child.expect(r"1\) staging")
+    child.expect(r"2\) production")
+    child.expect(r"environment:")
+    child.sendline(environment)
+    child.expect(r"Configure resources for")
+    child.expect(r"Answer\?")
+    child.sendline("y")
+    child.expect(r"cpu_cores:")
+    child.sendline("0")
+    child.expect(r"greater than or equal to 1; try again")
+    child.sendline(cpu)
+    child.expect(r"memory_gb:")
+    child.sendline(memory)
+    child.expect(r"auto_scale:")
+    child.sendline("")
+
+
+@pytest.mark.parametrize("version", ["auto", *PROTOCOL_VERSIONS])
+def test_call_answers_a_multi_step_wizard_over_stdio_through_a_pty(version: str) -> None:
+    child = pexpect.spawn(
+        CLI[0],
+        [*CLI[1:], "call", WIZARD, "deploy", "--arg", "app_name=web", "--protocol", version],
+        cwd=str(ROOT),
+        env=_pty_env(),
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 200),
+    )
+
+    child.expect(r"connected: protocol (\S+)\r\n")
+    negotiated = child.match.group(1)
+    # Pinning 2026-07-28 skips discovery, so the client never learns the server's name.
+    who = "The server" if version == "2026-07-28" else "deployment-wizard"
+    _answer_wizard(child, environment="production", cpu="4", memory="8", who=who)
+    child.expect(r"-> accept \{\"cpu_cores\": 4, \"memory_gb\": 8, \"auto_scale\": false\}")
+    child.expect(r"<= Deployed web to production \(4 cores, 8GB, auto_scale=False\)")
+    child.expect(pexpect.EOF)
+    child.close()
+
+    assert child.exitstatus == EXIT_OK
+    assert negotiated == ("2026-07-28" if version == "auto" else version)
+
+
+def test_call_off_a_terminal_answers_from_the_given_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    answers = ["--answer", "environment=staging", "--answer", "cpu_cores=2", "--answer", "memory_gb=4"]
+
+    code, out = run("call", WIZARD, "deploy", "--arg", "app_name=web", *answers)
+
+    assert code == EXIT_OK
+    assert out.splitlines()[0] == "connected: protocol 2026-07-28"
+    assert "   cpu_cores (integer, required)" in out.splitlines()
+    assert out.splitlines()[-1] == "<= Deployed web to staging (2 cores, 4GB, auto_scale=False)"
+
+
+def test_call_off_a_terminal_declines_when_a_required_answer_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(ROOT)
+
+    code, out = run("call", WIZARD, "deploy", "--arg", "app_name=web", "--scripted")
+
+    assert code == EXIT_OK
+    assert "-> decline" in out.splitlines()
+    assert out.splitlines()[-1] == "<= Deployment cancelled"
+
+
+def test_a_given_answer_that_does_not_fit_declines(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+
+    code, out = run("call", WIZARD, "deploy", "--answer", "environment=staging", "--answer", "cpu_cores=0")
+
+    assert code == EXIT_OK
+    assert out.splitlines()[-1] == "<= Deployment cancelled"
+
+
+def test_a_tool_error_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    expenses = f"{sys.executable} examples/expense_approval.py"
+
+    code, out = run("call", expenses, "submit_expense", "--arg", "description=taxi", "--arg", "amount=lots")
+
+    assert code == EXIT_PROBLEMS
+    assert "<= error: Error executing tool submit_expense" in out
+    assert "amount\n  Input should be a valid number" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "message"),
+    [
+        (["call", WIZARD, "nope"], EXIT_USAGE, "no tool 'nope'; the server has: deploy"),
+        (["call", WIZARD, "deploy", "--arg", "oops"], EXIT_USAGE, "--arg takes key=value"),
+        (["call", "no-such-command-xyz", "t"], EXIT_CONNECTION, "No such file or directory"),
+        (["call", "", "t"], EXIT_USAGE, "SERVER is empty"),
+        (["call", "http://127.0.0.1:9/mcp", "t"], EXIT_CONNECTION, "the server failed"),
+    ],
+)
+def test_call_failures_have_clear_messages_and_documented_exit_codes(
+    argv: list[str],
+    code: int,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(ROOT)
+
+    assert run(*argv)[0] == code
+    assert message in capsys.readouterr().err
+
+
+def test_asking_in_the_terminal_without_prompt_toolkit_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "prompt_toolkit" else real_find_spec(name, *a),
+    )
+
+    assert run("demo", "--interactive")[0] == EXIT_USAGE
+    assert "pip install 'typed-elicit[cli]'" in capsys.readouterr().err
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out = run("demo")
+    assert code == EXIT_OK
+    assert "a scripted user answers" in out
+    assert "answering without asking" in capsys.readouterr().err

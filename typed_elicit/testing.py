@@ -1,0 +1,31 @@
+"""The testing kit: a scripted user, in-memory connections on every era, answer strategies.
+
+Kept in its own public module so that `accept`, `decline` and `cancel` (script steps)
+never mix with the result types of the same names' outcomes in `typed_elicit`.
+"""
+
+from ._testing import (
+    Answer,
+    Question,
+    ScriptedUser,
+    accept,
+    cancel,
+    connect,
+    decline,
+    invalid_answers,
+    send_raw,
+    valid_answers,
+)
+
+__all__ = [
+    "Answer",
+    "Question",
+    "ScriptedUser",
+    "accept",
+    "cancel",
+    "connect",
+    "decline",
+    "invalid_answers",
+    "send_raw",
+    "valid_answers",
+]
