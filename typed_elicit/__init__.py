@@ -20,7 +20,14 @@ from ._client import (
     model_from_schema,
     parse_requested_schema,
 )
-from ._context import DEFAULT_TIMEOUT, ElicitContext, OnUnsupported, get_default_timeout, set_default_timeout
+from ._context import (
+    DEFAULT_TIMEOUT,
+    ElicitContext,
+    OnUnsupported,
+    UrlOnUnsupported,
+    get_default_timeout,
+    set_default_timeout,
+)
 from ._elicits import elicits
 from ._errors import (
     ElicitationTimeout,
@@ -32,7 +39,7 @@ from ._errors import (
 )
 from ._reducer import Titles, form, form_message, is_form, reduce_schema
 from ._responder import Responder
-from ._results import Accepted, Cancelled, Declined, ElicitResult
+from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 
 logging.getLogger("typed_elicit").addHandler(logging.NullHandler())
@@ -43,6 +50,7 @@ __all__ = [
     "PROTOCOL_VERSIONS",
     "Accepted",
     "Cancelled",
+    "Consented",
     "Declined",
     "ElicitContext",
     "ElicitResult",
@@ -64,7 +72,9 @@ __all__ = [
     "Titles",
     "TypedElicitError",
     "UrlAnswer",
+    "UrlOnUnsupported",
     "UrlRequest",
+    "UrlResult",
     "elicitation_handler",
     "elicits",
     "form",

@@ -1,4 +1,4 @@
-"""`ElicitContext`: what a tool decorated with `@elicits` receives, and `ctx.elicit` itself."""
+"""`ElicitContext`: what a tool decorated with `@elicits` receives, `ctx.elicit` and `ctx.elicit_url`."""
 
 from __future__ import annotations
 
@@ -6,21 +6,40 @@ import inspect
 import json
 import math
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias, TypeVar, overload
+from urllib.parse import urlsplit
 
 from mcp.server.mcpserver import Context
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
-from mcp_types import REQUEST_TIMEOUT, ElicitRequest, ElicitRequestFormParams, InputRequiredResult
+from mcp_types import (
+    REQUEST_TIMEOUT,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    ElicitRequestParams,
+    ElicitRequestURLParams,
+    InputRequiredResult,
+)
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ValidationError
 
 from ._errors import ElicitationTimeout, ElicitationUnsupported, InvalidResponse, ReplayMismatch
 from ._reducer import form_message, reduce_schema
-from ._replay import Answer, Pending, QuestionId, ReplayState, model_id, question_key, schema_digest
-from ._results import Accepted, Cancelled, Declined, ElicitResult
+from ._replay import (
+    URL_QUESTION,
+    Answer,
+    Pending,
+    QuestionId,
+    ReplayState,
+    model_id,
+    question_key,
+    schema_digest,
+    url_digest,
+)
+from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from ._validate import validate_content
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, is_mrtr
 
@@ -34,6 +53,19 @@ OnUnsupported: TypeAlias = Literal["raise", "defaults", "decline"]
   `ElicitationUnsupported` if any field has no default.
 - `"decline"`: return `Declined()`, as if the user had said no.
 """
+
+UrlOnUnsupported: TypeAlias = Literal["raise", "decline"]
+"""What `ctx.elicit_url` does when the client cannot be sent to a URL.
+
+- `"raise"`: raise `ElicitationUnsupported` (the default).
+- `"decline"`: return `Declined()`, as if the user had said no.
+
+There is no `"defaults"`: an out-of-band page has no default outcome. Passing it
+to `ctx.elicit_url` is a `ValueError`; inherited from `@elicits(on_unsupported="defaults")`
+it counts as `"raise"`.
+"""
+
+Mode: TypeAlias = Literal["form", "url"]
 
 JSON: TypeAlias = str | int | float | bool | list[Any] | dict[str, Any] | None
 """A value that survives a JSON round trip unchanged (what `ctx.once` may return)."""
@@ -236,6 +268,115 @@ class ElicitContext:
             return _unsupported(model, policy, refusal)
         return await self._ask_now(model, schema, text, wait, attempts)
 
+    async def elicit_url(
+        self,
+        url: str,
+        message: str,
+        *,
+        elicitation_id: str | None = None,
+        timeout: float | None = None,
+        on_unsupported: UrlOnUnsupported | None = None,
+    ) -> UrlResult:
+        """Ask the user to open `url` (URL mode) and return whether they agreed.
+
+        For what must not pass through the client: credentials, API keys, OAuth
+        consent, payments. The client shows `message` and the full URL and asks
+        the user's consent before opening it. `Consented()` means only that: what
+        happens on the page reaches the server out of band (its own callback),
+        never through this result.
+
+        Works unchanged on every era that has URL mode. On 2025-11-25 the question
+        is an `elicitation/create` request with `mode: "url"` and an
+        `elicitationId`. On 2026-07-28 it ends the round with an
+        `InputRequiredResult` like a form question and is answered on the retry;
+        its recorded answer is pinned to its position and to the exact URL, so
+        mint any per-call token in the URL with `once`. 2025-06-18 has no URL
+        mode: the `on_unsupported` policy applies.
+
+        The URL is checked before anything is sent, on every era: it must be an
+        absolute `https` or `http` URL with a host, and must not carry
+        credentials (`user:password@`), because clients display it in full.
+
+        Args:
+            url: The page to send the user to.
+            message: Why, in words the user reads next to the URL.
+            elicitation_id: The `elicitationId` sent on 2025-11-25; None mints a
+                fresh uuid4. Give your own (and keep it with the flow's state) to
+                announce the flow's end later with `complete_url`.
+            timeout: Seconds to wait for the user's consent (not for the page's
+                flow); None uses the decorator's setting, else the process-wide default.
+            on_unsupported: What to do if the client cannot be sent to a URL
+                (protocol 2025-06-18, no `elicitation.url` capability, no channel
+                for server requests); None uses the decorator's setting.
+
+        Returns:
+            `Consented()`, `Declined()` or `Cancelled()`.
+
+        Raises:
+            ElicitationUnsupported: If the client cannot be asked and the policy is
+                `"raise"` (or the decorator's `"defaults"`).
+            ElicitationTimeout: If no answer arrived in time (on 2025-11-25 the
+                pending request is cancelled first).
+            ReplayMismatch: On 2026-07-28, if a re-run asks a different question
+                (another kind, or another URL) than the one recorded at this position.
+            ValueError: If `url`, `message`, `elicitation_id`, `timeout` or
+                `on_unsupported` is invalid.
+        """
+        _check_url(url)
+        if not isinstance(message, str) or not message.strip():  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ValueError("ctx.elicit_url needs a message telling the user why they should open the URL")
+        if elicitation_id is not None and not elicitation_id:
+            raise ValueError("an elicitation_id must be a non-empty string (or None to mint one)")
+        fallback = self._policy.timeout if self._policy.timeout is not None else _default_timeout
+        wait = _positive(timeout if timeout is not None else fallback)
+        if on_unsupported is not None and on_unsupported not in ("raise", "decline"):
+            raise ValueError(
+                f"ctx.elicit_url takes on_unsupported='raise' or 'decline', got {on_unsupported!r}: "
+                "a URL-mode question has no defaults to fall back on"
+            )
+        policy: OnUnsupported = on_unsupported or self._policy.on_unsupported
+        era = self._era
+        if era is None:
+            version = self._sdk.protocol_version
+            reason = (
+                "it is not running inside a request"
+                if version is None
+                else f"the negotiated protocol {version} has no elicitation"
+            )
+            return _url_unsupported(policy, reason)
+        if era < "2025-11-25":
+            reason = f"the negotiated protocol {era} has no URL mode (URL mode needs 2025-11-25 or later)"
+            return _url_unsupported(policy, reason)
+        if is_mrtr(era):
+            return self._url_answer_or_suspend(url, message, wait, policy)
+        refusal = self._cannot_ask("url")
+        if refusal is not None:
+            return _url_unsupported(policy, refusal)
+        params = ElicitRequestURLParams(
+            message=message, url=url, elicitation_id=elicitation_id or str(uuid.uuid4())
+        )
+        wire = await self._send(params, "the URL-mode question", wait)
+        return _url_outcome(wire.action)
+
+    async def complete_url(self, elicitation_id: str) -> bool:
+        """Tell the client that the out-of-band flow of a URL-mode question has finished.
+
+        Sends `notifications/elicitation/complete` with `elicitation_id` on
+        2025-11-25, related to this request. Other eras have no such notification
+        (2026-07-28 dropped it): there it does nothing, so tool code stays the same
+        on every era. Use the id you passed to `elicit_url(elicitation_id=...)`.
+
+        Args:
+            elicitation_id: The id of the URL-mode question whose flow finished.
+
+        Returns:
+            Whether a notification was sent.
+        """
+        if self._era != "2025-11-25":
+            return False
+        await self._sdk.session.send_elicit_complete(elicitation_id, related_request_id=self._sdk.request_id)
+        return True
+
     @overload
     async def once(self, key: str, fn: Callable[[], Awaitable[J]]) -> J: ...
     @overload
@@ -273,8 +414,8 @@ class ElicitContext:
         self._once[key] = stored
         return stored
 
-    def _cannot_ask(self) -> str | None:
-        """Why the client cannot be sent a form question right now, or None if it can."""
+    def _cannot_ask(self, mode: Mode = "form") -> str | None:
+        """Why the client cannot be sent a `mode` question right now, or None if it can."""
         if not self._mrtr and not self._sdk.session.can_send_request:
             return (
                 "this connection cannot carry server-to-client requests (stateless or JSON-response "
@@ -284,6 +425,10 @@ class ElicitContext:
         elicitation = capabilities.elicitation if capabilities is not None else None
         if elicitation is None:
             return "the client did not declare the elicitation capability"
+        if mode == "url":
+            if elicitation.url is None:
+                return "the client declared form-mode elicitation only (no `elicitation.url` capability)"
+            return None
         if elicitation.form is None and elicitation.url is not None:
             return "the client declared URL-mode elicitation only, and this question is a form"
         return None
@@ -295,7 +440,8 @@ class ElicitContext:
         text = message
         attempt = 0
         while True:
-            wire = await self._send(model, schema, text, timeout)
+            params = ElicitRequestFormParams(message=text, requested_schema=schema)
+            wire = await self._send(params, model.__name__, timeout)
             try:
                 return _outcome(model, schema, wire)
             except InvalidResponse as problem:
@@ -304,10 +450,9 @@ class ElicitContext:
                 attempt += 1
                 text = _reask(message, problem)
 
-    async def _send(
-        self, model: type[BaseModel], schema: dict[str, Any], message: str, timeout: float
-    ) -> WireResult:
-        request = ElicitRequest(params=ElicitRequestFormParams(message=message, requested_schema=schema))
+    async def _send(self, params: ElicitRequestParams, subject: str, timeout: float) -> WireResult:
+        """Push eras: send one `elicitation/create` request and wait for its result."""
+        request = ElicitRequest(params=params)
         request_context = self._sdk.request_context
         try:
             return await request_context.session.send_request(
@@ -320,13 +465,13 @@ class ElicitContext:
             if exc.code != REQUEST_TIMEOUT:
                 raise
             raise ElicitationTimeout(
-                f"no answer to {model.__name__} within {timeout:g} s; the pending question was "
-                "cancelled (notifications/cancelled sent). Pass timeout= to ctx.elicit or @elicits "
-                "to wait longer."
+                f"no answer to {subject} within {timeout:g} s; the pending question was "
+                f"cancelled (notifications/cancelled sent). Pass timeout= to {_asker(params)} or "
+                "@elicits to wait longer."
             ) from None
         except ValidationError:
             raise InvalidResponse(
-                model.__name__, [("(result)", "the client's elicitation result is malformed")], None
+                subject, [("(result)", "the client's elicitation result is malformed")], None
             ) from None
 
     def _answer_or_suspend(
@@ -358,7 +503,9 @@ class ElicitContext:
         reason = self._cannot_ask()
         if reason is not None:
             return _unsupported(model, policy, reason)
-        raise self._suspend(question, schema, message, attempt=0)
+        raise self._suspend(
+            question, ElicitRequestFormParams(message=message, requested_schema=schema), attempt=0
+        )
 
     def _take(
         self,
@@ -370,29 +517,48 @@ class ElicitContext:
         pending: Pending,
         response: WireResult,
     ) -> ElicitResult[M]:
-        waited = _now() - pending.asked_at
-        if waited > timeout:
-            raise ElicitationTimeout(
-                f"the answer to {model.__name__} arrived {waited:.0f} s after it was asked, later than "
-                f"the {timeout:g} s timeout. Pass timeout= to ctx.elicit or @elicits to wait longer "
-                "(and keep the server's RequestStateSecurity ttl above it)."
-            )
+        _check_in_time(pending, timeout, model.__name__, "ctx.elicit")
         try:
             outcome = _outcome(model, schema, response)
         except InvalidResponse as problem:
             if pending.attempt >= retries:
                 raise
-            raise self._suspend(
-                pending.question, schema, _reask(message, problem), pending.attempt + 1
-            ) from None
+            params = ElicitRequestFormParams(message=_reask(message, problem), requested_schema=schema)
+            raise self._suspend(pending.question, params, pending.attempt + 1) from None
         content = response.content if response.action == "accept" else None
         self._answers.append(Answer(question=pending.question, action=response.action, content=content))
         return outcome
 
-    def _suspend(
-        self, question: QuestionId, schema: dict[str, Any], message: str, attempt: int
-    ) -> InputRequired:
-        request = ElicitRequest(params=ElicitRequestFormParams(message=message, requested_schema=schema))
+    def _url_answer_or_suspend(
+        self, url: str, message: str, timeout: float, policy: OnUnsupported
+    ) -> UrlResult:
+        """2026-07-28: a URL-mode question, answered from the record or this round, else ending it."""
+        index = self._index
+        self._index += 1
+        question = QuestionId(key=question_key(index), model=URL_QUESTION, digest=url_digest(url))
+        if index < len(self._state.answers):
+            answer = self._state.answers[index]
+            if answer.question != question:
+                raise _mismatch(index, answer.question, question)
+            self._answers.append(answer)
+            return _url_outcome(answer.action)
+        pending = self._state.pending
+        response = self._responses.get(question.key)
+        if pending is not None and pending.question.key == question.key:
+            if pending.question != question:
+                raise _mismatch(index, pending.question, question)
+            if isinstance(response, WireResult):
+                _check_in_time(pending, timeout, "the URL-mode question", "ctx.elicit_url")
+                self._answers.append(Answer(question=question, action=response.action))
+                return _url_outcome(response.action)
+        reason = self._cannot_ask("url")
+        if reason is not None:
+            return _url_unsupported(policy, reason)
+        # 2026-07-28 URL requests carry no elicitationId (and there is no completion notification).
+        raise self._suspend(question, ElicitRequestURLParams(message=message, url=url), attempt=0)
+
+    def _suspend(self, question: QuestionId, params: ElicitRequestParams, attempt: int) -> InputRequired:
+        request = ElicitRequest(params=params)
         state = ReplayState(
             answers=tuple(self._answers),
             pending=Pending(question=question, asked_at=_now(), attempt=attempt),
@@ -427,6 +593,78 @@ def _unsupported(model: type[M], policy: OnUnsupported, reason: str) -> ElicitRe
         f"cannot ask for {model.__name__}: {reason}. Pass on_unsupported='defaults' or 'decline' "
         "to ctx.elicit or @elicits to carry on without asking."
     )
+
+
+def _url_outcome(action: Literal["accept", "decline", "cancel"]) -> UrlResult:
+    """A URL-mode answer; any `content` a client sends with `accept` is ignored (there is none)."""
+    if action == "accept":
+        return Consented()
+    if action == "decline":
+        return Declined()
+    return Cancelled()
+
+
+def _url_unsupported(policy: OnUnsupported, reason: str) -> UrlResult:
+    if policy == "decline":
+        return Declined()
+    if policy == "defaults":
+        reason += (
+            "; a URL-mode question has no defaults, so on_unsupported='defaults' (from @elicits) "
+            "counts as 'raise' here"
+        )
+    raise ElicitationUnsupported(
+        f"cannot send the user to a URL: {reason}. Pass on_unsupported='decline' to ctx.elicit_url "
+        "to carry on without asking."
+    )
+
+
+def _asker(params: ElicitRequestParams) -> str:
+    return "ctx.elicit_url" if isinstance(params, ElicitRequestURLParams) else "ctx.elicit"
+
+
+def _check_in_time(pending: Pending, timeout: float, subject: str, asker: str) -> None:
+    """2026-07-28: raise `ElicitationTimeout` if the answer came later than `timeout`."""
+    waited = _now() - pending.asked_at
+    if waited > timeout:
+        raise ElicitationTimeout(
+            f"the answer to {subject} arrived {waited:.0f} s after it was asked, later than "
+            f"the {timeout:g} s timeout. Pass timeout= to {asker} or @elicits to wait longer "
+            "(and keep the server's RequestStateSecurity ttl above it)."
+        )
+
+
+_URL_SCHEMES: Final = ("https", "http")
+
+
+def _check_url(url: str) -> None:
+    """Refuse a URL that is not absolute http(s), has no host, or carries credentials.
+
+    Raises:
+        ValueError: Naming the problem; credentials are never repeated in the message.
+    """
+    if not isinstance(url, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ValueError(f"ctx.elicit_url needs the URL as a string, got {type(url).__name__}")
+    if any(c.isspace() or not c.isprintable() for c in url):
+        raise ValueError(
+            "ctx.elicit_url refuses a URL containing whitespace or control characters (clients show "
+            "the URL in full; percent-encode them)"
+        )
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for an invalid port
+    except ValueError as exc:
+        raise ValueError(f"ctx.elicit_url got a malformed URL: {exc}") from None
+    if "@" in parts.netloc:
+        shown = parts._replace(netloc=f"***@{parts.netloc.rpartition('@')[2]}").geturl()
+        raise ValueError(
+            f"ctx.elicit_url refuses a URL with credentials in it ({shown}): clients show the full "
+            "URL to the user. Put a short-lived, single-use token in the query instead (mint it with "
+            "ctx.once)."
+        )
+    if parts.scheme.lower() not in _URL_SCHEMES or not parts.hostname:
+        raise ValueError(
+            f"ctx.elicit_url needs an absolute https:// (or http://) URL with a host, got {url!r}"
+        )
 
 
 def _reask(message: str, problem: InvalidResponse) -> str:

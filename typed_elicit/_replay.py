@@ -6,7 +6,8 @@ then runs again from the top, and every question it already asked is answered
 from this record instead of going back to the user.
 
 Each recorded answer is pinned to its question by position, model and schema
-digest; a re-run that asks something else at that position gets `ReplayMismatch`.
+digest (a URL-mode question: position, the kind `url` and the URL's digest); a
+re-run that asks something else at that position gets `ReplayMismatch`.
 The SDK seals the state (AES-256-GCM, bound to the tool, its arguments and the
 principal), so what arrives here is plaintext this server minted.
 """
@@ -31,8 +32,16 @@ class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+URL_QUESTION = "url"
+"""`QuestionId.model` of a URL-mode question (a model id always contains a dot)."""
+
+
 class QuestionId(_Record):
-    """Identifies one question: its wire key, the model asked, and the schema's digest."""
+    """Identifies one question: its wire key, what it asks, and a digest of what was shown.
+
+    A form question: the model's id (`model_id`) and the requested schema's digest.
+    A URL-mode question: `URL_QUESTION` and the URL's digest (`url_digest`).
+    """
 
     key: str
     model: str
@@ -40,6 +49,8 @@ class QuestionId(_Record):
 
     def describe(self) -> str:
         """A short human-readable form for error messages."""
+        if self.model == URL_QUESTION:
+            return f"a URL-mode question (key {self.key!r}, url {self.digest})"
         return f"{self.model} (key {self.key!r}, schema {self.digest})"
 
 
@@ -105,8 +116,16 @@ def model_id(model: type[BaseModel]) -> str:
 
 def schema_digest(schema: dict[str, Any]) -> str:
     """A short digest of a `requestedSchema`, stable across processes and key order."""
-    canonical = json.dumps(schema, sort_keys=True, separators=(",", ":"))
-    digest = hashlib.sha256(canonical.encode()).digest()[:9]
+    return _digest(json.dumps(schema, sort_keys=True, separators=(",", ":")))
+
+
+def url_digest(url: str) -> str:
+    """A short digest of a URL-mode question's URL (the URL itself is never recorded)."""
+    return _digest(url)
+
+
+def _digest(text: str) -> str:
+    digest = hashlib.sha256(text.encode()).digest()[:9]
     return base64.urlsafe_b64encode(digest).decode()
 
 

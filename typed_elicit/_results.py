@@ -1,4 +1,8 @@
-"""The three outcomes of a question: `Accepted[M] | Declined | Cancelled`."""
+"""The outcomes of a question.
+
+A form question (`ctx.elicit`) ends as `Accepted[M] | Declined | Cancelled`; a URL-mode
+question (`ctx.elicit_url`) as `Consented | Declined | Cancelled`.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +27,17 @@ class Accepted(Generic[M_co]):
 
 @final
 @dataclass(frozen=True, slots=True)
+class Consented:
+    """The user agreed to open the URL of a URL-mode question.
+
+    Consent only: nothing the user does on that page travels back through the
+    client, and consent does not mean they finished there. The server learns the
+    outcome out of band (e.g. its own OAuth callback).
+    """
+
+
+@final
+@dataclass(frozen=True, slots=True)
 class Declined:
     """The user explicitly refused to answer."""
 
@@ -35,3 +50,6 @@ class Cancelled:
 
 ElicitResult: TypeAlias = Accepted[M_co] | Declined | Cancelled
 """What `ctx.elicit(Model)` returns: match it exhaustively."""
+
+UrlResult: TypeAlias = Consented | Declined | Cancelled
+"""What `ctx.elicit_url(url, message)` returns: match it exhaustively."""
