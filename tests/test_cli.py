@@ -49,6 +49,10 @@ from typed_elicit import form
 class Nested(BaseModel):
     inner: dict[str, int]
     also: list[dict[str, int]]
+
+@form
+class Login(BaseModel):
+    password: str
 """
 
 
@@ -158,9 +162,33 @@ def test_check_lists_every_schema_error_of_every_module_and_exits_1(tmp_path: Pa
     lines = out.splitlines()
     assert code == EXIT_PROBLEMS
     assert any("Topics [2025-06-18]: Topics.topics: multi-select" in line for line in lines)
-    assert any(line.startswith(f"{tmp_path}/broken.py: Nested.inner") for line in lines)
-    assert any(line.startswith(f"{tmp_path}/broken.py: Nested.also") for line in lines)
-    assert lines[-1] == "checked 2 form model(s) on 2025-06-18, 2025-11-25, 2026-07-28: 3 problems"
+    every = "[2025-06-18, 2025-11-25, 2026-07-28]"
+    assert any(
+        line.endswith(
+            f":Nested {every}: Nested.inner: dict[str, int] cannot be elicited (no free-form "
+            "objects on the wire); declare one field per key"
+        )
+        for line in lines
+    )
+    assert any(f":Nested {every}: Nested.also: " in line for line in lines)
+    assert any(f":Login {every}: Login.password: the name suggests a secret" in line for line in lines)
+    assert lines[-1] == "checked 4 form model(s) on 2025-06-18, 2025-11-25, 2026-07-28: 4 problems"
+
+
+def test_check_reports_a_bad_model_listed_in_elicits_at_import(tmp_path: Path) -> None:
+    (tmp_path / "tool.py").write_text(
+        "from pydantic import BaseModel\n"
+        "from typed_elicit import ElicitContext, elicits\n"
+        "class Loose(BaseModel):\n"
+        "    blob: bytes\n"
+        "@elicits(Loose)\n"
+        "async def tool(ctx: ElicitContext) -> None: ...\n"
+    )
+
+    code, out = run("check", f"{tmp_path}/tool.py")
+
+    assert code == EXIT_PROBLEMS
+    assert f"{tmp_path}/tool.py: Loose.blob: bytes cannot be elicited" in out
 
 
 def test_check_can_be_limited_to_some_revisions(tmp_path: Path) -> None:

@@ -455,3 +455,25 @@ def test_a_model_with_every_single_kind_is_spec_valid(version: str) -> None:
     schema = reduce_schema(Everything, protocol_version=version)
     assert_spec_valid(schema, version)
     assert schema["required"] == ["name", "email", "day"]
+
+
+def test_collecting_mode_records_every_bad_form_and_raises_again_after() -> None:
+    from typed_elicit._reducer import collecting_schema_errors
+
+    with collecting_schema_errors() as errors:
+
+        @form
+        class First(BaseModel):
+            blob: bytes
+
+        @form
+        class Second(BaseModel):
+            secret: str
+
+    assert [e.model_name for e in errors] == ["First", "Second"]
+    assert is_form(First)
+    with pytest.raises(SchemaError, match="Third.blob"):
+
+        @form
+        class Third(BaseModel):
+            blob: bytes

@@ -37,7 +37,7 @@ from pydantic import BaseModel
 
 from typed_elicit._client import PinnedHandshake, RequestedSchemaError, UrlRequest, read_request
 from typed_elicit._errors import SchemaError, TypedElicitError
-from typed_elicit._reducer import is_form, reduce_schema
+from typed_elicit._reducer import collecting_schema_errors, is_form, reduce_schema
 from typed_elicit._responder import Responder
 from typed_elicit._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 
@@ -177,11 +177,18 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
     problems: list[str] = []
     models: dict[type[BaseModel], None] = {}
     for target in targets:
-        try:
-            for module in _walk(load_module(target)):
-                models.update(dict.fromkeys(_forms_in(module)))
-        except SchemaError as exc:
-            problems.extend(f"{target}: {line}" for line in exc.problems)
+        with collecting_schema_errors() as at_import:
+            try:
+                for module in _walk(load_module(target)):
+                    models.update(dict.fromkeys(_forms_in(module)))
+            except SchemaError as exc:
+                at_import.append(exc)
+        # A bad @form model is recorded and still found below, with its revisions; report
+        # here only what stopped an import for another reason (e.g. @elicits(BadModel)).
+        found = {model.__name__ for model in models}
+        problems.extend(
+            f"{target}: {line}" for exc in at_import if exc.model_name not in found for line in exc.problems
+        )
     for model in models:
         where = f"{_module_label(model)}:{model.__qualname__}"
         seen: dict[str, list[str]] = {}

@@ -7,12 +7,13 @@ cannot express is rejected with a `SchemaError` that lists every bad field.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import itertools
 import math
 import re
 import types
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin, overload
@@ -118,10 +119,36 @@ def form(cls: ModelT | None = None, /, *, message: str | None = None) -> ModelT 
     def decorate(model: ModelT) -> ModelT:
         _require_model(model)
         _FORMS[model] = _FormInfo(message=message)
-        _reduce(model)
+        try:
+            _reduce(model)
+        except SchemaError as exc:
+            if _collected is None:
+                raise
+            _collected.append(exc)
         return model
 
     return decorate if cls is None else decorate(cls)
+
+
+_collected: list[SchemaError] | None = None
+
+
+@contextlib.contextmanager
+def collecting_schema_errors() -> Iterator[list[SchemaError]]:
+    """Within this block `@form` records its `SchemaError` instead of raising it.
+
+    For tools that import many modules and report every bad model in one run
+    (`typed-elicit check`); not for application code.
+
+    Yields:
+        The list the errors are appended to, in definition order.
+    """
+    global _collected
+    outer, _collected = _collected, []
+    try:
+        yield _collected
+    finally:
+        _collected = outer
 
 
 def is_form(model: type[BaseModel]) -> bool:
