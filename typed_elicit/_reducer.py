@@ -13,7 +13,7 @@ import itertools
 import math
 import re
 import types
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin, overload
@@ -134,7 +134,7 @@ _collected: list[SchemaError] | None = None
 
 
 @contextlib.contextmanager
-def collecting_schema_errors() -> Iterator[list[SchemaError]]:
+def collecting_schema_errors() -> Generator[list[SchemaError], None, None]:
     """Within this block `@form` records its `SchemaError` instead of raising it.
 
     For tools that import many modules and report every bad model in one run
