@@ -1,32 +1,41 @@
 """Connect a code-hosting account without the API key ever passing through the client.
 
-Form mode must not collect passwords, API keys or tokens, so the tool sends the user
-to a page of ours with URL mode. The page runs the provider's OAuth flow and its
-callback (`/oauth/callback` below) hands the result to the waiting tool; the client
-and the model only ever see a URL and the user's consent to open it.
+Form mode must not collect passwords, API keys or tokens, so the tool asks only the
+harmless part with a form (which access to grant) and sends the user to a page of
+ours with URL mode for the sign-in itself. The page runs the provider's OAuth flow;
+its callback (`/oauth/callback` below) records the account. The client and the model
+only ever see the URL and the user's consent to open it.
 
 The state token in the URL is minted inside `ctx.once`: on protocol 2026-07-28 the
-tool runs again once the user has answered, and it must wait for the flow the user
+tool runs again after every answer, and it must look for the sign-in the user
 actually opened, not a freshly minted one (a changed URL would also be a
-`ReplayMismatch`). `ctx.complete_url` tells a 2025-11-25 client that the page is
-done; on other eras it does nothing. A client without URL mode (protocol 2025-06-18,
-or no `elicitation.url` capability) gets a plain answer instead.
+`ReplayMismatch`). Once the sign-in is done, `ctx.complete_url` tells a 2025-11-25
+client so; on other eras it does nothing. A client without URL mode (protocol
+2025-06-18, or no `elicitation.url` capability) gets a plain answer instead.
 """
 
 from __future__ import annotations
 
 import secrets
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlencode
 
-import anyio
 from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
-from typed_elicit import Cancelled, Consented, Declined, ElicitationUnsupported, ElicitContext, elicits
+from typed_elicit import (
+    Accepted,
+    Cancelled,
+    Consented,
+    Declined,
+    ElicitationUnsupported,
+    ElicitContext,
+    elicits,
+)
 
 server = MCPServer("accounts")
 
@@ -39,12 +48,11 @@ class Flow:
     """One sign-in in progress, keyed by its state token."""
 
     service: str
-    finished: anyio.Event = field(default_factory=anyio.Event)
     account: str | None = None
 
 
 FLOWS: dict[str, Flow] = {}
-"""Sign-ins in progress, in memory; several replicas need a shared store with pub/sub (e.g. Redis)."""
+"""Sign-ins in progress, in memory; several replicas need a shared store (e.g. Redis)."""
 
 
 def start_flow(service: str) -> dict[str, str]:
@@ -57,11 +65,16 @@ def start_flow(service: str) -> dict[str, str]:
 def finish_flow(state: str, account: str) -> bool:
     """Record the account the provider confirmed; False for an unknown or used state."""
     flow = FLOWS.get(state)
-    if flow is None or flow.finished.is_set():
+    if flow is None or flow.account is not None:
         return False
     flow.account = account
-    flow.finished.set()
     return True
+
+
+def end_flow(state: str) -> str | None:
+    """Forget a sign-in; returns the account if it finished."""
+    flow = FLOWS.pop(state, None)
+    return flow.account if flow is not None else None
 
 
 async def exchange_code(service: str, code: str) -> str:
@@ -73,7 +86,7 @@ async def exchange_code(service: str, code: str) -> str:
 
 
 async def oauth_callback(request: Request) -> Response:
-    """Where the provider redirects after sign-in: finish the flow and wake the waiting tool."""
+    """Where the provider redirects after sign-in: record the account for the waiting call."""
     state, code = request.query_params.get("state", ""), request.query_params.get("code", "")
     flow = FLOWS.get(state)
     if flow is None or not code:
@@ -85,32 +98,52 @@ async def oauth_callback(request: Request) -> Response:
 server.custom_route("/oauth/callback", methods=["GET"])(oauth_callback)
 
 
+class Access(BaseModel):
+    """Which access should we have to your account?"""
+
+    access: Literal["read", "read-write"] = "read"
+
+
+class SignedIn(BaseModel):
+    done: bool = Field(title="I have finished signing in")
+
+
 @server.tool()
-@elicits(timeout=120)
+@elicits(Access, SignedIn, timeout=300)
 async def connect_account(service: Literal["github", "gitlab"], ctx: ElicitContext) -> str:
     """Connect the user's account on a code-hosting service."""
+    match await ctx.elicit(Access):
+        case Accepted(Access(access=access)):
+            pass
+        case _:
+            return f"{service} was not connected"
     flow = await ctx.once("flow", lambda: start_flow(service))
-    url = f"{AUTH_PAGE}?{urlencode({'service': service, 'state': flow['state']})}"
-    message = f"Sign in to {service} on our page to connect your account."
+    url = f"{AUTH_PAGE}?{urlencode({'service': service, 'access': access, 'state': flow['state']})}"
+    message = f"Sign in to {service} on our page to grant {access} access."
     try:
         answer = await ctx.elicit_url(url, message, elicitation_id=flow["elicitation_id"])
     except ElicitationUnsupported:
-        FLOWS.pop(flow["state"], None)
+        end_flow(flow["state"])
         return f"This client cannot open sign-in pages; connect {service} in the web app instead"
     match answer:
         case Consented():
             pass
         case Declined():
+            end_flow(flow["state"])
             return f"{service} was not connected"
         case Cancelled():
+            end_flow(flow["state"])
             return "Connection cancelled"
-    pending = FLOWS[flow["state"]]
-    with anyio.move_on_after(600):
-        await pending.finished.wait()
-    if pending.account is None:
-        return f"Sign-in to {service} did not finish in time; please try again"
-    await ctx.complete_url(flow["elicitation_id"])
-    return f"Connected {service} account {pending.account}"
+    confirmed = await ctx.elicit(SignedIn, f"Finish signing in to {service} on the page, then confirm.")
+    account = end_flow(flow["state"])
+    match confirmed:
+        case Accepted(SignedIn(done=True)) if account is not None:
+            await ctx.complete_url(flow["elicitation_id"])
+            return f"Connected {service} account {account} with {access} access"
+        case Accepted(SignedIn(done=True)):
+            return f"The sign-in to {service} has not finished; please try again"
+        case _:
+            return "Connection cancelled"
 
 
 if __name__ == "__main__":

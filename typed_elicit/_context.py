@@ -614,7 +614,8 @@ def _url_unsupported(policy: OnUnsupported, reason: str) -> UrlResult:
         )
     raise ElicitationUnsupported(
         f"cannot send the user to a URL: {reason}. Pass on_unsupported='decline' to ctx.elicit_url "
-        "to carry on without asking."
+        "to carry on without asking.",
+        mode="url",
     )
 
 

@@ -19,6 +19,7 @@ from mcp_types import (
     FormElicitationCapability,
     InputRequiredResult,
     MissingRequiredClientCapabilityErrorData,
+    UrlElicitationCapability,
 )
 from pydantic import BaseModel
 
@@ -201,7 +202,12 @@ def _for_client(exc: TypedElicitError, sdk: Context[Any, Any]) -> Exception:
     text = f"{type(exc).__name__}: {exc}"
     era = negotiated_era(request_context.protocol_version)
     if isinstance(exc, ElicitationUnsupported) and era is not None and is_mrtr(era):
-        required = ClientCapabilities(elicitation=ElicitationCapability(form=FormElicitationCapability()))
+        needed = (
+            ElicitationCapability(url=UrlElicitationCapability())
+            if exc.mode == "url"
+            else ElicitationCapability(form=FormElicitationCapability())
+        )
+        required = ClientCapabilities(elicitation=needed)
         data = MissingRequiredClientCapabilityErrorData(required_capabilities=required)
         return MCPError(
             code=MISSING_REQUIRED_CLIENT_CAPABILITY,

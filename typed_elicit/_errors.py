@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 
 class TypedElicitError(Exception):
@@ -60,7 +60,15 @@ class InvalidResponse(TypedElicitError, ValueError):
 
 
 class ElicitationUnsupported(TypedElicitError):
-    """The client did not declare the elicitation capability this question needs."""
+    """The client did not declare the elicitation capability this question needs.
+
+    Attributes:
+        mode: The elicitation mode the question needed (`"form"` or `"url"`).
+    """
+
+    def __init__(self, message: str, *, mode: Literal["form", "url"] = "form") -> None:
+        super().__init__(message)
+        self.mode: Literal["form", "url"] = mode
 
 
 class ElicitationTimeout(TypedElicitError, TimeoutError):
