@@ -374,6 +374,8 @@ EXPECTED_REFUSALS = {
     ("interop_server", "all_kinds", "2025-06-18"),
     ("conformance_server", "test_elicitation_sep1330_enums", "2025-06-18"),
 }
+# The fallback's companion tool refuses a made-up token.
+EXPECTED_REFUSALS |= {("fallback_wizard", "send_elicitation_result", era) for era in PROTOCOL_VERSIONS}
 
 
 def example_servers() -> list[tuple[str, MCPServer[Any]]]:

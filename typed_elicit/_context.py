@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import math
@@ -17,6 +18,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types import (
     REQUEST_TIMEOUT,
+    CallToolResult,
     ElicitRequest,
     ElicitRequestFormParams,
     ElicitRequestParams,
@@ -26,7 +28,24 @@ from mcp_types import (
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ValidationError
 
-from ._errors import ElicitationTimeout, ElicitationUnsupported, InvalidResponse, ReplayMismatch
+from ._errors import (
+    ElicitationTimeout,
+    ElicitationUnsupported,
+    FallbackNotInstalled,
+    InvalidResponse,
+    ReplayMismatch,
+    TypedElicitError,
+)
+from ._fallback import Resume, fallback_result, installed, seal_token
+from ._hooks import (
+    AnswerEvent,
+    ElicitHook,
+    QuestionEvent,
+    active_hooks,
+    private,
+    run_answer_hooks,
+    run_question_hooks,
+)
 from ._reducer import form_message, reduce_schema
 from ._replay import (
     URL_QUESTION,
@@ -43,15 +62,20 @@ from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, Ur
 from ._validate import validate_content
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, is_mrtr
 
+Via: TypeAlias = Literal["client", "fallback"]
+
 M = TypeVar("M", bound=BaseModel)
 
-OnUnsupported: TypeAlias = Literal["raise", "defaults", "decline"]
+OnUnsupported: TypeAlias = Literal["raise", "defaults", "decline", "fallback"]
 """What `ctx.elicit` does when the client cannot be asked.
 
 - `"raise"`: raise `ElicitationUnsupported` (the default).
 - `"defaults"`: return `Accepted(Model())` built from the model's defaults; raises
   `ElicitationUnsupported` if any field has no default.
 - `"decline"`: return `Declined()`, as if the user had said no.
+- `"fallback"`: end the tool call with a result asking the model to put the question
+  to the user and to send the answer through the companion tool of
+  `install_fallback`, which runs the tool again (tools only; see `install_fallback`).
 """
 
 UrlOnUnsupported: TypeAlias = Literal["raise", "decline"]
@@ -60,9 +84,10 @@ UrlOnUnsupported: TypeAlias = Literal["raise", "decline"]
 - `"raise"`: raise `ElicitationUnsupported` (the default).
 - `"decline"`: return `Declined()`, as if the user had said no.
 
-There is no `"defaults"`: an out-of-band page has no default outcome. Passing it
-to `ctx.elicit_url` is a `ValueError`; inherited from `@elicits(on_unsupported="defaults")`
-it counts as `"raise"`.
+There is no `"defaults"`: an out-of-band page has no default outcome; and no
+`"fallback"`: a URL must not pass through the model. Passing either to
+`ctx.elicit_url` is a `ValueError`; inherited from `@elicits(on_unsupported=...)`
+they count as `"raise"`.
 """
 
 Mode: TypeAlias = Literal["form", "url"]
@@ -118,11 +143,13 @@ class Policy:
         timeout: Seconds per question; None means the process-wide default.
         retries: How often an invalid answer is asked again before `InvalidResponse`.
         on_unsupported: What to do when the client cannot be asked.
+        hooks: The function's own hooks (after the process-wide ones).
     """
 
     timeout: float | None = None
     retries: int = 0
     on_unsupported: OnUnsupported = "raise"
+    hooks: tuple[ElicitHook, ...] = ()
 
 
 class InputRequired(BaseException):
@@ -134,6 +161,17 @@ class InputRequired(BaseException):
 
     def __init__(self, result: InputRequiredResult) -> None:
         super().__init__("a question awaits the client's answer")
+        self.result = result
+
+
+class FallbackRequired(BaseException):
+    """Internal: ends a tool call because a question goes to the model (`on_unsupported="fallback"`).
+
+    `@elicits` turns it into the call's result.
+    """
+
+    def __init__(self, result: CallToolResult) -> None:
+        super().__init__("a question awaits the model's relayed answer")
         self.result = result
 
 
@@ -163,18 +201,37 @@ class ElicitContext:
     appears in the tool's `inputSchema`.
     """
 
-    def __init__(self, sdk: Context[Any, Any], policy: Policy | None = None) -> None:
+    def __init__(
+        self,
+        sdk: Context[Any, Any],
+        policy: Policy | None = None,
+        *,
+        function: str = "<function>",
+        resume: Resume | None = None,
+    ) -> None:
         """Wrap the SDK's context for one call (done for you by `@elicits`).
 
         Args:
             sdk: The SDK context of the running request.
             policy: The decorator's defaults.
+            function: The decorated function's name, for hooks.
+            resume: Set when the fallback's companion tool runs the call again.
         """
         self._sdk = sdk
         self._policy = policy or Policy()
+        self._function = function
+        self._resume = resume
         self._era: ProtocolVersion | None = negotiated_era(sdk.protocol_version)
-        self._state = ReplayState.decode(sdk.request_state) if self._mrtr else ReplayState()
-        self._responses = (sdk.input_responses or {}) if self._mrtr else {}
+        if resume is not None:
+            assert resume.state.pending is not None
+            self._state = resume.state
+            self._responses: dict[str, Any] = {resume.state.pending.question.key: resume.response}
+        elif self._mrtr:
+            self._state = ReplayState.decode(sdk.request_state)
+            self._responses = dict(sdk.input_responses or {})
+        else:
+            self._state = ReplayState()
+            self._responses = {}
         self._answers: list[Answer] = []
         self._once: dict[str, Any] = dict(self._state.once)
         self._index = 0
@@ -192,6 +249,11 @@ class ElicitContext:
     @property
     def _mrtr(self) -> bool:
         return self._era is not None and is_mrtr(self._era)
+
+    @property
+    def _replaying(self) -> bool:
+        """Whether questions are answered by re-running the call (2026-07-28, or a resumed fallback)."""
+        return self._resume is not None or self._mrtr
 
     async def elicit(
         self,
@@ -229,7 +291,8 @@ class ElicitContext:
             retries: How often to ask again, stating the problems, when the
                 answer is invalid; None uses the decorator's setting (0).
             on_unsupported: What to do if the client cannot be asked; None uses
-                the decorator's setting (`"raise"`).
+                the decorator's setting (`"raise"`). `"fallback"` asks through the
+                model (tools only; needs `install_fallback`).
 
         Returns:
             `Accepted(data)`, `Declined()` or `Cancelled()`.
@@ -242,6 +305,9 @@ class ElicitContext:
             InvalidResponse: If the answer is still invalid after `retries` re-asks.
             ReplayMismatch: On 2026-07-28, if a re-run asks a different question
                 than the one recorded at this position.
+            FallbackNotInstalled: If the policy is `"fallback"`, the client cannot be
+                asked, and the server has no `install_fallback` companion tool.
+            HookError: If an elicitation hook fails (see `ElicitHook`).
             ValueError: If `timeout` or `retries` is out of range.
         """
         fallback = self._policy.timeout if self._policy.timeout is not None else _default_timeout
@@ -251,21 +317,31 @@ class ElicitContext:
             raise ValueError(f"retries must be 0 or more, got {attempts}")
         policy = on_unsupported or self._policy.on_unsupported
         era = self._era
-        if era is None:
+        if era is None and self._resume is None:
             version = self._sdk.protocol_version
             reason = (
                 "it is not running inside a request"
                 if version is None
                 else f"the negotiated protocol {version} has no elicitation (it starts with 2025-06-18)"
             )
-            return _unsupported(model, policy, reason)
-        schema = reduce_schema(model, protocol_version=era)
+            if policy != "fallback" or version is None:
+                return _unsupported(model, policy, reason)
+        else:
+            reason = None
+        schema = reduce_schema(model, protocol_version=era or LATEST_PROTOCOL_VERSION)
         text = form_message(model) if message is None else message
-        if is_mrtr(era):
-            return self._answer_or_suspend(model, schema, text, wait, attempts, policy)
-        refusal = self._cannot_ask()
+        if self._replaying:
+            return await self._answer_or_suspend(model, schema, text, wait, attempts, policy)
+        refusal = reason or self._cannot_ask()
         if refusal is not None:
-            return _unsupported(model, policy, refusal)
+            if policy != "fallback":
+                return _unsupported(model, policy, refusal)
+            index = self._next_index()
+            question = QuestionId(
+                key=question_key(index), model=model_id(model), digest=schema_digest(schema)
+            )
+            params = ElicitRequestFormParams(message=text, requested_schema=schema)
+            raise await self._suspend(question, params, 0, model, via="fallback", reason=refusal)
         return await self._ask_now(model, schema, text, wait, attempts)
 
     async def elicit_url(
@@ -332,7 +408,7 @@ class ElicitContext:
         if on_unsupported is not None and on_unsupported not in ("raise", "decline"):
             raise ValueError(
                 f"ctx.elicit_url takes on_unsupported='raise' or 'decline', got {on_unsupported!r}: "
-                "a URL-mode question has no defaults to fall back on"
+                "a URL-mode question has no defaults, and never passes through the model"
             )
         policy: OnUnsupported = on_unsupported or self._policy.on_unsupported
         era = self._era
@@ -347,15 +423,22 @@ class ElicitContext:
         if era < "2025-11-25":
             reason = f"the negotiated protocol {era} has no URL mode (URL mode needs 2025-11-25 or later)"
             return _url_unsupported(policy, reason)
-        if is_mrtr(era):
-            return self._url_answer_or_suspend(url, message, wait, policy)
+        if self._replaying:
+            return await self._url_answer_or_suspend(url, message, wait, policy)
         refusal = self._cannot_ask("url")
         if refusal is not None:
             return _url_unsupported(policy, refusal)
         params = ElicitRequestURLParams(
             message=message, url=url, elicitation_id=elicitation_id or str(uuid.uuid4())
         )
+        question = QuestionId(
+            key=question_key(self._next_index()), model=URL_QUESTION, digest=url_digest(url)
+        )
+        event = self._event(params, None, 0, "client")
+        await run_question_hooks(self._hooks, event)
         wire = await self._send(params, "the URL-mode question", wait)
+        await self._answered(event, wire)
+        self._answers.append(Answer(question=question, action=wire.action))
         return _url_outcome(wire.action)
 
     async def complete_url(self, elicitation_id: str) -> bool:
@@ -437,18 +520,75 @@ class ElicitContext:
         self, model: type[M], schema: dict[str, Any], message: str, timeout: float, retries: int
     ) -> ElicitResult[M]:
         """Push eras: send `elicitation/create` and wait, re-asking invalid answers."""
+        question = QuestionId(
+            key=question_key(self._next_index()), model=model_id(model), digest=schema_digest(schema)
+        )
         text = message
         attempt = 0
         while True:
             params = ElicitRequestFormParams(message=text, requested_schema=schema)
+            event = self._event(params, model, attempt, "client")
+            await run_question_hooks(self._hooks, event)
             wire = await self._send(params, model.__name__, timeout)
+            # Answer events name a re-asked question by its base message, as on 2026-07-28.
+            wire = await self._answered(dataclasses.replace(event, message=message), wire)
             try:
-                return _outcome(model, schema, wire)
+                outcome = _outcome(model, schema, wire)
             except InvalidResponse as problem:
                 if attempt >= retries:
                     raise
                 attempt += 1
                 text = _reask(message, problem)
+                continue
+            self._answers.append(Answer(question=question, action=wire.action, content=_kept(wire)))
+            return outcome
+
+    @property
+    def _hooks(self) -> tuple[ElicitHook, ...]:
+        return active_hooks(self._policy.hooks)
+
+    def _next_index(self) -> int:
+        index = self._index
+        self._index += 1
+        return index
+
+    def _event(
+        self, params: ElicitRequestParams, model: type[BaseModel] | None, attempt: int, via: Via
+    ) -> QuestionEvent:
+        if isinstance(params, ElicitRequestURLParams):
+            return QuestionEvent(
+                function=self._function,
+                mode="url",
+                model=None,
+                message=params.message,
+                schema=None,
+                url=params.url,
+                protocol_version=self._era,
+                attempt=attempt,
+                via=via,
+            )
+        return QuestionEvent(
+            function=self._function,
+            mode="form",
+            model=model,
+            message=params.message,
+            schema=private(params.requested_schema) if self._hooks else params.requested_schema,
+            url=None,
+            protocol_version=self._era,
+            attempt=attempt,
+            via=via,
+        )
+
+    async def _answered(self, question: QuestionEvent, wire: WireResult) -> WireResult:
+        """Run the answer hooks on a freshly arrived answer; returns it with their content."""
+        hooks = self._hooks
+        if not hooks:
+            return wire
+        event = AnswerEvent(question=question, action=wire.action, content=private(wire.content))
+        content = await run_answer_hooks(hooks, event)
+        if content == wire.content:
+            return wire
+        return WireResult(action=wire.action, content=content)
 
     async def _send(self, params: ElicitRequestParams, subject: str, timeout: float) -> WireResult:
         """Push eras: send one `elicitation/create` request and wait for its result."""
@@ -474,7 +614,7 @@ class ElicitContext:
                 subject, [("(result)", "the client's elicitation result is malformed")], None
             ) from None
 
-    def _answer_or_suspend(
+    async def _answer_or_suspend(
         self,
         model: type[M],
         schema: dict[str, Any],
@@ -483,9 +623,8 @@ class ElicitContext:
         retries: int,
         policy: OnUnsupported,
     ) -> ElicitResult[M]:
-        """2026-07-28: answer from the record or this round's responses, else end the round."""
-        index = self._index
-        self._index += 1
+        """2026-07-28 or a resumed fallback: answer from the record or this round, else end the round."""
+        index = self._next_index()
         question = QuestionId(key=question_key(index), model=model_id(model), digest=schema_digest(schema))
         if index < len(self._state.answers):
             answer = self._state.answers[index]
@@ -499,15 +638,18 @@ class ElicitContext:
             if pending.question != question:
                 raise _mismatch(index, pending.question, question)
             if isinstance(response, WireResult):
-                return self._take(model, schema, message, timeout, retries, pending, response)
+                return await self._take(model, schema, message, timeout, retries, pending, response)
+        params = ElicitRequestFormParams(message=message, requested_schema=schema)
+        if self._resume is not None:
+            raise await self._suspend(question, params, 0, model, via="fallback")
         reason = self._cannot_ask()
         if reason is not None:
-            return _unsupported(model, policy, reason)
-        raise self._suspend(
-            question, ElicitRequestFormParams(message=message, requested_schema=schema), attempt=0
-        )
+            if policy != "fallback":
+                return _unsupported(model, policy, reason)
+            raise await self._suspend(question, params, 0, model, via="fallback", reason=reason)
+        raise await self._suspend(question, params, 0, model, via="client")
 
-    def _take(
+    async def _take(
         self,
         model: type[M],
         schema: dict[str, Any],
@@ -518,23 +660,27 @@ class ElicitContext:
         response: WireResult,
     ) -> ElicitResult[M]:
         _check_in_time(pending, timeout, model.__name__, "ctx.elicit")
+        via: Via = "fallback" if self._resume is not None else "client"
+        # The answer event names the question by its base message (a re-ask's text is not recorded).
+        asked = ElicitRequestFormParams(message=message, requested_schema=schema)
+        response = await self._answered(self._event(asked, model, pending.attempt, via), response)
         try:
             outcome = _outcome(model, schema, response)
         except InvalidResponse as problem:
             if pending.attempt >= retries:
                 raise
             params = ElicitRequestFormParams(message=_reask(message, problem), requested_schema=schema)
-            raise self._suspend(pending.question, params, pending.attempt + 1) from None
-        content = response.content if response.action == "accept" else None
-        self._answers.append(Answer(question=pending.question, action=response.action, content=content))
+            raise await self._suspend(pending.question, params, pending.attempt + 1, model, via=via) from None
+        self._answers.append(
+            Answer(question=pending.question, action=response.action, content=_kept(response))
+        )
         return outcome
 
-    def _url_answer_or_suspend(
+    async def _url_answer_or_suspend(
         self, url: str, message: str, timeout: float, policy: OnUnsupported
     ) -> UrlResult:
         """2026-07-28: a URL-mode question, answered from the record or this round, else ending it."""
-        index = self._index
-        self._index += 1
+        index = self._next_index()
         question = QuestionId(key=question_key(index), model=URL_QUESTION, digest=url_digest(url))
         if index < len(self._state.answers):
             answer = self._state.answers[index]
@@ -549,24 +695,83 @@ class ElicitContext:
                 raise _mismatch(index, pending.question, question)
             if isinstance(response, WireResult):
                 _check_in_time(pending, timeout, "the URL-mode question", "ctx.elicit_url")
+                params = ElicitRequestURLParams(message=message, url=url)
+                await self._answered(self._event(params, None, 0, "client"), response)
                 self._answers.append(Answer(question=question, action=response.action))
                 return _url_outcome(response.action)
-        reason = self._cannot_ask("url")
+        reason = (
+            "URL-mode questions never fall back to the model, and the fallback cannot reach the client"
+            if self._resume is not None
+            else self._cannot_ask("url")
+        )
         if reason is not None:
             return _url_unsupported(policy, reason)
         # 2026-07-28 URL requests carry no elicitationId (and there is no completion notification).
-        raise self._suspend(question, ElicitRequestURLParams(message=message, url=url), attempt=0)
+        params = ElicitRequestURLParams(message=message, url=url)
+        raise await self._suspend(question, params, 0, None, via="client")
 
-    def _suspend(self, question: QuestionId, params: ElicitRequestParams, attempt: int) -> InputRequired:
-        request = ElicitRequest(params=params)
+    async def _suspend(
+        self,
+        question: QuestionId,
+        params: ElicitRequestParams,
+        attempt: int,
+        model: type[BaseModel] | None,
+        *,
+        via: Via,
+        reason: str = "",
+    ) -> BaseException:
+        """End this round: an `InputRequiredResult` (via the client) or a fallback result (via the model)."""
         state = ReplayState(
             answers=tuple(self._answers),
             pending=Pending(question=question, asked_at=_now(), attempt=attempt),
             once=dict(self._once),
         )
+        if via == "fallback":
+            assert isinstance(params, ElicitRequestFormParams)
+            ending = self._fallback(state, params, reason)
+            if isinstance(ending, FallbackRequired):
+                await run_question_hooks(self._hooks, self._event(params, model, attempt, via))
+            return ending
+        await run_question_hooks(self._hooks, self._event(params, model, attempt, via))
+        request = ElicitRequest(params=params)
         return InputRequired(
             InputRequiredResult(input_requests={question.key: request}, request_state=state.encode())
         )
+
+    def _fallback(
+        self, state: ReplayState, params: ElicitRequestFormParams, reason: str
+    ) -> FallbackRequired | TypedElicitError:
+        """The fallback result for `params`, or the error saying why there can be none."""
+        resume = self._resume
+        if resume is not None:
+            tool, arguments = resume.tool, resume.arguments
+        else:
+            request = self._sdk.request_context
+            if request.method != "tools/call":
+                return ElicitationUnsupported(
+                    f"cannot ask: {reason}; on_unsupported='fallback' works for tools only, and this is "
+                    f"{request.method}. Pass on_unsupported='raise', 'defaults' or 'decline' here."
+                )
+            call = request.params or {}
+            tool, arguments = str(call.get("name", "")), dict(call.get("arguments") or {})
+        config = installed(self._sdk.mcp_server)
+        if config is None:
+            return FallbackNotInstalled(
+                f"cannot ask in {self._function}: {reason}, and on_unsupported='fallback' needs the "
+                "companion tool that relays the answer. Call "
+                "`typed_elicit.install_fallback(server)` once, after creating the MCPServer."
+            )
+        token = seal_token(config, self._sdk, tool, arguments, state)
+        return FallbackRequired(
+            fallback_result(
+                companion=config.name, token=token, message=params.message, schema=params.requested_schema
+            )
+        )
+
+
+def _kept(wire: WireResult) -> dict[str, Any] | None:
+    """The content recorded for replay: only an accepted answer keeps any."""
+    return wire.content if wire.action == "accept" else None
 
 
 def _outcome(model: type[M], schema: dict[str, Any], wire: WireResult) -> ElicitResult[M]:
@@ -610,6 +815,11 @@ def _url_unsupported(policy: OnUnsupported, reason: str) -> UrlResult:
     if policy == "defaults":
         reason += (
             "; a URL-mode question has no defaults, so on_unsupported='defaults' (from @elicits) "
+            "counts as 'raise' here"
+        )
+    if policy == "fallback":
+        reason += (
+            "; a URL must not pass through the model, so on_unsupported='fallback' (from @elicits) "
             "counts as 'raise' here"
         )
     raise ElicitationUnsupported(

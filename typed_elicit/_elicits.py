@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import typing
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol, TypeVar, Union, overload
 
 from mcp.server.mcpserver import Context
@@ -23,8 +23,10 @@ from mcp_types import (
 )
 from pydantic import BaseModel
 
-from ._context import ElicitContext, InputRequired, OnUnsupported, Policy, negotiated_era
+from ._context import ElicitContext, FallbackRequired, InputRequired, OnUnsupported, Policy, negotiated_era
 from ._errors import ElicitationUnsupported, SchemaError, TypedElicitError
+from ._fallback import resuming
+from ._hooks import ElicitHook
 from ._reducer import reduce_schema
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, is_mrtr
 
@@ -47,12 +49,14 @@ def elicits(
     timeout: float | None = None,
     retries: int = 0,
     on_unsupported: OnUnsupported = "raise",
+    hooks: Sequence[ElicitHook] = (),
 ) -> ElicitsDecorator: ...
 def elicits(
     *args: Any,
     timeout: float | None = None,
     retries: int = 0,
     on_unsupported: OnUnsupported = "raise",
+    hooks: Sequence[ElicitHook] = (),
 ) -> Any:
     """Let an async tool, prompt or resource-template function ask the user questions.
 
@@ -76,7 +80,10 @@ def elicits(
             they are reduced now, so a model that cannot be elicited fails at import.
         timeout: Default seconds per question for this function.
         retries: Default number of re-asks after an invalid answer.
-        on_unsupported: Default policy when the client cannot be asked.
+        on_unsupported: Default policy when the client cannot be asked;
+            `"fallback"` needs `install_fallback(server)`.
+        hooks: This function's elicitation hooks, run after the process-wide
+            ones (`add_hooks`); see `ElicitHook`.
 
     Returns:
         The wrapped function, or a decorator producing it.
@@ -98,7 +105,12 @@ def elicits(
         )
     if retries < 0:
         raise ValueError(f"@elicits retries must be 0 or more, got {retries}")
-    policy = Policy(timeout=timeout, retries=retries, on_unsupported=on_unsupported)
+    if on_unsupported not in ("raise", "defaults", "decline", "fallback"):
+        raise ValueError(
+            "@elicits on_unsupported must be 'raise', 'defaults', 'decline' or 'fallback', "
+            f"got {on_unsupported!r}"
+        )
+    policy = Policy(timeout=timeout, retries=retries, on_unsupported=on_unsupported, hooks=tuple(hooks))
 
     def decorate(fn: F) -> F:
         return _wrap(fn, policy)
@@ -153,16 +165,22 @@ def _wrap(fn: F, policy: Policy) -> F:
         if not isinstance(injected, Context):
             raise TypeError(f"{name} expects the SDK to inject its Context as {ctx_name!r}, got {injected!r}")
         sdk: Context[Any, Any] = injected  # pyright: ignore[reportUnknownVariableType]
-        bound.arguments[ctx_name] = ElicitContext(sdk, policy)
+        resume = resuming.get()
+        reset = resuming.set(None)  # a tool this one calls is not the call being resumed
+        bound.arguments[ctx_name] = ElicitContext(sdk, policy, function=name, resume=resume)
         try:
             return await fn(*bound.args, **bound.kwargs)
         except InputRequired as suspended:
             return suspended.result
+        except FallbackRequired as handed_over:
+            return handed_over.result
         except TypedElicitError as exc:
             surfaced = _for_client(exc, sdk)
             if surfaced is exc:
                 raise
             raise surfaced from exc
+        finally:
+            resuming.reset(reset)
 
     exposed: Any = wrapper
     exposed.__signature__ = public

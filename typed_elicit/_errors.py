@@ -81,3 +81,31 @@ class ReplayMismatch(TypedElicitError, RuntimeError):
     Between rounds the tool body runs again from the top; the code before each
     `ctx.elicit` must ask the same questions in the same order.
     """
+
+
+class HookError(TypedElicitError, RuntimeError):
+    """An elicitation hook raised, or returned something it may not.
+
+    The hook's own exception, if any, is the `__cause__`. Nothing is retried: the
+    question (or answer) the hook was looking at is abandoned and the call fails.
+
+    Attributes:
+        hook: The `repr` of the failing hook.
+        stage: `"on_question"` or `"on_answer"`.
+    """
+
+    def __init__(self, hook: str, stage: str, problem: str) -> None:
+        self.hook = hook
+        self.stage = stage
+        super().__init__(
+            f"the elicitation hook {hook}.{stage} failed: {problem}. Fix the hook, or remove it "
+            "(remove_hooks, or the hooks= of @elicits)."
+        )
+
+
+class FallbackNotInstalled(TypedElicitError, RuntimeError):
+    """`on_unsupported="fallback"` was used on a server without the companion tool."""
+
+
+class InvalidFallbackToken(TypedElicitError, ValueError):
+    """A token handed to the fallback companion tool is tampered with, expired, or not for this server."""

@@ -1,0 +1,307 @@
+"""The LLM-mediated fallback: ask through the model when the client cannot elicit.
+
+With `on_unsupported="fallback"`, a question the client cannot be asked ends the
+tool call with a result that tells the model the question and hands it a sealed
+token. The model asks the user in the chat and calls the companion tool that
+`install_fallback` registers with the token and the answer. The companion
+unseals the token and runs the original tool again with its original
+arguments, replaying the answers recorded so far exactly like a 2026-07-28
+round (see `_replay`), so the same tool code asks, re-asks and continues.
+
+The token is sealed with a `RequestStateSecurity` codec (AES-256-GCM by
+default): the model can neither read nor alter it. It expires, names the server
+(its audience) and, when the transport authenticates, the principal.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import hmac
+import json
+import time
+import weakref
+from dataclasses import dataclass
+from typing import Annotated, Any, Final, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.request_state import InvalidRequestState, RequestStateSecurity
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import ElicitResult as WireResult
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ._errors import InvalidFallbackToken, TypedElicitError
+from ._replay import ReplayState
+
+TOKEN_VERSION: Final[Literal[1]] = 1
+META_KEY: Final = "io.github.typed-elicit/fallback"
+"""The `_meta` key of a fallback result: token, companion tool name, message and schema."""
+
+
+@dataclass(frozen=True)
+class Installed:
+    """The companion tool of one server."""
+
+    name: str
+    security: RequestStateSecurity
+    audience: str
+
+
+@dataclass(frozen=True)
+class Resume:
+    """A call resumed by the companion tool: the original call and the answer it brings."""
+
+    tool: str
+    arguments: dict[str, Any]
+    state: ReplayState
+    response: WireResult
+
+
+_installed: weakref.WeakKeyDictionary[MCPServer, Installed] = weakref.WeakKeyDictionary()
+resuming: contextvars.ContextVar[Resume | None] = contextvars.ContextVar("typed_elicit_resume", default=None)
+"""Set by the companion tool while it runs the original tool again; read by `@elicits`."""
+
+
+def _now() -> float:
+    """Wall-clock seconds; a module function so tests can move time without sleeping."""
+    return time.time()
+
+
+def installed(server: MCPServer) -> Installed | None:
+    """The companion tool installed on `server`, if any."""
+    return _installed.get(server)
+
+
+def install_fallback(
+    server: MCPServer,
+    *,
+    name: str = "send_elicitation_result",
+    security: RequestStateSecurity | None = None,
+) -> None:
+    """Register the companion tool that `on_unsupported="fallback"` needs.
+
+    The tool takes `token`, `action` (`accept`, `decline` or `cancel`) and
+    `content` (the answer's fields, for `accept`); it runs the original tool
+    again with its original arguments and the answers given so far, and returns
+    what that tool returns, or the next question.
+
+    Security: the model sees each fallback question and relays the answer, so it
+    may read, alter or invent it. Never use the fallback for secrets (form models
+    refuse secret-looking fields anyway; URL-mode questions never fall back), nor
+    for approvals that must come from a person rather than from the model.
+
+    Args:
+        server: The server the `@elicits` tools are registered on.
+        name: The companion tool's name.
+        security: Seals the tokens; its `ttl` is how long a token stays valid.
+            None makes a process-local key (`RequestStateSecurity.ephemeral()`,
+            600 s); several replicas need `RequestStateSecurity(keys=[shared_secret])`.
+
+    Raises:
+        ValueError: If `server` already has a companion tool from `install_fallback`.
+    """
+    if server in _installed:
+        raise ValueError(
+            f"install_fallback was already called on this server (tool {_installed[server].name!r}); "
+            "call it once per server"
+        )
+    config = Installed(
+        name=name, security=security or RequestStateSecurity.ephemeral(), audience=server.name or ""
+    )
+
+    async def companion(
+        token: Annotated[str, Field(description="The token given with the question, unchanged.")],
+        action: Annotated[
+            Literal["accept", "decline", "cancel"],
+            Field(
+                description="accept: the user answered; decline: the user refused; "
+                "cancel: the user dismissed the question."
+            ),
+        ],
+        ctx: Context[Any, Any],
+        content: Annotated[
+            dict[str, Any] | None,
+            Field(description="For accept: the user's answer, one key per field of the question."),
+        ] = None,
+    ) -> CallToolResult:
+        return await _redeem(server, config, ctx, token, WireResult(action=action, content=content))
+
+    server.add_tool(
+        companion,
+        name=name,
+        description=(
+            "Deliver the user's answer to a question another tool asked through you. Call it only "
+            "after asking the user that question and getting their reply; pass the token unchanged."
+        ),
+        annotations=ToolAnnotations(title="Send the user's answer", open_world_hint=False),
+        structured_output=False,
+    )
+    _installed[server] = config
+
+
+async def _redeem(
+    server: MCPServer, config: Installed, ctx: Context[Any, Any], token: str, response: WireResult
+) -> CallToolResult:
+    try:
+        tool, arguments, state = _unseal(config, ctx, token)
+    except TypedElicitError as exc:
+        raise ToolError(f"{type(exc).__name__}: {exc}") from exc
+    reset = resuming.set(Resume(tool=tool, arguments=arguments, state=state, response=response))
+    try:
+        result = await server.call_tool(tool, arguments, ctx)
+    except UnexpectedToolError:
+        raise  # a crash: the SDK logs it and keeps its text from the client
+    except ToolError as exc:
+        return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
+    finally:
+        resuming.reset(reset)
+    if not isinstance(result, CallToolResult):  # pragma: no cover - resumed calls never return input_required
+        raise ToolError(f"the tool {tool!r} returned an input-required result to the fallback")
+    return result
+
+
+def seal_token(
+    config: Installed, ctx: Context[Any, Any], tool: str, arguments: dict[str, Any], state: ReplayState
+) -> str:
+    """A sealed, expiring token naming the call and its replay state."""
+    now = _now()
+    claims = _Claims(
+        v=TOKEN_VERSION,
+        iat=now,
+        exp=now + config.security.ttl,
+        aud=config.audience,
+        p=_principal(config, ctx),
+        tool=tool,
+        args=arguments,
+        state=state,
+    )
+    return config.security.codec.seal(claims.model_dump_json().encode())
+
+
+_FIX: Final = "Ask the tool again to get a fresh question and token."
+
+
+class _Claims(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    v: Literal[1]
+    iat: float
+    exp: float
+    aud: str
+    p: str | None
+    tool: str
+    args: dict[str, Any]
+    state: ReplayState
+
+
+def _unseal(config: Installed, ctx: Context[Any, Any], token: str) -> tuple[str, dict[str, Any], ReplayState]:
+    try:
+        claims = _Claims.model_validate_json(config.security.codec.unseal(token))
+    except (InvalidRequestState, ValidationError):
+        claims = None
+    if claims is None or claims.state.pending is None:
+        raise InvalidFallbackToken(
+            "the token is not one this server issued, or it was altered; pass the token from the "
+            f"question unchanged. {_FIX}"
+        )
+    if not _now() < claims.exp:
+        raise InvalidFallbackToken(
+            f"the token has expired (tokens are valid for {config.security.ttl:g} s). {_FIX}"
+        )
+    if claims.aud != config.audience:
+        raise InvalidFallbackToken(f"the token was issued by another server. {_FIX}")
+    if not hmac.compare_digest(claims.p or "", _principal(config, ctx) or ""):
+        raise InvalidFallbackToken(f"the token was issued to another user. {_FIX}")
+    return claims.tool, claims.args, claims.state
+
+
+def _principal(config: Installed, ctx: Context[Any, Any]) -> str | None:
+    bind = config.security.bind_principal
+    principal = bind(ctx.request_context) if bind is not None else None
+    return (
+        None if principal is None else hashlib.sha256(principal.encode("utf-8", "surrogatepass")).hexdigest()
+    )
+
+
+def fallback_result(*, companion: str, token: str, message: str, schema: dict[str, Any]) -> CallToolResult:
+    """The tool result that hands a question to the model."""
+    fields = describe_fields(schema) or ["(no fields: the user only confirms or refuses)"]
+    text = "\n".join(
+        [
+            "This tool needs an answer from the user before it can continue. Do not answer it "
+            "yourself: ask the user.",
+            "",
+            f"Question: {message}",
+            "",
+            "Fields:",
+            *(f"- {line}" for line in fields),
+            "",
+            f"Then call the tool `{companion}` with:",
+            f'- token: "{token}" (unchanged)',
+            '- action: "accept" with `content` holding the user\'s answer (an object with the fields '
+            'above), "decline" if the user refuses, or "cancel" if they do not want to answer now.',
+        ]
+    )
+    meta = {META_KEY: {"tool": companion, "token": token, "message": message, "requestedSchema": schema}}
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, _meta=meta)
+
+
+def describe_fields(schema: dict[str, Any]) -> list[str]:
+    """One readable line per field of a reduced `requestedSchema`."""
+    required = set(schema.get("required", []))
+    lines: list[str] = []
+    for name, prop in schema.get("properties", {}).items():
+        parts = [_kind(prop), "required" if name in required else "optional"]
+        parts += _limits(prop)
+        if "default" in prop:
+            parts.append(f"default {json.dumps(prop['default'])}")
+        label = prop.get("title")
+        head = f"{name} ({label})" if label and label != name else name
+        line = f"{head}: {', '.join(parts)}"
+        if prop.get("description"):
+            line += f". {prop['description']}"
+        lines.append(line)
+    return lines
+
+
+def _options(prop: dict[str, Any]) -> str | None:
+    titled = prop.get("oneOf") or prop.get("anyOf")
+    if titled:
+        return ", ".join(f"{json.dumps(o['const'])} ({o.get('title', o['const'])})" for o in titled)
+    if "enum" in prop:
+        names = prop.get("enumNames")
+        values = prop["enum"]
+        if names:
+            return ", ".join(f"{json.dumps(v)} ({n})" for v, n in zip(values, names, strict=False))
+        return ", ".join(json.dumps(v) for v in values)
+    return None
+
+
+def _kind(prop: dict[str, Any]) -> str:
+    if prop.get("type") == "array":
+        items = prop.get("items", {})
+        return f"a list of any of: {_options(items)}"
+    options = _options(prop)
+    if options is not None:
+        return f"one of: {options}"
+    kind = str(prop.get("type", "string"))
+    fmt = prop.get("format")
+    return f"{kind} ({fmt})" if fmt else kind
+
+
+def _limits(prop: dict[str, Any]) -> list[str]:
+    bounds = {
+        "minimum": ("at least", ""),
+        "maximum": ("at most", ""),
+        "minLength": ("at least", " character"),
+        "maxLength": ("at most", " character"),
+        "minItems": ("at least", " item"),
+        "maxItems": ("at most", " item"),
+    }
+    out: list[str] = []
+    for key, (phrase, unit) in bounds.items():
+        if key in prop:
+            plural = "s" if unit and prop[key] != 1 else ""
+            out.append(f"{phrase} {prop[key]}{unit}{plural}")
+    return out
