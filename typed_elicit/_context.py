@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias, TypeVar, overload
 from urllib.parse import urlsplit
 
+from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
@@ -152,6 +153,29 @@ class Policy:
     hooks: tuple[ElicitHook, ...] = ()
 
 
+_DEFAULT_POLICY = Policy()
+_EMPTY_STATE = ReplayState()
+_FORM_PARAMS: dict[tuple[str, int], tuple[dict[str, Any], ElicitRequestFormParams]] = {}
+
+
+def _form_params(message: str, schema: dict[str, Any]) -> ElicitRequestFormParams:
+    """The request params for a form question, built (and validated) once per message and schema.
+
+    Building `ElicitRequestFormParams` validates the whole schema again; the params are
+    only ever serialised, so one instance is shared. The entry keeps the schema object
+    alive, so its id cannot be reused while cached.
+    """
+    key = (message, id(schema))
+    hit = _FORM_PARAMS.get(key)
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    params = ElicitRequestFormParams(message=message, requested_schema=schema)
+    if len(_FORM_PARAMS) >= 1024:  # messages built per call must not grow this forever
+        _FORM_PARAMS.clear()
+    _FORM_PARAMS[key] = (schema, params)
+    return params
+
+
 class InputRequired(BaseException):
     """Internal: ends a 2026-07-28 round because a question has no answer yet.
 
@@ -218,10 +242,17 @@ class ElicitContext:
             resume: Set when the fallback's companion tool runs the call again.
         """
         self._sdk = sdk
-        self._policy = policy or Policy()
+        self._policy = policy or _DEFAULT_POLICY
         self._function = function
         self._resume = resume
-        self._era: ProtocolVersion | None = negotiated_era(sdk.protocol_version)
+        # Read once: each SDK Context property goes through pydantic's __getattr__.
+        try:
+            self._request: ServerRequestContext[Any, Any] | None = sdk.request_context
+        except ValueError:  # outside a request
+            self._request = None
+        self._era: ProtocolVersion | None = negotiated_era(
+            None if self._request is None else self._request.protocol_version
+        )
         if resume is not None:
             assert resume.state.pending is not None
             self._state = resume.state
@@ -230,10 +261,10 @@ class ElicitContext:
             self._state = ReplayState.decode(sdk.request_state)
             self._responses = dict(sdk.input_responses or {})
         else:
-            self._state = ReplayState()
+            self._state = _EMPTY_STATE  # frozen: one empty state serves every push-era call
             self._responses = {}
         self._answers: list[Answer] = []
-        self._once: dict[str, Any] = dict(self._state.once)
+        self._once: dict[str, Any] = dict(self._state.once) if self._state.once else {}
         self._index = 0
 
     @property
@@ -340,7 +371,7 @@ class ElicitContext:
             question = QuestionId(
                 key=question_key(index), model=model_id(model), digest=schema_digest(schema)
             )
-            params = ElicitRequestFormParams(message=text, requested_schema=schema)
+            params = _form_params(text, schema)
             raise await self._suspend(question, params, 0, model, via="fallback", reason=refusal)
         return await self._ask_now(model, schema, text, wait, attempts)
 
@@ -499,12 +530,14 @@ class ElicitContext:
 
     def _cannot_ask(self, mode: Mode = "form") -> str | None:
         """Why the client cannot be sent a `mode` question right now, or None if it can."""
-        if not self._mrtr and not self._sdk.session.can_send_request:
+        assert self._request is not None, "only asked inside a request (a negotiated era)"
+        session = self._request.session
+        if not self._mrtr and not session.can_send_request:
             return (
                 "this connection cannot carry server-to-client requests (stateless or JSON-response "
                 "HTTP); serve stateful streamable HTTP, or let the client use protocol 2026-07-28"
             )
-        capabilities = self._sdk.client_capabilities
+        capabilities = session.client_capabilities
         elicitation = capabilities.elicitation if capabilities is not None else None
         if elicitation is None:
             return "the client did not declare the elicitation capability"
@@ -526,7 +559,7 @@ class ElicitContext:
         text = message
         attempt = 0
         while True:
-            params = ElicitRequestFormParams(message=text, requested_schema=schema)
+            params = _form_params(text, schema)
             event = self._event(params, model, attempt, "client")
             await run_question_hooks(self._hooks, event)
             wire = await self._send(params, model.__name__, timeout)
@@ -593,7 +626,8 @@ class ElicitContext:
     async def _send(self, params: ElicitRequestParams, subject: str, timeout: float) -> WireResult:
         """Push eras: send one `elicitation/create` request and wait for its result."""
         request = ElicitRequest(params=params)
-        request_context = self._sdk.request_context
+        request_context = self._request
+        assert request_context is not None, "only sent inside a request (a negotiated era)"
         try:
             return await request_context.session.send_request(
                 request,
@@ -639,7 +673,7 @@ class ElicitContext:
                 raise _mismatch(index, pending.question, question)
             if isinstance(response, WireResult):
                 return await self._take(model, schema, message, timeout, retries, pending, response)
-        params = ElicitRequestFormParams(message=message, requested_schema=schema)
+        params = _form_params(message, schema)
         if self._resume is not None:
             raise await self._suspend(question, params, 0, model, via="fallback")
         reason = self._cannot_ask()
@@ -662,14 +696,14 @@ class ElicitContext:
         _check_in_time(pending, timeout, model.__name__, "ctx.elicit")
         via: Via = "fallback" if self._resume is not None else "client"
         # The answer event names the question by its base message (a re-ask's text is not recorded).
-        asked = ElicitRequestFormParams(message=message, requested_schema=schema)
+        asked = _form_params(message, schema)
         response = await self._answered(self._event(asked, model, pending.attempt, via), response)
         try:
             outcome = _outcome(model, schema, response)
         except InvalidResponse as problem:
             if pending.attempt >= retries:
                 raise
-            params = ElicitRequestFormParams(message=_reask(message, problem), requested_schema=schema)
+            params = _form_params(_reask(message, problem), schema)
             raise await self._suspend(pending.question, params, pending.attempt + 1, model, via=via) from None
         self._answers.append(
             Answer(question=pending.question, action=response.action, content=_kept(response))

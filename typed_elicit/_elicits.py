@@ -160,15 +160,19 @@ def _wrap(fn: F, policy: Policy) -> F:
 
     @functools.wraps(fn)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        bound = signature.bind(*args, **kwargs)
-        injected = bound.arguments[ctx_name]
+        # The SDK passes every argument by keyword; anything else takes the general path.
+        bound = signature.bind(*args, **kwargs) if args or ctx_name not in kwargs else None
+        injected = kwargs[ctx_name] if bound is None else bound.arguments[ctx_name]
         if not isinstance(injected, Context):
             raise TypeError(f"{name} expects the SDK to inject its Context as {ctx_name!r}, got {injected!r}")
         sdk: Context[Any, Any] = injected  # pyright: ignore[reportUnknownVariableType]
         resume = resuming.get()
         reset = resuming.set(None)  # a tool this one calls is not the call being resumed
-        bound.arguments[ctx_name] = ElicitContext(sdk, policy, function=name, resume=resume)
+        ctx = ElicitContext(sdk, policy, function=name, resume=resume)
         try:
+            if bound is None:
+                return await fn(**{**kwargs, ctx_name: ctx})
+            bound.arguments[ctx_name] = ctx
             return await fn(*bound.args, **bound.kwargs)
         except InputRequired as suspended:
             return suspended.result
