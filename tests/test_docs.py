@@ -7,8 +7,14 @@ import runpy
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
+from mcp_types import TextContent
+
+from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
+from typed_elicit.testing import Answer, ScriptedUser, accept, cancel, connect, decline
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))
@@ -42,9 +48,37 @@ def test_every_included_docs_example_runs(file: Path) -> None:
     runpy.run_path(str(file), run_name="docs_example")
 
 
-@pytest.mark.parametrize("block", python_blocks(ROOT / "README.md"))
-def test_readme_python_examples_run(block: str) -> None:
-    exec(compile(block, "README.md", "exec", dont_inherit=True), {"__name__": "readme_example"})
+def run_readme_example() -> dict[str, Any]:
+    (block,) = python_blocks(ROOT / "README.md")
+    namespace: dict[str, Any] = {"__name__": "readme_example"}
+    exec(compile(block, "README.md", "exec", dont_inherit=True), namespace)
+    return namespace
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", PROTOCOL_VERSIONS)
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (accept(env="prod", replicas=3), "deployed web to prod x3"),
+        (accept(env="stg"), "deployed web to stg x2"),
+        (decline(), "not deployed: declined"),
+        (cancel(), "not deployed: cancelled"),
+    ],
+)
+async def test_the_readme_tool_answers_as_the_readme_says_on_every_era(
+    era: ProtocolVersion, answer: Answer, expected: str
+) -> None:
+    example = run_readme_example()
+    user = ScriptedUser(answer)
+    with anyio.fail_after(10):
+        async with connect(example["server"], era, elicitation_callback=user) as client:
+            result = await client.call_tool("deploy", {"app": "web"})
+    assert not result.is_error
+    assert [c.text for c in result.content if isinstance(c, TextContent)] == [expected]
+    (question,) = user.questions
+    assert question.message == "Where should we deploy?"
+    user.assert_done()
 
 
 def test_declaring_models_example_prints_each_modern_schema() -> None:
