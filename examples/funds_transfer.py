@@ -3,6 +3,10 @@
 The code is sent inside `ctx.once`, so on protocol 2026-07-28, where the tool
 runs again for every answer, the text message still goes out exactly once and
 every round compares against the same code (kept in the sealed request state).
+
+The transfer itself runs after the last question, so a client that resends the
+final round runs it again. The transfer id, minted in `ctx.once` before the last
+question, is the same in every such run and the bank ignores a repeated one.
 """
 
 from __future__ import annotations
@@ -19,6 +23,14 @@ server = MCPServer("bank")
 
 OUTBOX: list[str] = []
 """Stands in for an SMS gateway: every code "sent to the phone" lands here."""
+
+TRANSFERS: dict[str, tuple[str, str, float]] = {}
+"""Stands in for the bank: transfers by idempotency key."""
+
+
+def bank_transfer(idempotency_key: str, from_account: str, to_account: str, amount: float) -> None:
+    """Move the money, unless a transfer with this key was made already."""
+    TRANSFERS.setdefault(idempotency_key, (from_account, to_account, amount))
 
 
 class TransferConfirmation(BaseModel):
@@ -39,6 +51,7 @@ async def send_code() -> str:
 @elicits(TransferConfirmation, Verification)
 async def transfer_funds(from_account: str, to_account: str, amount: float, ctx: ElicitContext) -> str:
     """Transfer funds between accounts after confirmation and a one-time code."""
+    transfer_id = await ctx.once("transfer-id", lambda: secrets.token_urlsafe(16))
     question = f"Transfer ${amount:.2f} from {from_account} to {to_account}?"
     match await ctx.elicit(TransferConfirmation, question):
         case Accepted(TransferConfirmation(confirmed=True)):
@@ -48,6 +61,7 @@ async def transfer_funds(from_account: str, to_account: str, amount: float, ctx:
     expected = await ctx.once("send-code", send_code)
     match await ctx.elicit(Verification, "Please verify this transfer", timeout=120, retries=1):
         case Accepted(Verification(code=code)) if hmac.compare_digest(code, expected):
+            bank_transfer(transfer_id, from_account, to_account, amount)
             return f"Transferred ${amount:.2f} from {from_account} to {to_account}"
         case Accepted():
             return "Invalid verification code; transfer cancelled"

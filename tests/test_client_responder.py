@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, ErrorData, TextContent
 
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
-from typed_elicit._responder import Responder
+from typed_elicit._responder import Responder, redacted_url
 from typed_elicit._testing import connect
 
 from .client_servers import raw, typed
@@ -75,6 +76,38 @@ def test_url_requests_are_declined_with_the_url_in_the_reason() -> None:
     assert result == ElicitResult(action="decline")
     assert responder.log[0].reason is not None
     assert "https://pay.example/x" in responder.log[0].reason
+
+
+def test_a_declined_url_is_logged_and_recorded_without_its_query_or_fragment(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    responder = Responder()
+    url = "https://id.example.com:8443/authorize?state=s3cr3t&code=tok3n#frag"
+
+    with caplog.at_level(logging.WARNING, logger="typed_elicit.responder"):
+        responder.respond(ElicitRequestURLParams(message="Sign in", url=url))
+
+    reason = responder.log[0].reason
+    assert reason is not None
+    assert "https://id.example.com:8443/authorize?…" in reason
+    assert "https://id.example.com:8443/authorize?…" in caplog.text
+    for secret in ("s3cr3t", "tok3n", "frag"):
+        assert secret not in reason
+        assert secret not in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://id.example.com/authorize?t=x", "https://id.example.com/authorize?…"),
+        ("https://id.example.com/authorize", "https://id.example.com/authorize"),
+        ("https://user:pw@id.example.com/a", "https://id.example.com/a"),
+        ("http://[::1]:8080/cb#t=x", "http://[::1]:8080/cb?…"),
+        ("https://[::1/", "<unreadable URL>"),
+    ],
+)
+def test_redacted_urls_keep_only_scheme_host_and_path(url: str, shown: str) -> None:
+    assert redacted_url(url) == shown
 
 
 def test_an_unusable_schema_gets_an_error_and_is_logged() -> None:

@@ -146,6 +146,18 @@ def test_numbers_refuse_booleans_and_integers_refuse_fractions() -> None:
             spec.content(bad)
 
 
+@pytest.mark.parametrize("bad", [" 7 ", "1_000", "+1", "01", "NaN", "Infinity", "1e400", float("nan"), "2.5"])
+def test_numbers_are_checked_by_the_servers_wire_rule_before_sending(bad: object) -> None:
+    spec = parse_requested_schema(
+        {"type": "object", "properties": {"i": {"type": "integer"}, "n": {"type": "number"}}}
+    )
+
+    assert spec.content({"i": "7", "n": "-1.5e3"}) == {"i": 7, "n": -1500.0}
+    for answer in ({"i": bad}, {"n": bad} if bad != "2.5" else {"i": "2.5"}):
+        with pytest.raises(InvalidAnswer, match="expected a"):
+            spec.content(answer)
+
+
 def test_property_names_that_are_not_identifiers_get_an_alias_and_round_trip() -> None:
     schema = {
         "type": "object",

@@ -11,7 +11,7 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp_types import ElicitRequestFormParams, ElicitResult, TextContent
+from mcp_types import CallToolResult, ElicitRequestFormParams, ElicitResult, InputRequiredResult, TextContent
 
 from tests.conftest import BOUND, Reply, accept, cancel, decline, user
 
@@ -184,3 +184,35 @@ async def test_dev_config_falls_back_to_defaults_without_elicitation(connect, er
             result = await client.call_tool("configure_dev", {"project": "web"})
     assert isinstance(result.content[0], TextContent)
     assert result.content[0].text == "web: editor=vscode port=3000 hot_reload=True"
+
+
+async def test_a_resent_final_round_moves_the_money_once(connect):
+    bank = example("funds_transfer")
+    arguments = {"from_account": "A", "to_account": "B", "amount": 25}
+    before = dict(bank.TRANSFERS)
+    async with connect(bank.server, "2026-07-28", user()) as client:
+        session = client.session
+        with anyio.fail_after(BOUND):
+            first = await session.call_tool("transfer_funds", arguments, allow_input_required=True)
+            assert isinstance(first, InputRequiredResult)
+            second = await session.call_tool(
+                "transfer_funds",
+                arguments,
+                input_responses={"q0": accept(confirmed=True)},
+                request_state=first.request_state,
+                allow_input_required=True,
+            )
+            assert isinstance(second, InputRequiredResult)
+            final = {"q1": accept(code=bank.OUTBOX[-1])}
+            done = [
+                await session.call_tool(
+                    "transfer_funds", arguments, input_responses=final, request_state=second.request_state
+                )
+                for _ in range(3)
+            ]
+    for result in done:
+        assert isinstance(result, CallToolResult)
+        assert isinstance(result.content[0], TextContent)
+        assert result.content[0].text == "Transferred $25.00 from A to B"
+    new = {key: transfer for key, transfer in bank.TRANSFERS.items() if key not in before}
+    assert list(new.values()) == [("A", "B", 25)]

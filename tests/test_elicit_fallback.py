@@ -13,6 +13,7 @@ import mcp.client.session as client_session
 import pytest
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.request_state import RequestStateSecurity
 from mcp.shared.exceptions import MCPError
 from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY, CallToolResult, TextContent
@@ -30,7 +31,7 @@ from typed_elicit import (
     elicits,
     install_fallback,
 )
-from typed_elicit._fallback import META_KEY, describe_fields
+from typed_elicit._fallback import META_KEY, InProcessRedeemedTokens, describe_fields
 
 pytestmark = pytest.mark.anyio
 
@@ -272,7 +273,7 @@ async def test_url_questions_never_fall_back(connect, era):
 
 async def test_prompts_cannot_fall_back(connect, era):
     async with connect(build(), era) as client:
-        with pytest.raises(Exception, match="works for tools only") as caught, anyio.fail_after(BOUND):
+        with pytest.raises(MCPError, match="works for tools only") as caught, anyio.fail_after(BOUND):
             await client.get_prompt("greeting", {})
     assert "ElicitationUnsupported" in str(caught.value)
 
@@ -359,7 +360,8 @@ async def test_a_protocol_without_elicitation_still_falls_back(monkeypatch):
 
 def test_an_unknown_policy_is_refused_at_decoration():
     with pytest.raises(
-        ValueError, match="on_unsupported must be 'raise', 'defaults', 'decline' or 'fallback'"
+        ValueError,
+        match="@elicits takes on_unsupported='raise', 'defaults', 'decline' or 'fallback', got 'ask-later'",
     ):
         elicits(on_unsupported="ask-later")  # type: ignore[arg-type]
 
@@ -398,3 +400,130 @@ async def test_the_policy_can_be_chosen_per_question(connect, era):
     async with connect(server, era) as client:
         token = token_of(await call(client, "ask", {}))
         assert text_of(await answer(client, token, confirm=True)) == "sure=True"
+
+
+PAID: list[int] = []
+
+
+def bank(
+    name: str = "bank",
+    *,
+    security: RequestStateSecurity | None = None,
+    redeemed: InProcessRedeemedTokens | None = None,
+    failures: int = 0,
+) -> MCPServer:
+    """A server whose `pay` tool pays after its last question, failing transiently `failures` times."""
+    server = MCPServer(name)
+    install_fallback(server, security=security, redeemed=redeemed)
+    left = [failures]
+
+    @server.tool()
+    @elicits(on_unsupported="fallback")
+    async def pay(amount: int, ctx: ElicitContext) -> str:
+        match await ctx.elicit(Confirm, f"Pay {amount}?"):
+            case Accepted(Confirm(confirm=True)):
+                if left[0]:
+                    left[0] -= 1
+                    raise ToolError("the payment service is unavailable; try again")
+                PAID.append(amount)
+                return f"paid {amount}"
+            case _:
+                return "not paid"
+
+    return server
+
+
+ALREADY_USED = "InvalidFallbackToken: the token was already used"
+
+
+async def test_a_token_is_redeemed_once_and_a_second_redemption_is_refused_as_already_used(connect, era):
+    PAID.clear()
+    async with connect(bank(), era) as client:
+        token = token_of(await call(client, "pay", {"amount": 100}))
+        first = await answer(client, token, confirm=True)
+        again = [await answer(client, token, confirm=True) for _ in range(2)]
+    assert text_of(first) == "paid 100"
+    for refused in again:
+        assert refused.is_error
+        assert ALREADY_USED in text_of(refused)
+        assert "call the tool 'pay' again; it asks the question again" in text_of(refused)
+    assert PAID == [100]
+
+
+async def test_concurrent_redemptions_of_one_token_run_the_tool_once(connect, era):
+    PAID.clear()
+    results: list[CallToolResult] = []
+    async with connect(bank(), era) as client:
+        token = token_of(await call(client, "pay", {"amount": 7}))
+
+        async def redeem() -> None:
+            results.append(await answer(client, token, confirm=True))
+
+        async with anyio.create_task_group() as group:
+            for _ in range(3):
+                group.start_soon(redeem)
+    assert sorted(text_of(r) == "paid 7" for r in results) == [False, False, True]
+    assert sum(ALREADY_USED in text_of(r) for r in results) == 2
+    assert PAID == [7]
+
+
+async def test_a_token_whose_run_failed_is_spent_and_the_tool_is_called_again(connect, era):
+    PAID.clear()
+    async with connect(bank(failures=1), era) as client:
+        token = token_of(await call(client, "pay", {"amount": 5}))
+        failed = await answer(client, token, confirm=True)
+        retried = await answer(client, token, confirm=True)
+        fresh = token_of(await call(client, "pay", {"amount": 5}))
+        done = await answer(client, fresh, confirm=True)
+    assert failed.is_error
+    assert "the payment service is unavailable" in text_of(failed)
+    assert ALREADY_USED in text_of(retried)
+    assert text_of(done) == "paid 5"
+    assert PAID == [5]
+
+
+async def test_replicas_sharing_a_redeemed_store_refuse_a_token_used_on_another(connect, era):
+    PAID.clear()
+    shared = InProcessRedeemedTokens()
+    async with connect(bank("svc", security=RequestStateSecurity(keys=[KEY]), redeemed=shared), era) as one:
+        token = token_of(await call(one, "pay", {"amount": 3}))
+        assert text_of(await answer(one, token, confirm=True)) == "paid 3"
+    async with connect(bank("svc", security=RequestStateSecurity(keys=[KEY]), redeemed=shared), era) as two:
+        refused = await answer(two, token, confirm=True)
+    assert ALREADY_USED in text_of(refused)
+    assert PAID == [3]
+
+
+async def test_the_in_process_store_forgets_ids_once_their_tokens_expire(monkeypatch):
+    store = InProcessRedeemedTokens()
+    now = [1000.0]
+    monkeypatch.setattr(fallback_module, "_now", lambda: now[0])
+    assert await store.claim("a", 1600.0)
+    assert not await store.claim("a", 1600.0)
+    assert await store.claim("b", 1700.0)
+    now[0] = 1600.0
+    assert await store.claim("c", 2200.0)
+    assert len(store) == 2  # "a" expired and was forgotten
+    now[0] = 2200.0
+    assert await store.claim("a", 2800.0)
+    assert len(store) == 1
+
+
+async def test_content_that_is_not_a_primitive_is_a_tool_error_naming_the_field_and_the_allowed_types(
+    connect, era
+):
+    PAID.clear()
+    async with connect(bank(), era) as client:
+        token = token_of(await call(client, "pay", {"amount": 9}))
+        result = await answer(client, token, confirm={"yes": True})
+        listed = await answer(client, token, confirm=[1, 2])
+        fixed = await answer(client, token, confirm=True)
+    assert result.is_error
+    assert "Error executing tool send_elicitation_result: the answer's content has fields of a type" in (
+        text_of(result)
+    )
+    assert "'confirm' (an object)" in text_of(result)
+    assert "must be a string, a number, a boolean or a list of strings" in text_of(result)
+    assert "'confirm' (a list with a non-string item)" in text_of(listed)
+    assert text_of(fixed) == "paid 9"  # a refused answer does not spend the token
+    assert PAID == [9]

@@ -223,6 +223,23 @@ async def test_retries_run_out_into_invalid_response(connect, era):
     assert len(scripted.asked) == 2
 
 
+async def test_used_up_retries_say_how_often_the_user_was_asked_instead_of_advising_retries(connect, era):
+    scripted = user(accept(name="1", age=1), accept(name="2", age=2))
+    async with connect(server, era, scripted) as client:
+        is_error, text = await call(client, "profile", {"retries": 1})
+    assert is_error
+    assert "The user was asked 2 times (retries=1) and no answer was valid" in text
+    assert "catch InvalidResponse to carry on without it" in text
+    assert "Pass retries=N" not in text
+
+
+async def test_an_invalid_answer_without_retries_advises_passing_retries(connect, era):
+    async with connect(server, era, user(accept(name="1", age=1))) as client:
+        is_error, text = await call(client, "profile")
+    assert is_error
+    assert "Pass retries=N to ctx.elicit to ask the user again" in text
+
+
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
@@ -242,6 +259,14 @@ async def test_answers_are_revalidated_strictly_on_arrival(connect, era, content
 async def test_numeric_strings_count_as_numbers(connect, era):
     async with connect(server, era, user(accept(name="Ann", age="42", newsletter=True))) as client:
         assert await call(client, "profile") == (False, "Ann/42/True")
+
+
+@pytest.mark.parametrize("age", [" 7 ", "1_0", "+7", "07", "NaN", "Infinity", "7.5"])
+async def test_numeric_strings_outside_the_json_number_grammar_are_refused(connect, era, age):
+    async with connect(server, era, user(accept(name="Ann", age=age))) as client:
+        is_error, text = await call(client, "profile")
+    assert is_error
+    assert f"age: expected a {'whole ' if age == '7.5' else ''}number, got {age!r}" in text
 
 
 async def test_missing_capability_raises_elicitation_unsupported(connect, era):

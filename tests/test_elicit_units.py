@@ -11,7 +11,7 @@ from mcp_types import TextContent
 from pydantic import BaseModel
 
 from tests.conftest import BOUND, accept, user
-from typed_elicit import Accepted, InvalidResponse
+from typed_elicit import Accepted, InvalidResponse, get_default_timeout, set_default_timeout
 from typed_elicit._context import ElicitContext, negotiated_era
 from typed_elicit._elicits import elicits
 from typed_elicit._replay import ReplayState, schema_digest
@@ -124,8 +124,169 @@ def test_the_decorated_function_needs_the_sdk_context():
 
 
 @pytest.mark.parametrize(
-    ("options", "problem"), [({"timeout": 0}, "positive"), ({"retries": -1}, "0 or more")]
+    ("options", "problem"),
+    [
+        ({"timeout": 0}, "positive"),
+        ({"retries": -1}, "0 or more"),
+        ({"retries": True}, r"@elicits retries must be 0 or more \(an int, not a bool\), got True"),
+        ({"on_unsupported": "defualts"}, "@elicits takes on_unsupported='raise', 'defaults'.*got 'defualts'"),
+    ],
 )
 def test_decorator_settings_are_checked(options, problem):
     with pytest.raises(ValueError, match=problem):
         elicits(**options)
+
+
+class Amounts(BaseModel):
+    amount: float = 0.0
+    count: int = 0
+
+
+AMOUNTS = {"type": "object", "properties": {"amount": {"type": "number"}, "count": {"type": "integer"}}}
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ({"amount": "nan"}, "amount: expected a number, got 'nan'"),
+        ({"amount": "NaN"}, "amount: expected a number, got 'NaN'"),
+        ({"amount": "Infinity"}, "amount: expected a number, got 'Infinity'"),
+        ({"amount": "-inf"}, "amount: expected a number, got '-inf'"),
+        ({"count": " 7 "}, "count: expected a number, got ' 7 '"),
+        ({"amount": "1_000"}, "amount: expected a number, got '1_000'"),
+        ({"count": "+1"}, "count: expected a number, got '+1'"),
+        ({"count": "01"}, "count: expected a number, got '01'"),
+        ({"amount": "0x10"}, "amount: expected a number, got '0x10'"),
+        ({"amount": "1."}, "amount: expected a number, got '1.'"),
+        ({"count": "\u0661"}, "count: expected a number, got '\u0661'"),
+        ({"amount": float("nan")}, "amount: expected a finite number, got nan"),
+        ({"amount": float("inf")}, "amount: expected a finite number, got inf"),
+        ({"amount": "1e400"}, "amount: expected a finite number, got '1e400'"),
+        ({"count": 2.5}, "count: expected a whole number, got 2.5"),
+        ({"count": "2.5"}, "count: expected a whole number, got '2.5'"),
+        ({"amount": True}, "amount: expected a number, got True"),
+        ({"count": [1]}, "count: expected a number, got [1]"),
+        ({"count": "9" * 5000}, "count: expected a number, got '999"),
+    ],
+)
+def test_number_fields_take_only_finite_json_numbers(content, problem):
+    with pytest.raises(InvalidResponse) as caught:
+        validate_content(Amounts, AMOUNTS, content)
+    assert problem in str(caught.value)
+    assert caught.value.content == content
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ({"amount": "42", "count": "42"}, Amounts(amount=42, count=42)),
+        ({"amount": "-1.5e3", "count": "-0"}, Amounts(amount=-1500.0, count=0)),
+        ({"amount": "0.25", "count": "1e3"}, Amounts(amount=0.25, count=1000)),
+        ({"amount": 7, "count": 2.0}, Amounts(amount=7.0, count=2)),
+        ({"count": "2.0"}, Amounts(count=2)),
+    ],
+)
+def test_strings_in_the_json_number_grammar_count_as_numbers(content, expected):
+    assert validate_content(Amounts, AMOUNTS, content) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "42",
+        "-1.5e3",
+        "1e3",
+        "2.0",
+        2.0,
+        2.5,
+        7,
+        " 7 ",
+        "1_000",
+        "+1",
+        "01",
+        "nan",
+        "Infinity",
+        float("nan"),
+        float("-inf"),
+        "1e400",
+        True,
+        False,
+        None,
+        [1],
+        "2.5",
+    ],
+)
+@pytest.mark.parametrize("kind", ["number", "integer"])
+def test_both_ends_judge_a_number_alike(kind, value):
+    from typed_elicit._client import InvalidAnswer, check_value, parse_requested_schema
+
+    schema = {"type": "object", "properties": {"x": {"type": kind}}, "required": ["x"]}
+    (spec,) = parse_requested_schema(schema).fields
+    try:
+        sent = check_value(spec, value)
+    except InvalidAnswer:
+        sent = None
+    field = "amount" if kind == "number" else "count"
+    server_schema = {"type": "object", "properties": {field: {"type": kind}}}
+    try:
+        received = getattr(validate_content(Amounts, server_schema, {field: value}), field)
+    except InvalidResponse:
+        received = None
+    if value is None:  # null means "left out" on the server; the client refuses it for a required field
+        return
+    assert (sent is None) == (received is None), f"client sent {sent!r}, server read {received!r}"
+    if sent is not None:
+        assert sent == received
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("options", "problem"),
+    [
+        ({"on_unsupported": "defualts"}, "takes on_unsupported='raise', 'defaults', 'decline' or 'fallback'"),
+        ({"on_unsupported": "url"}, "got 'url'"),
+        ({"retries": True}, "retries must be 0 or more \\(an int, not a bool\\), got True"),
+        ({"retries": 1.5}, "got 1.5"),
+        ({"retries": -1}, "retries must be 0 or more"),
+        ({"timeout": float("nan")}, "ctx.elicit timeout must be a positive number"),
+    ],
+)
+async def test_elicit_refuses_a_misspelt_policy_or_a_non_integer_retry_count(options, problem):
+    ctx = ElicitContext(Context())
+    with pytest.raises(ValueError, match=problem):
+        await ctx.elicit(Flag, **options)
+
+
+@pytest.mark.anyio
+async def test_elicit_url_names_the_allowed_policies_when_refusing_one():
+    ctx = ElicitContext(Context())
+    with pytest.raises(
+        ValueError, match="takes on_unsupported='raise' or 'decline', got 'fallback': a URL-mode"
+    ):
+        await ctx.elicit_url("https://example.com/", "Open it.", on_unsupported="fallback")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("timeout", [0, -1, float("nan")])
+def test_every_timeout_is_checked_by_one_rule_naming_its_owner(timeout):
+    with pytest.raises(ValueError, match=r"^@elicits timeout must be a positive number of seconds"):
+        elicits(timeout=timeout)
+    with pytest.raises(ValueError, match=r"^the default timeout must be a positive number of seconds"):
+        set_default_timeout(timeout)
+    assert get_default_timeout() == 300.0
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("elicitation_id", ["", None])
+async def test_complete_url_refuses_an_empty_elicitation_id_on_every_era(elicitation_id):
+    with pytest.raises(ValueError, match=r"needs the elicitation_id given to ctx\.elicit_url"):
+        await ElicitContext(Context()).complete_url(elicitation_id)
+
+
+def test_invalid_response_advice_defaults_to_retries_and_can_be_replaced():
+    default = InvalidResponse("Flag", [("on", "bad")], {"on": 1})
+    assert str(default).endswith(
+        "Pass retries=N to ctx.elicit to ask the user again with these problems stated."
+    )
+    custom = InvalidResponse("Flag", [("on", "bad")], {"on": 1}, advice="Fix the client.")
+    assert str(custom).endswith("Content received: {'on': 1}. Fix the client.")
+    assert custom.errors == (("on", "bad"),)

@@ -30,6 +30,7 @@ from ._context import (
 )
 from ._elicits import elicits
 from ._errors import (
+    ClientError,
     ElicitationTimeout,
     ElicitationUnsupported,
     FallbackNotInstalled,
@@ -40,7 +41,7 @@ from ._errors import (
     SchemaError,
     TypedElicitError,
 )
-from ._fallback import install_fallback
+from ._fallback import RedeemedTokens, install_fallback
 from ._hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
 from ._reducer import Titles, form, form_message, is_form, reduce_schema
 from ._responder import Responder
@@ -56,6 +57,7 @@ __all__ = [
     "Accepted",
     "AnswerEvent",
     "Cancelled",
+    "ClientError",
     "Consented",
     "Declined",
     "ElicitContext",
@@ -76,6 +78,7 @@ __all__ = [
     "PinnedHandshake",
     "ProtocolVersion",
     "QuestionEvent",
+    "RedeemedTokens",
     "ReplayMismatch",
     "RequestedSchemaError",
     "Responder",

@@ -38,6 +38,7 @@ from typing_extensions import Self
 
 from typed_elicit._errors import TypedElicitError
 from typed_elicit._results import Accepted, Cancelled, Declined
+from typed_elicit._validate import wire_number
 
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
@@ -542,10 +543,14 @@ def _attr_name(name: str, taken: set[str]) -> str:
 # --- value checks used by the built models -------------------------------------------------
 
 
-def _not_bool(value: object) -> object:
-    if isinstance(value, bool):
-        raise ValueError("expected a number, not a boolean")
-    return value
+def _number(value: object) -> int | float:
+    """A `number` field's value, by the rule the server re-validates with (`wire_number`)."""
+    return wire_number(value)
+
+
+def _integer(value: object) -> int | float:
+    """An `integer` field's value, by the rule the server re-validates with (`wire_number`)."""
+    return wire_number(value, integer=True)
 
 
 def _check_email(value: str) -> str:
@@ -591,8 +596,9 @@ def _field_type(spec: FieldSpec, *, optional: bool) -> Any:
             t = Annotated[t, AfterValidator(_FORMAT_CHECKS[spec.format])]
     elif spec.kind in ("integer", "number"):
         base: Any = int if spec.kind == "integer" else int | float
+        check = _integer if spec.kind == "integer" else _number
         t = Annotated[
-            base, BeforeValidator(_not_bool), Field(ge=spec.minimum, le=spec.maximum, allow_inf_nan=False)
+            base, BeforeValidator(check), Field(ge=spec.minimum, le=spec.maximum, allow_inf_nan=False)
         ]
     elif spec.kind == "boolean":
         t = Annotated[bool, Field(strict=True)]

@@ -30,6 +30,7 @@ from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ValidationError
 
 from ._errors import (
+    ClientError,
     ElicitationTimeout,
     ElicitationUnsupported,
     FallbackNotInstalled,
@@ -117,7 +118,7 @@ def set_default_timeout(seconds: float) -> None:
         ValueError: If `seconds` is not positive.
     """
     global _default_timeout
-    _default_timeout = _positive(seconds)
+    _default_timeout = check_timeout(seconds, "the default")
 
 
 def get_default_timeout() -> float:
@@ -125,10 +126,39 @@ def get_default_timeout() -> float:
     return _default_timeout
 
 
-def _positive(seconds: float) -> float:
+def check_timeout(seconds: float, owner: str) -> float:
+    """`seconds` if it is a valid timeout (positive, `math.inf` allowed), else ValueError.
+
+    Args:
+        seconds: The timeout to check.
+        owner: Whose timeout it is, for the message (`"@elicits"`, `"ctx.elicit"`, ...).
+
+    Returns:
+        `seconds`, unchanged.
+    """
     if not seconds > 0:
-        raise ValueError(f"a timeout must be a positive number of seconds (or math.inf), got {seconds!r}")
+        raise ValueError(
+            f"{owner} timeout must be a positive number of seconds (or math.inf), got {seconds!r}"
+        )
     return seconds
+
+
+def check_retries(retries: int, owner: str) -> int:
+    """`retries` if it is a valid re-ask count (an int, not a bool, 0 or more), else ValueError."""
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ValueError(f"{owner} retries must be 0 or more (an int, not a bool), got {retries!r}")
+    return retries
+
+
+def check_on_unsupported(value: str, owner: str, allowed: tuple[str, ...], why: str = "") -> None:
+    """Raise ValueError naming the `allowed` policies unless `value` is one of them."""
+    if value not in allowed:
+        names = ", ".join(repr(a) for a in allowed[:-1]) + f" or {allowed[-1]!r}"
+        raise ValueError(f"{owner} takes on_unsupported={names}, got {value!r}{why}")
+
+
+ON_UNSUPPORTED: Final[tuple[OnUnsupported, ...]] = ("raise", "defaults", "decline", "fallback")
+URL_ON_UNSUPPORTED: Final[tuple[UrlOnUnsupported, ...]] = ("raise", "decline")
 
 
 def _now() -> float:
@@ -310,9 +340,9 @@ class ElicitContext:
         "Please provide <title>.".
 
         Accepted content is validated again on arrival: see `typed_elicit._validate`
-        for the rules (booleans stay booleans, numeric strings count as numbers,
-        unknown keys and missing required fields are errors, empty content means
-        "all defaults").
+        for the rules (booleans stay booleans, numbers must be finite, a string in
+        the JSON number grammar counts as a number, unknown keys and missing
+        required fields are errors, empty content means "all defaults").
 
         Args:
             model: The pydantic model to fill in.
@@ -333,19 +363,23 @@ class ElicitContext:
             ElicitationUnsupported: If the client cannot be asked and the policy is `"raise"`.
             ElicitationTimeout: If no answer arrived in time (on push eras the
                 pending request is cancelled first).
-            InvalidResponse: If the answer is still invalid after `retries` re-asks.
+            ClientError: On push eras, if the client answered the question with a
+                JSON-RPC error instead of a result.
+            InvalidResponse: If the answer is still invalid after `retries` re-asks,
+                or the client's result is malformed (never asked again).
             ReplayMismatch: On 2026-07-28, if a re-run asks a different question
                 than the one recorded at this position.
             FallbackNotInstalled: If the policy is `"fallback"`, the client cannot be
                 asked, and the server has no `install_fallback` companion tool.
             HookError: If an elicitation hook fails (see `ElicitHook`).
-            ValueError: If `timeout` or `retries` is out of range.
+            ValueError: If `timeout` or `retries` is out of range, or
+                `on_unsupported` is not one of the policies.
         """
         fallback = self._policy.timeout if self._policy.timeout is not None else _default_timeout
-        wait = _positive(timeout if timeout is not None else fallback)
-        attempts = self._policy.retries if retries is None else retries
-        if attempts < 0:
-            raise ValueError(f"retries must be 0 or more, got {attempts}")
+        wait = check_timeout(timeout if timeout is not None else fallback, "ctx.elicit")
+        attempts = self._policy.retries if retries is None else check_retries(retries, "ctx.elicit")
+        if on_unsupported is not None:
+            check_on_unsupported(on_unsupported, "ctx.elicit", ON_UNSUPPORTED)
         policy = on_unsupported or self._policy.on_unsupported
         era = self._era
         if era is None and self._resume is None:
@@ -424,6 +458,10 @@ class ElicitContext:
                 `"raise"` (or the decorator's `"defaults"`).
             ElicitationTimeout: If no answer arrived in time (on 2025-11-25 the
                 pending request is cancelled first).
+            ClientError: On 2025-11-25, if the client answered with a JSON-RPC error
+                instead of a result.
+            InvalidResponse: On 2025-11-25, if the client's result is malformed.
+            HookError: If an elicitation hook fails (see `ElicitHook`).
             ReplayMismatch: On 2026-07-28, if a re-run asks a different question
                 (another kind, or another URL) than the one recorded at this position.
             ValueError: If `url`, `message`, `elicitation_id`, `timeout` or
@@ -435,11 +473,13 @@ class ElicitContext:
         if elicitation_id is not None and not elicitation_id:
             raise ValueError("an elicitation_id must be a non-empty string (or None to mint one)")
         fallback = self._policy.timeout if self._policy.timeout is not None else _default_timeout
-        wait = _positive(timeout if timeout is not None else fallback)
-        if on_unsupported is not None and on_unsupported not in ("raise", "decline"):
-            raise ValueError(
-                f"ctx.elicit_url takes on_unsupported='raise' or 'decline', got {on_unsupported!r}: "
-                "a URL-mode question has no defaults, and never passes through the model"
+        wait = check_timeout(timeout if timeout is not None else fallback, "ctx.elicit_url")
+        if on_unsupported is not None:
+            check_on_unsupported(
+                on_unsupported,
+                "ctx.elicit_url",
+                URL_ON_UNSUPPORTED,
+                ": a URL-mode question has no defaults, and never passes through the model",
             )
         policy: OnUnsupported = on_unsupported or self._policy.on_unsupported
         era = self._era
@@ -485,7 +525,14 @@ class ElicitContext:
 
         Returns:
             Whether a notification was sent.
+
+        Raises:
+            ValueError: If `elicitation_id` is not a non-empty string (checked on every era).
         """
+        if not isinstance(elicitation_id, str) or not elicitation_id:  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ValueError(
+                f"ctx.complete_url needs the elicitation_id given to ctx.elicit_url, got {elicitation_id!r}"
+            )
         if self._era != "2025-11-25":
             return False
         await self._sdk.session.send_elicit_complete(elicitation_id, related_request_id=self._sdk.request_id)
@@ -569,7 +616,7 @@ class ElicitContext:
                 outcome = _outcome(model, schema, wire)
             except InvalidResponse as problem:
                 if attempt >= retries:
-                    raise
+                    raise _out_of_retries(problem, retries) from None
                 attempt += 1
                 text = _reask(message, problem)
                 continue
@@ -624,7 +671,13 @@ class ElicitContext:
         return WireResult(action=wire.action, content=content)
 
     async def _send(self, params: ElicitRequestParams, subject: str, timeout: float) -> WireResult:
-        """Push eras: send one `elicitation/create` request and wait for its result."""
+        """Push eras: send one `elicitation/create` request and wait for its result.
+
+        Raises:
+            ElicitationTimeout: If no result arrived within `timeout`.
+            ClientError: If the client answered with any other JSON-RPC error.
+            InvalidResponse: If the client's result is malformed.
+        """
         request = ElicitRequest(params=params)
         request_context = self._request
         assert request_context is not None, "only sent inside a request (a negotiated era)"
@@ -637,7 +690,10 @@ class ElicitContext:
             )
         except MCPError as exc:
             if exc.code != REQUEST_TIMEOUT:
-                raise
+                url = isinstance(params, ElicitRequestURLParams)
+                raise ClientError(
+                    subject if url else f"the question for {subject}", exc.code, exc.message
+                ) from exc
             raise ElicitationTimeout(
                 f"no answer to {subject} within {timeout:g} s; the pending question was "
                 f"cancelled (notifications/cancelled sent). Pass timeout= to {_asker(params)} or "
@@ -645,7 +701,13 @@ class ElicitContext:
             ) from None
         except ValidationError:
             raise InvalidResponse(
-                subject, [("(result)", "the client's elicitation result is malformed")], None
+                subject,
+                [("(result)", "the client's elicitation result is malformed")],
+                None,
+                advice=(
+                    "This is the client's failure, not the user's answer, and is never asked again: "
+                    "fix the client, or catch InvalidResponse to carry on without the answer."
+                ),
             ) from None
 
     async def _answer_or_suspend(
@@ -702,7 +764,7 @@ class ElicitContext:
             outcome = _outcome(model, schema, response)
         except InvalidResponse as problem:
             if pending.attempt >= retries:
-                raise
+                raise _out_of_retries(problem, retries) from None
             params = _form_params(_reask(message, problem), schema)
             raise await self._suspend(pending.question, params, pending.attempt + 1, model, via=via) from None
         self._answers.append(
@@ -910,6 +972,23 @@ def _check_url(url: str) -> None:
         raise ValueError(
             f"ctx.elicit_url needs an absolute https:// (or http://) URL with a host, got {url!r}"
         )
+
+
+def _out_of_retries(problem: InvalidResponse, retries: int) -> InvalidResponse:
+    """`problem` as raised once the re-asks are used up: with `retries` > 0 its advice says so."""
+    if retries == 0:
+        return problem
+    asked = retries + 1
+    return InvalidResponse(
+        problem.model_name,
+        problem.errors,
+        problem.content,
+        advice=(
+            f"The user was asked {asked} times (retries={retries}) and no answer was valid; "
+            "catch InvalidResponse to carry on without it, or make the form easier to fill in "
+            "(clearer message, titles, descriptions)."
+        ),
+    )
 
 
 def _reask(message: str, problem: InvalidResponse) -> str:

@@ -23,7 +23,18 @@ from mcp_types import (
 )
 from pydantic import BaseModel
 
-from ._context import ElicitContext, FallbackRequired, InputRequired, OnUnsupported, Policy, negotiated_era
+from ._context import (
+    ON_UNSUPPORTED,
+    ElicitContext,
+    FallbackRequired,
+    InputRequired,
+    OnUnsupported,
+    Policy,
+    check_on_unsupported,
+    check_retries,
+    check_timeout,
+    negotiated_era,
+)
 from ._errors import ElicitationUnsupported, SchemaError, TypedElicitError
 from ._fallback import resuming
 from ._hooks import ElicitHook
@@ -99,17 +110,10 @@ def elicits(
     models: tuple[type[BaseModel], ...] = args
     for model in models:
         _prereduce(model)
-    if timeout is not None and not timeout > 0:
-        raise ValueError(
-            f"@elicits timeout must be a positive number of seconds (or math.inf), got {timeout!r}"
-        )
-    if retries < 0:
-        raise ValueError(f"@elicits retries must be 0 or more, got {retries}")
-    if on_unsupported not in ("raise", "defaults", "decline", "fallback"):
-        raise ValueError(
-            "@elicits on_unsupported must be 'raise', 'defaults', 'decline' or 'fallback', "
-            f"got {on_unsupported!r}"
-        )
+    if timeout is not None:
+        check_timeout(timeout, "@elicits")
+    check_retries(retries, "@elicits")
+    check_on_unsupported(on_unsupported, "@elicits", ON_UNSUPPORTED)
     policy = Policy(timeout=timeout, retries=retries, on_unsupported=on_unsupported, hooks=tuple(hooks))
 
     def decorate(fn: F) -> F:

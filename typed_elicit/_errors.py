@@ -33,8 +33,14 @@ class SchemaError(TypedElicitError, TypeError):
         super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
 
 
+RETRY_ADVICE = "Pass retries=N to ctx.elicit to ask the user again with these problems stated."
+"""What `InvalidResponse` advises unless its raiser knows better."""
+
+
 class InvalidResponse(TypedElicitError, ValueError):
     """The client accepted, but its content does not satisfy the model.
+
+    Also raised when the client's result is not a valid elicitation result at all.
 
     Attributes:
         model_name: The model the answer was validated against.
@@ -47,15 +53,24 @@ class InvalidResponse(TypedElicitError, ValueError):
         model_name: str,
         errors: Sequence[tuple[str, str]],
         content: Mapping[str, Any] | None,
+        *,
+        advice: str = RETRY_ADVICE,
     ) -> None:
+        """Build the error.
+
+        Args:
+            model_name: The model the answer was validated against.
+            errors: One `(field path, message)` pair per problem.
+            content: The raw content the client sent.
+            advice: The last sentence of the message: how to fix it.
+        """
         self.model_name = model_name
         self.errors = tuple(errors)
         self.content = content
         lines = "; ".join(f"{path}: {msg}" for path, msg in self.errors)
         super().__init__(
             f"the answer to {model_name} is invalid: {lines}. "
-            f"Content received: {dict(content) if content is not None else None!r}. "
-            "Pass retries=N to ctx.elicit to ask the user again with these problems stated."
+            f"Content received: {dict(content) if content is not None else None!r}. {advice}"
         )
 
 
@@ -69,6 +84,34 @@ class ElicitationUnsupported(TypedElicitError):
     def __init__(self, message: str, *, mode: Literal["form", "url"] = "form") -> None:
         super().__init__(message)
         self.mode: Literal["form", "url"] = mode
+
+
+class ClientError(TypedElicitError, RuntimeError):
+    """The client answered a question with a JSON-RPC error instead of a result.
+
+    This is the client's failure, not the user's answer (a timeout is
+    `ElicitationTimeout` instead). The SDK's `MCPError` is the `__cause__`.
+
+    Attributes:
+        code: The client's JSON-RPC error code.
+        client_message: The client's error message.
+    """
+
+    def __init__(self, question: str, code: int, client_message: str) -> None:
+        """Build the error.
+
+        Args:
+            question: Which question failed, e.g. `"the question for Confirm"`.
+            code: The client's JSON-RPC error code.
+            client_message: The client's error message.
+        """
+        self.code = code
+        self.client_message = client_message
+        super().__init__(
+            f"the client answered {question} with an error instead of a result (code {code}: "
+            f"{client_message!r}). This is the client's failure, not the user's answer: catch "
+            "ClientError to carry on without the answer, or retry the call."
+        )
 
 
 class ElicitationTimeout(TypedElicitError, TimeoutError):
@@ -108,4 +151,7 @@ class FallbackNotInstalled(TypedElicitError, RuntimeError):
 
 
 class InvalidFallbackToken(TypedElicitError, ValueError):
-    """A token handed to the fallback companion tool is tampered with, expired, or not for this server."""
+    """A token handed to the fallback companion tool is unusable.
+
+    It was tampered with, has expired, was already used, or is not for this server.
+    """

@@ -10,19 +10,24 @@ round (see `_replay`), so the same tool code asks, re-asks and continues.
 
 The token is sealed with a `RequestStateSecurity` codec (AES-256-GCM by
 default): the model can neither read nor alter it. It expires, names the server
-(its audience) and, when the transport authenticates, the principal.
+(its audience) and, when the transport authenticates, the principal. It also
+carries a random id (`jti`), and is single-use: the companion claims the id in a
+`RedeemedTokens` store when it accepts the token, and refuses it after that.
 """
 
 from __future__ import annotations
 
 import contextvars
 import hashlib
+import heapq
 import hmac
 import json
+import secrets
+import threading
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, Protocol
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -34,9 +39,61 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ._errors import InvalidFallbackToken, TypedElicitError
 from ._replay import ReplayState
 
-TOKEN_VERSION: Final[Literal[1]] = 1
+TOKEN_VERSION: Final[Literal[2]] = 2
 META_KEY: Final = "io.github.typed-elicit/fallback"
 """The `_meta` key of a fallback result: token, companion tool name, message and schema."""
+
+
+class RedeemedTokens(Protocol):
+    """Where the companion tool records the ids of the fallback tokens it accepted.
+
+    The default (used when `install_fallback` gets no `redeemed=`) lives in the
+    process. Several replicas behind one client need one shared store (or sticky
+    routing) for a token to stay single-use across them; for example, with Redis:
+    `return bool(await redis.set(f"fallback:{token_id}", 1, nx=True, exat=math.ceil(expires_at)))`.
+    """
+
+    async def claim(self, token_id: str, expires_at: float) -> bool:
+        """Record `token_id` as redeemed; False if it was recorded already.
+
+        Must be atomic: of two concurrent claims of one id, exactly one returns True.
+
+        Args:
+            token_id: The token's random id.
+            expires_at: When the token expires (Unix time, seconds). The store may
+                forget the id after that (allow for clock skew between replicas):
+                an expired token is refused before its id is claimed.
+        """
+        ...
+
+
+class InProcessRedeemedTokens:
+    """The default `RedeemedTokens`: the ids of tokens accepted by this process.
+
+    It holds one entry per token accepted within the last TTL and forgets each id
+    once its token has expired, so its size is bounded by the fallback answers
+    received per TTL.
+    """
+
+    def __init__(self) -> None:
+        self._ids: set[str] = set()
+        self._expiry: list[tuple[float, str]] = []  # a heap, soonest expiry first
+        self._lock = threading.Lock()
+
+    async def claim(self, token_id: str, expires_at: float) -> bool:
+        """Record `token_id` as redeemed; False if it was recorded already (see `RedeemedTokens`)."""
+        with self._lock:
+            now = _now()
+            while self._expiry and self._expiry[0][0] <= now:
+                self._ids.discard(heapq.heappop(self._expiry)[1])
+            if token_id in self._ids:
+                return False
+            self._ids.add(token_id)
+            heapq.heappush(self._expiry, (expires_at, token_id))
+            return True
+
+    def __len__(self) -> int:
+        return len(self._ids)
 
 
 @dataclass(frozen=True)
@@ -46,6 +103,7 @@ class Installed:
     name: str
     security: RequestStateSecurity
     audience: str
+    redeemed: RedeemedTokens
 
 
 @dataclass(frozen=True)
@@ -78,6 +136,7 @@ def install_fallback(
     *,
     name: str = "send_elicitation_result",
     security: RequestStateSecurity | None = None,
+    redeemed: RedeemedTokens | None = None,
 ) -> None:
     """Register the companion tool that `on_unsupported="fallback"` needs.
 
@@ -85,6 +144,17 @@ def install_fallback(
     `content` (the answer's fields, for `accept`); it runs the original tool
     again with its original arguments and the answers given so far, and returns
     what that tool returns, or the next question.
+
+    Each token is single-use, so the code after the tool's last question runs
+    once per answer, not once per redemption. The companion marks a token used
+    when it accepts it (sealed, unexpired, for this server and user, with content
+    of the right shape) and then runs the tool; a second redemption is refused
+    with `InvalidFallbackToken` ("already used"). That holds even when the run
+    fails, transient failures included: the run may have done part of its work
+    before failing, so redeeming the token again is not a safe retry. To retry,
+    call the tool again; it asks the question again with a fresh token. A token
+    refused before it was accepted (altered, expired, another user's, content of
+    the wrong shape) is not marked and can still be redeemed.
 
     Security: the model sees each fallback question and relays the answer, so it
     may read, alter or invent it. Never use the fallback for secrets (form models
@@ -97,6 +167,9 @@ def install_fallback(
         security: Seals the tokens; its `ttl` is how long a token stays valid.
             None makes a process-local key (`RequestStateSecurity.ephemeral()`,
             600 s); several replicas need `RequestStateSecurity(keys=[shared_secret])`.
+        redeemed: Records the tokens already redeemed. None keeps them in this
+            process, which holds across replicas only with sticky routing;
+            otherwise give every replica one shared store (see `RedeemedTokens`).
 
     Raises:
         ValueError: If `server` already has a companion tool from `install_fallback`.
@@ -107,7 +180,10 @@ def install_fallback(
             "call it once per server"
         )
     config = Installed(
-        name=name, security=security or RequestStateSecurity.ephemeral(), audience=server.name or ""
+        name=name,
+        security=security or RequestStateSecurity.ephemeral(),
+        audience=server.name or "",
+        redeemed=redeemed if redeemed is not None else InProcessRedeemedTokens(),
     )
 
     async def companion(
@@ -125,7 +201,7 @@ def install_fallback(
             Field(description="For accept: the user's answer, one key per field of the question."),
         ] = None,
     ) -> CallToolResult:
-        return await _redeem(server, config, ctx, token, WireResult(action=action, content=content))
+        return await _redeem(server, config, ctx, token, _wire_result(action, content))
 
     server.add_tool(
         companion,
@@ -144,10 +220,17 @@ async def _redeem(
     server: MCPServer, config: Installed, ctx: Context[Any, Any], token: str, response: WireResult
 ) -> CallToolResult:
     try:
-        tool, arguments, state = _unseal(config, ctx, token)
+        claims = _unseal(config, ctx, token)
+        if not await config.redeemed.claim(claims.jti, claims.exp):
+            raise InvalidFallbackToken(
+                "the token was already used: each token delivers one answer, once, and the tool "
+                f"already ran with it. To answer again, call the tool {claims.tool!r} again; it asks "
+                "the question again and gives a fresh token."
+            )
     except TypedElicitError as exc:
         raise ToolError(f"{type(exc).__name__}: {exc}") from exc
-    reset = resuming.set(Resume(tool=tool, arguments=arguments, state=state, response=response))
+    tool, arguments = claims.tool, claims.args
+    reset = resuming.set(Resume(tool=tool, arguments=arguments, state=claims.state, response=response))
     try:
         result = await server.call_tool(tool, arguments, ctx)
     except UnexpectedToolError:
@@ -168,6 +251,7 @@ def seal_token(
     now = _now()
     claims = _Claims(
         v=TOKEN_VERSION,
+        jti=secrets.token_urlsafe(16),
         iat=now,
         exp=now + config.security.ttl,
         aud=config.audience,
@@ -185,7 +269,8 @@ _FIX: Final = "Ask the tool again to get a fresh question and token."
 class _Claims(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    v: Literal[1]
+    v: Literal[2]
+    jti: str
     iat: float
     exp: float
     aud: str
@@ -195,7 +280,7 @@ class _Claims(BaseModel):
     state: ReplayState
 
 
-def _unseal(config: Installed, ctx: Context[Any, Any], token: str) -> tuple[str, dict[str, Any], ReplayState]:
+def _unseal(config: Installed, ctx: Context[Any, Any], token: str) -> _Claims:
     try:
         claims = _Claims.model_validate_json(config.security.codec.unseal(token))
     except (InvalidRequestState, ValidationError):
@@ -213,7 +298,30 @@ def _unseal(config: Installed, ctx: Context[Any, Any], token: str) -> tuple[str,
         raise InvalidFallbackToken(f"the token was issued by another server. {_FIX}")
     if not hmac.compare_digest(claims.p or "", _principal(config, ctx) or ""):
         raise InvalidFallbackToken(f"the token was issued to another user. {_FIX}")
-    return claims.tool, claims.args, claims.state
+    return claims
+
+
+def _wire_result(
+    action: Literal["accept", "decline", "cancel"], content: dict[str, Any] | None
+) -> WireResult:
+    """The answer as the protocol carries it; a `ToolError` naming the bad fields if it cannot be."""
+    try:
+        return WireResult(action=action, content=content)
+    except ValidationError as exc:
+        fields = list(dict.fromkeys(str(e["loc"][1]) for e in exc.errors() if len(e["loc"]) > 1))
+        if not fields or content is None:  # pragma: no cover - the companion's schema admits only objects
+            raise ToolError(f"the answer cannot be delivered: {exc.errors()[0]['msg']}") from None
+        got = ", ".join(f"{name!r} ({_kind_of(content.get(name))})" for name in fields)
+        raise ToolError(
+            f"the answer's content has fields of a type an answer cannot carry: {got}. Each field "
+            "must be a string, a number, a boolean or a list of strings (or null when optional); "
+            "call this tool again with the same token and the content fixed."
+        ) from None
+
+
+def _kind_of(value: Any) -> str:
+    # Strings, numbers, booleans and null pass; JSON has only objects and lists left.
+    return "a list with a non-string item" if isinstance(value, list) else "an object"
 
 
 def _principal(config: Installed, ctx: Context[Any, Any]) -> str | None:

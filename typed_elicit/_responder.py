@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import mcp_types as types
 from mcp.client import ClientRequestContext
@@ -97,9 +98,8 @@ class Responder:
             self.log.append(ResponderEntry(params.message, "error", reason=str(exc)))
             return schema_error_reply(exc)
         if not isinstance(request, FormRequest):
-            return self._decline(
-                request.message, f"URL-mode request for {request.url}: no one is here to open it"
-            )
+            where = redacted_url(request.url)
+            return self._decline(request.message, f"URL-mode request for {where}: no one is here to open it")
         answer = {
             spec.name: self.values[spec.name] for spec in request.form.fields if spec.name in self.values
         }
@@ -128,6 +128,33 @@ class Responder:
         self.log.append(ResponderEntry(message, "decline", reason=reason))
         logger.warning("declined %r: %s", message, reason)
         return types.ElicitResult(action="decline")
+
+
+def redacted_url(url: str) -> str:
+    """`url` without what may be secret: only scheme, host (and port) and path.
+
+    URL-mode URLs carry single-use tokens in their query, and may carry anything in
+    their fragment or user info, so logs and `ResponderEntry.reason` keep only
+    `https://id.example.com/authorize?…` (the `?…` marks a dropped query or fragment).
+
+    Args:
+        url: The URL as the server sent it.
+
+    Returns:
+        The redacted URL.
+    """
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "<unreadable URL>"
+    if ":" in host:
+        host = f"[{host}]"
+    if port is not None:
+        host = f"{host}:{port}"
+    elided = "?…" if parts.query or parts.fragment or url.endswith(("?", "#")) else ""
+    return f"{parts.scheme}://{host}{parts.path}{elided}"
 
 
 def plausible_value(spec: FieldSpec) -> ContentValue:

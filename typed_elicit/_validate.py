@@ -1,4 +1,4 @@
-"""Re-validation of an accepted answer against the model that asked for it.
+r"""Re-validation of an accepted answer against the model that asked for it.
 
 The rules, applied in this order:
 
@@ -7,11 +7,17 @@ The rules, applied in this order:
 2. A key the form did not ask for is an error: clients must answer the form they
    were shown, and a stray key is more likely a confused client than data to keep.
 3. A `null` value counts as left out (the wire schema has no null).
-4. Each value must have the wire type its property declares, with one allowance:
-   a `boolean` field takes only `true`/`false` (never `1`, `"true"` or `"yes"`),
-   a number field never takes a boolean (`True` never becomes `1`), but a number
-   field does take a numeric string (`"42"`), because some clients send numbers
-   as strings. A string field takes only strings.
+4. Each value must have the wire type its property declares. A `boolean` field
+   takes only `true`/`false` (never `1`, `"true"` or `"yes"`). A string field takes
+   only strings. A number field (`number` or `integer`) takes a number, never a
+   boolean (`True` never becomes `1`), and that number must be finite (no NaN, no
+   infinity). Because some clients send numbers as strings, a number field also
+   takes a string holding exactly one JSON number, matching
+   `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` with nothing around it: `"42"`
+   and `"-1.5e3"` count, `" 7 "`, `"1_000"`, `"+1"`, `"01"`, `"NaN"` and
+   `"Infinity"` do not. An `integer` field also needs an integral value (`2.0` and
+   `"1e3"` count, `2.5` does not). The client half (`typed_elicit._client`) checks
+   each number with the same function, `wire_number`, so both ends agree.
 5. The model then validates the result, including every constraint that does not
    travel on the wire (patterns, validators, `multiple_of`, cross-field checks).
 
@@ -21,14 +27,70 @@ problem and the raw content as received.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from decimal import Decimal
+from typing import Any, Final, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from ._errors import InvalidResponse
 
 M = TypeVar("M", bound=BaseModel)
+
+_JSON_NUMBER: Final = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+"""The JSON number grammar (RFC 8259), ASCII digits only."""
+
+
+def wire_number(value: object, *, integer: bool = False) -> int | float:
+    """The number a wire value stands for in a `number` (or `integer`) field.
+
+    The one check both ends use (rule 4 of this module): a finite JSON number, or a
+    string holding exactly one JSON number; never a boolean; for an `integer`
+    field, an integral value.
+
+    Args:
+        value: The value as it arrived (or as a client is about to send it).
+        integer: Whether the field is an `integer` field.
+
+    Returns:
+        The number: an `int` for an integral string without fraction or exponent
+        and for every `integer` field, else the value (a float for other strings).
+
+    Raises:
+        ValueError: Saying what was expected and what came instead.
+    """
+    number: int | float
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValueError(f"expected a number, got {value!r}")
+    if isinstance(value, str):
+        match = _JSON_NUMBER.fullmatch(value)
+        if match is None:
+            raise ValueError(f"expected a number, got {value!r}")
+        if match[2] is None and match[3] is None:
+            try:
+                number = int(value)
+            except ValueError:  # more digits than int() parses
+                raise ValueError(f"expected a number, got {value!r}") from None
+        else:
+            exact = Decimal(value)
+            number = float(exact)
+            if not math.isfinite(number):
+                raise ValueError(f"expected a finite number, got {value!r}")
+            if integer:
+                if exact != exact.to_integral_value():
+                    raise ValueError(f"expected a whole number, got {value!r}")
+                number = int(exact)
+        return number
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"expected a finite number, got {value!r}")
+        if integer:
+            if not value.is_integer():
+                raise ValueError(f"expected a whole number, got {value!r}")
+            return int(value)
+    return value
 
 
 def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping[str, Any] | None) -> M:
@@ -53,11 +115,10 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
         if prop is None:
             problems.append((key, "was not asked for (the form has no such field)"))
         elif value is not None:
-            problem = _wire_type_problem(prop, value)
-            if problem is None:
-                cleaned[key] = value
-            else:
-                problems.append((key, problem))
+            try:
+                cleaned[key] = _wire_value(prop, value)
+            except ValueError as problem:
+                problems.append((key, str(problem)))
     if not problems:
         try:
             return model.model_validate(cleaned)
@@ -66,19 +127,19 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
     raise InvalidResponse(model.__name__, problems, content)
 
 
-def _wire_type_problem(prop: Mapping[str, Any], value: object) -> str | None:
+def _wire_value(prop: Mapping[str, Any], value: object) -> object:
+    """`value` if it has the wire type `prop` declares (a number field's number parsed), else ValueError."""
     kind = prop.get("type")
+    if kind in ("integer", "number"):
+        return wire_number(value, integer=kind == "integer")
+    checked: object = value  # what is returned: the value as it arrived
     if kind == "boolean" and not isinstance(value, bool):
-        return f"expected true or false, got {value!r}"
-    if kind in ("integer", "number") and (
-        isinstance(value, bool) or not isinstance(value, int | float | str)
-    ):
-        return f"expected a number, got {value!r}"
+        raise ValueError(f"expected true or false, got {value!r}")
     if kind == "string" and not isinstance(value, str):
-        return f"expected a string, got {value!r}"
+        raise ValueError(f"expected a string, got {value!r}")
     if kind == "array" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):  # pyright: ignore[reportUnknownVariableType]
-        return f"expected a list of options, got {value!r}"
-    return None
+        raise ValueError(f"expected a list of options, got {value!r}")
+    return checked
 
 
 def _path(loc: tuple[int | str, ...]) -> str:
