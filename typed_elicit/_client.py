@@ -44,28 +44,6 @@ if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
     from mcp.shared._stream_protocols import WriteStream
 
-__all__ = [
-    "ContentValue",
-    "FieldKind",
-    "FieldSpec",
-    "FormHandler",
-    "FormRequest",
-    "FormSpec",
-    "InvalidAnswer",
-    "Option",
-    "PinnedHandshake",
-    "RequestedSchemaError",
-    "UrlAnswer",
-    "UrlHandler",
-    "UrlRequest",
-    "check_value",
-    "elicitation_handler",
-    "model_from_schema",
-    "parse_requested_schema",
-    "read_request",
-    "to_wire",
-]
-
 logger = logging.getLogger("typed_elicit.client")
 
 MAX_FIELDS: Final = 200

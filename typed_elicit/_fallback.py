@@ -36,6 +36,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ._client import FieldSpec, parse_requested_schema
 from ._errors import InvalidFallbackToken, TypedElicitError
 from ._replay import ReplayState
 
@@ -356,60 +357,46 @@ def fallback_result(*, companion: str, token: str, message: str, schema: dict[st
 
 
 def describe_fields(schema: dict[str, Any]) -> list[str]:
-    """One readable line per field of a reduced `requestedSchema`."""
-    required = set(schema.get("required", []))
-    lines: list[str] = []
-    for name, prop in schema.get("properties", {}).items():
-        parts = [_kind(prop), "required" if name in required else "optional"]
-        parts += _limits(prop)
-        if "default" in prop:
-            parts.append(f"default {json.dumps(prop['default'])}")
-        label = prop.get("title")
-        head = f"{name} ({label})" if label and label != name else name
-        line = f"{head}: {', '.join(parts)}"
-        if prop.get("description"):
-            line += f". {prop['description']}"
-        lines.append(line)
-    return lines
+    """One readable line per field of a reduced `requestedSchema` (read with the client-side parser)."""
+    return [_describe(spec) for spec in parse_requested_schema(schema).fields]
 
 
-def _options(prop: dict[str, Any]) -> str | None:
-    titled = prop.get("oneOf") or prop.get("anyOf")
-    if titled:
-        return ", ".join(f"{json.dumps(o['const'])} ({o.get('title', o['const'])})" for o in titled)
-    if "enum" in prop:
-        names = prop.get("enumNames")
-        values = prop["enum"]
-        if names:
-            return ", ".join(f"{json.dumps(v)} ({n})" for v, n in zip(values, names, strict=False))
-        return ", ".join(json.dumps(v) for v in values)
-    return None
+def _describe(spec: FieldSpec) -> str:
+    parts = [_kind(spec), "required" if spec.required else "optional", *_limits(spec)]
+    if spec.has_default:
+        parts.append(f"default {json.dumps(spec.default)}")
+    head = f"{spec.name} ({spec.title})" if spec.title and spec.title != spec.name else spec.name
+    line = f"{head}: {', '.join(parts)}"
+    return f"{line}. {spec.description}" if spec.description else line
 
 
-def _kind(prop: dict[str, Any]) -> str:
-    if prop.get("type") == "array":
-        items = prop.get("items", {})
-        return f"a list of any of: {_options(items)}"
-    options = _options(prop)
-    if options is not None:
+def _kind(spec: FieldSpec) -> str:
+    titled = any(o.title != o.value for o in spec.options)
+    options = ", ".join(
+        f"{json.dumps(o.value)} ({o.title})" if titled else json.dumps(o.value) for o in spec.options
+    )
+    if spec.kind == "multi_choice":
+        return f"a list of any of: {options}"
+    if spec.kind == "choice":
         return f"one of: {options}"
-    kind = str(prop.get("type", "string"))
-    fmt = prop.get("format")
-    return f"{kind} ({fmt})" if fmt else kind
+    return f"{spec.kind} ({spec.format})" if spec.format else spec.kind
 
 
-def _limits(prop: dict[str, Any]) -> list[str]:
-    bounds = {
-        "minimum": ("at least", ""),
-        "maximum": ("at most", ""),
-        "minLength": ("at least", " character"),
-        "maxLength": ("at most", " character"),
-        "minItems": ("at least", " item"),
-        "maxItems": ("at most", " item"),
-    }
-    out: list[str] = []
-    for key, (phrase, unit) in bounds.items():
-        if key in prop:
-            plural = "s" if unit and prop[key] != 1 else ""
-            out.append(f"{phrase} {prop[key]}{unit}{plural}")
-    return out
+def _limits(spec: FieldSpec) -> list[str]:
+    bounds: list[tuple[float | None, str, str]] = [
+        (spec.minimum, "at least", ""),
+        (spec.maximum, "at most", ""),
+        (spec.min_length, "at least", " character"),
+        (spec.max_length, "at most", " character"),
+        (spec.min_items, "at least", " item"),
+        (spec.max_items, "at most", " item"),
+    ]
+    return [
+        f"{phrase} {_number(value)}{unit}{'s' if unit and value != 1 else ''}"
+        for value, phrase, unit in bounds
+        if value is not None
+    ]
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
