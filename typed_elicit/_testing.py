@@ -43,20 +43,6 @@ from typed_elicit._versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-__all__ = [
-    "Answer",
-    "Question",
-    "ScriptedUser",
-    "accept",
-    "cancel",
-    "connect",
-    "decline",
-    "invalid_answers",
-    "send_raw",
-    "valid_answers",
-]
-
-
 # --- answers ---------------------------------------------------------------------------------
 
 
