@@ -14,7 +14,6 @@ import math
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime
 from functools import lru_cache
 from types import TracebackType
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeAlias, cast
@@ -38,7 +37,7 @@ from typing_extensions import Self
 
 from typed_elicit._errors import TypedElicitError
 from typed_elicit._results import Accepted, Cancelled, Declined
-from typed_elicit._validate import wire_number
+from typed_elicit._wire import check_date, check_datetime, wire_number
 
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
@@ -543,25 +542,11 @@ def _check_uri(value: str) -> str:
     return value
 
 
-def _check_date(value: str) -> str:
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-        raise ValueError("expected a date as YYYY-MM-DD")
-    date.fromisoformat(value)
-    return value
-
-
-def _check_datetime(value: str) -> str:
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})?", value):
-        raise ValueError("expected a date-time as YYYY-MM-DDTHH:MM:SS with an optional offset")
-    datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", value))
-    return value
-
-
 _FORMAT_CHECKS: Final[dict[Format, Callable[[str], str]]] = {
     "email": _check_email,
     "uri": _check_uri,
-    "date": _check_date,
-    "date-time": _check_datetime,
+    "date": check_date,
+    "date-time": check_datetime,
 }
 
 

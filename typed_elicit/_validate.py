@@ -27,70 +27,15 @@ problem and the raw content as received.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Mapping
-from decimal import Decimal
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from ._errors import InvalidResponse
+from ._wire import wire_number
 
 M = TypeVar("M", bound=BaseModel)
-
-_JSON_NUMBER: Final = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
-"""The JSON number grammar (RFC 8259), ASCII digits only."""
-
-
-def wire_number(value: object, *, integer: bool = False) -> int | float:
-    """The number a wire value stands for in a `number` (or `integer`) field.
-
-    The one check both ends use (rule 4 of this module): a finite JSON number, or a
-    string holding exactly one JSON number; never a boolean; for an `integer`
-    field, an integral value.
-
-    Args:
-        value: The value as it arrived (or as a client is about to send it).
-        integer: Whether the field is an `integer` field.
-
-    Returns:
-        The number: an `int` for an integral string without fraction or exponent
-        and for every `integer` field, else the value (a float for other strings).
-
-    Raises:
-        ValueError: Saying what was expected and what came instead.
-    """
-    number: int | float
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ValueError(f"expected a number, got {value!r}")
-    if isinstance(value, str):
-        match = _JSON_NUMBER.fullmatch(value)
-        if match is None:
-            raise ValueError(f"expected a number, got {value!r}")
-        if match[2] is None and match[3] is None:
-            try:
-                number = int(value)
-            except ValueError:  # more digits than int() parses
-                raise ValueError(f"expected a number, got {value!r}") from None
-        else:
-            exact = Decimal(value)
-            number = float(exact)
-            if not math.isfinite(number):
-                raise ValueError(f"expected a finite number, got {value!r}")
-            if integer:
-                if exact != exact.to_integral_value():
-                    raise ValueError(f"expected a whole number, got {value!r}")
-                number = int(exact)
-        return number
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"expected a finite number, got {value!r}")
-        if integer:
-            if not value.is_integer():
-                raise ValueError(f"expected a whole number, got {value!r}")
-            return int(value)
-    return value
 
 
 def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping[str, Any] | None) -> M:
