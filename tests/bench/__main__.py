@@ -2,8 +2,8 @@
 
 Usage (from the repository root):
 
-    .venv/bin/python -m bench            # full run, a few minutes; creates bench/.fastmcp-venv once
-    .venv/bin/python -m bench --quick    # smoke run, seconds; prints the tables, writes nothing
+    .venv/bin/python -m tests.bench          # full run, a few minutes; creates tests/bench/.fastmcp-venv once
+    .venv/bin/python -m tests.bench --quick  # smoke run, seconds; prints the tables, writes nothing
 
 Options: `--no-fastmcp` skips FastMCP; `--fastmcp` creates its venv even with `--quick`;
 `--pending N` sets the scale run's question count (10,000); `--write`/`--no-write`;
@@ -33,7 +33,7 @@ from .roundtrip import FastMCPRun
 from .scale import ScaleRun
 from .wizard import GrowthRow
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "benchmarks.md"
 IMG = ROOT / "docs" / "img" / "benchmarks.png"
 
@@ -171,7 +171,9 @@ def run(config: Config) -> Results:
 
 
 def main(argv: list[str] | None = None) -> Results:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=(__doc__ or "").split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.bench", description=(__doc__ or "").split("\n\n")[0]
+    )
     parser.add_argument("--quick", action="store_true", help="tiny sizes (CI smoke run); writes nothing")
     parser.add_argument("--no-fastmcp", action="store_true", help="skip the FastMCP comparison")
     parser.add_argument("--fastmcp", action="store_true", help="create the FastMCP venv even with --quick")

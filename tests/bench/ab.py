@@ -1,6 +1,6 @@
 """A/B a modified copy of typed_elicit against the working tree, in one process, alternating.
 
-Usage: `python -m bench.ab DIR [--blocks N]`, where DIR holds a changed `typed_elicit`
+Usage: `python -m tests.bench.ab DIR [--blocks N]`, where DIR holds a changed `typed_elicit`
 package (for example a copy of the repository with a patch applied). The copy is
 imported under another name (`typed_elicit_candidate`; the package uses relative imports
 only), its tools are registered beside the current ones on the same servers, and the

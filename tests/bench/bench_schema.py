@@ -1,6 +1,6 @@
 """5. Schema cost: `reduce_schema` on a cached model vs a bare dict lookup vs the SDK's per-call render.
 
-Run alone: `python bench/bench_schema.py [--quick]` prints one Markdown table; `python -m bench`
+Run alone: `python tests/bench/bench_schema.py [--quick]` prints one Markdown table; `python -m tests.bench`
 runs it with everything else. Ratios are measured in the same run, contenders alternating,
 median of the blocks. Also measured: the one-time cost of reducing a model never seen
 before (what `@elicits(Model)` or the first question pays once per model and revision).

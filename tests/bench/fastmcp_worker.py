@@ -1,8 +1,8 @@
 # pyright: basic
 # mypy: disable-error-code="import-not-found, untyped-decorator, no-any-return, unused-ignore"
-"""FastMCP 4's `ctx.elicit` beside the in-process contenders; runs inside `bench/.fastmcp-venv`.
+"""FastMCP 4's `ctx.elicit` beside the in-process contenders; runs inside `tests/bench/.fastmcp-venv`.
 
-Run from the repository root: `bench/.fastmcp-venv/bin/python -m bench.fastmcp_worker`.
+Run from the repository root: `tests/bench/.fastmcp-venv/bin/python -m tests.bench.fastmcp_worker`.
 The FastMCP server is driven by the same `mcp.Client(mode="legacy")`, in memory, as the
 others (FastMCP's own in-memory transport does exactly this: its low-level server's
 `run` inside the server's lifespan), and the four contenders alternate block by block.

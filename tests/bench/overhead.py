@@ -11,7 +11,7 @@ with `timeit`, inside a running tool call (so the SDK `Context` is real):
 - building the request (`ElicitRequest`, metadata), which the floor's `elicit_form` does too,
 - re-validating the answer (`validate_content`) vs the SDK's bare `model_validate`.
 
-Run alone: `python -m bench.overhead`.
+Run alone: `python -m tests.bench.overhead`.
 """
 
 from __future__ import annotations

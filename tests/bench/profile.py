@@ -1,4 +1,4 @@
-"""Profile round-trip contenders: `python -m bench.profile [CONTENDER] [--against OTHER] [--calls N]`.
+"""Profile round-trip contenders: `python -m tests.bench.profile [CONTENDER] [--against OTHER] [--calls N]`.
 
 Runs N in-memory push-era calls under cProfile and prints the functions with the most
 own time, then every typed_elicit function with its cumulative time per call. With

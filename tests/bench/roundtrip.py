@@ -9,7 +9,7 @@ Contenders, all served by one `MCPServer` and called by one `mcp.Client(mode="le
 - `floor_validated`: the floor plus `Signup.model_validate(content)`: the least any layer
   that hands back a validated model can cost.
 
-FastMCP runs in its own venv (`bench/fastmcp_worker.py`) with the same three contenders
+FastMCP runs in its own venv (`tests/bench/fastmcp_worker.py`) with the same three contenders
 beside it, so its ratios come from the same process and the same method. The clock is
 the process's CPU time (see `alternate`).
 """
@@ -33,8 +33,8 @@ from typed_elicit._elicits import elicits
 
 from ._common import MESSAGE, Samples, Signup, accept_signup, alternate, text_of
 
-ROOT = Path(__file__).resolve().parent.parent
-FASTMCP_VENV = ROOT / "bench" / ".fastmcp-venv"
+ROOT = Path(__file__).resolve().parents[2]
+FASTMCP_VENV = ROOT / "tests" / "bench" / ".fastmcp-venv"
 FASTMCP_SPEC = "fastmcp>=4,<5"
 
 CONTENDERS = ("typed_elicit", "sdk", "floor", "floor_validated")
@@ -95,7 +95,7 @@ class FastMCPRun:
 
 
 def ensure_fastmcp_venv(install: bool) -> str | None:
-    """Make `bench/.fastmcp-venv` with FastMCP 4 if missing; None when usable, else why not."""
+    """Make `tests/bench/.fastmcp-venv` with FastMCP 4 if missing; None when usable, else why not."""
     python = FASTMCP_VENV / "bin" / "python"
     if not python.exists():
         if not install:
@@ -129,12 +129,13 @@ def ensure_fastmcp_venv(install: bool) -> str | None:
 
 
 def measure_fastmcp(calls: int, blocks: int, install: bool) -> FastMCPRun:
-    """Run `bench.fastmcp_worker` in the FastMCP venv; skip cleanly when it is unavailable."""
+    """Run `tests.bench.fastmcp_worker` in the FastMCP venv; skip cleanly when it is unavailable."""
     problem = ensure_fastmcp_venv(install)
     if problem is not None:
         return FastMCPRun(None, {}, f"FastMCP skipped: {problem}")
     python = FASTMCP_VENV / "bin" / "python"
-    command = [str(python), "-m", "bench.fastmcp_worker", "--calls", str(calls), "--blocks", str(blocks)]
+    worker = "tests.bench.fastmcp_worker"
+    command = [str(python), "-m", worker, "--calls", str(calls), "--blocks", str(blocks)]
     try:
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False, timeout=900)
     except subprocess.TimeoutExpired:

@@ -1,6 +1,6 @@
 """4. Scale: many concurrent pending questions in one server process, push era, in memory.
 
-Each scenario runs in a fresh interpreter (`python -m bench.scale SCENARIO N CLIENTS`) so
+Each scenario runs in a fresh interpreter (`python -m tests.bench.scale SCENARIO N CLIENTS`) so
 its memory and task counts start clean; it prints one JSON line. Scenarios:
 
 - `answered`: N tool calls (spread over CLIENTS in-memory connections) each ask one
@@ -300,9 +300,9 @@ def run_in_subprocess(
     """Run one scenario in a fresh interpreter and read its report."""
     import subprocess
 
-    command = [sys.executable, "-m", "bench.scale", scenario, tool, str(pending), str(clients)]
+    command = [sys.executable, "-m", "tests.bench.scale", scenario, tool, str(pending), str(clients)]
     command += ["--timeout", str(timeout)] + (["--trace"] if trace else [])
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     done = subprocess.run(command, cwd=root, capture_output=True, text=True, check=False, timeout=LIMIT * 3)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command[2:])} failed:\n{done.stderr[-3000:]}")

@@ -1,6 +1,6 @@
 """Judge conformance-suite results strictly: every expected check present and SUCCESS.
 
-    python peers/check_results.py RESULTS_DIR SCENARIO [SCENARIO ...]
+    python tests/peers/check_results.py RESULTS_DIR SCENARIO [SCENARIO ...]
 
 RESULTS_DIR is the `-o` directory given to `conformance server|client`; each run wrote
 `<server|client>-<scenario>-<timestamp>/checks.json`. For every scenario named, the newest

@@ -1,6 +1,6 @@
 """A small MCP client built on typed_elicit's client side, for the conformance suite.
 
-The suite runs it as `python peers/conformance_client.py <server url>` (the URL is the last
+The suite runs it as `python tests/peers/conformance_client.py <server url>` (the URL is the last
 argument; the scenario name is in `MCP_CONFORMANCE_SCENARIO`). It connects over streamable
 HTTP, lists the tools, calls each one with no arguments and answers every elicitation with
 typed_elicit's non-interactive `Responder`: no values given, so every field takes the

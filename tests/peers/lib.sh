@@ -13,7 +13,7 @@ PEERS_PIDS=()
 
 peers_init() {
     PEERS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-    REPO="$(cd "$PEERS_DIR/.." && pwd)"
+    REPO="$(cd "$PEERS_DIR/../.." && pwd)"
     PY="${PYTHON:-$REPO/.venv/bin/python}"
     [[ -x "$PY" ]] || PY="$(command -v python3)"
     NODE22="$("$PEERS_DIR/install.sh")"

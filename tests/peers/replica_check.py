@@ -1,11 +1,11 @@
-"""Drive typed_elicit servers behind nginx and check multi-replica behaviour (peers/replicas.sh).
+"""Drive typed_elicit servers behind nginx and check multi-replica behaviour (tests/peers/replicas.sh).
 
-    python peers/replica_check.py --lb URL --direct NAME=URL [...] [--ttl SECONDS]
+    python tests/peers/replica_check.py --lb URL --direct NAME=URL [...] [--ttl SECONDS]
 
 `--lb` is nginx (round-robin over replicas r1 and r2, sticky on `mcp-session-id`);
 `--direct` names servers reached without nginx: `r1`, `r2` (the replicas), `rotating`
 (keys [K2, K1]: mid-rotation, sealing with the new key) and `retired` (keys [K2]: the old
-key removed). Every server runs `examples/interop_server.py` (`deploy_wizard`), answered by
+key removed). Every server runs `tests/peers/servers/interop_server.py` (`deploy_wizard`), answered by
 typed_elicit's non-interactive `Responder`.
 
 Checks, each printed as `ok`/`FAIL` with what was observed:

@@ -1,24 +1,24 @@
 #!/usr/bin/env bash
 # Several replicas behind a real load balancer, on loopback only:
 #
-#   nginx (Debian package, foreground, temp prefix; config from peers/nginx.conf.template)
-#     round-robin        -> r1, r2   (examples/interop_server.py, keys [K1, K2], short TTL)
+#   nginx (Debian package, foreground, temp prefix; config from tests/peers/nginx.conf.template)
+#     round-robin        -> r1, r2   (tests/peers/servers/interop_server.py, keys [K1, K2], short TTL)
 #     sticky on mcp-session-id prefix (push-era sessions)
 #   direct, no nginx:      rotating (keys [K2, K1]), retired (keys [K2])
 #
-# then peers/replica_check.py runs the checks (2026-07-28 wizard across replicas; tampered,
+# then tests/peers/replica_check.py runs the checks (2026-07-28 wizard across replicas; tampered,
 # replayed and expired state refused; key rotation; push-era sticky sessions).
 # Exits 0 only if every check passed. Bounded; stops everything it started.
 #
 # Needs nginx on PATH (apt-get install nginx-light). PEERS_KEEP=1 keeps logs.
-# Environment: PYTHON, REPLICA_SERVER (default examples/interop_server.py), PEERS_STATE_TTL (4).
+# Environment: PYTHON, REPLICA_SERVER (default tests/peers/servers/interop_server.py), PEERS_STATE_TTL (4).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 peers_init
 
 NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
 [[ -x "$NGINX" ]] || { echo "replicas: nginx not found; apt-get install -y nginx-light" >&2; exit 1; }
-SERVER_FILE="${REPLICA_SERVER:-$REPO/examples/interop_server.py}"
+SERVER_FILE="${REPLICA_SERVER:-$PEERS_DIR/servers/interop_server.py}"
 TTL="${PEERS_STATE_TTL:-4}"
 started=$SECONDS
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every proof against real peers, in order, for CI: install the pinned peers, then
-#   1. the official conformance suite     (peers/run_conformance.sh)
-#   2. the TypeScript SDK interop client  (peers/run_ts_interop.sh)
-#   3. two replicas behind nginx          (peers/replicas.sh)
+#   1. the official conformance suite     (tests/peers/run_conformance.sh)
+#   2. the TypeScript SDK interop client  (tests/peers/run_ts_interop.sh)
+#   3. two replicas behind nginx          (tests/peers/replicas.sh)
 # Runs all three even if one fails, prints a summary, exits non-zero if any failed.
 # nginx comes from Debian packages: installed here when missing and we are root
 # (PEERS_NO_APT=1 to forbid that).
@@ -28,7 +28,7 @@ fi
 declare -A verdict
 for step in run_conformance run_ts_interop replicas; do
     echo
-    echo "######## peers/$step.sh"
+    echo "######## tests/peers/$step.sh"
     if timeout --kill-after=10 400 "$here/$step.sh"; then
         verdict[$step]=ok
     else

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Run the official MCP conformance suite (@modelcontextprotocol/conformance, pinned in
-# peers/package.json) against typed_elicit, on loopback only:
+# tests/peers/package.json) against typed_elicit, on loopback only:
 #
-#   server side: examples/conformance_server.py (typed_elicit models only), served over
+#   server side: tests/peers/servers/conformance_server.py (typed_elicit models only), served over
 #                streamable HTTP on 127.0.0.1:<free port>, scenarios
 #                tools-call-elicitation, elicitation-sep1034-defaults, elicitation-sep1330-enums
-#   client side: peers/conformance_client.py (typed_elicit's client side), scenario
+#   client side: tests/peers/conformance_client.py (typed_elicit's client side), scenario
 #                elicitation-sep1034-client-defaults
 #
-# Exits 0 only if every check of every scenario is SUCCESS (peers/check_results.py).
+# Exits 0 only if every check of every scenario is SUCCESS (tests/peers/check_results.py).
 # Bounded: each suite run has a timeout, the server lives at most PEERS_MAX_LIFETIME s, and
 # everything started here is stopped on exit. PEERS_KEEP=1 keeps the logs and checks.json.
 #
@@ -17,7 +17,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 peers_init
 
-SERVER_FILE="${CONFORMANCE_SERVER:-$REPO/examples/conformance_server.py}"
+SERVER_FILE="${CONFORMANCE_SERVER:-$PEERS_DIR/servers/conformance_server.py}"
 CLIENT_FILE="${CONFORMANCE_CLIENT:-$PEERS_DIR/conformance_client.py}"
 SERVER_SCENARIOS=(tools-call-elicitation elicitation-sep1034-defaults elicitation-sep1330-enums)
 CLIENT_SCENARIO=elicitation-sep1034-client-defaults

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # TypeScript-SDK interop: the official TS client (@modelcontextprotocol/sdk, pinned in
-# peers/package.json) holds the scripted conversations of peers/ts_client/scenarios.mjs with
-# examples/interop_server.py over stdio and over streamable HTTP (127.0.0.1, free port), on
+# tests/peers/package.json) holds the scripted conversations of tests/peers/ts_client/scenarios.mjs with
+# tests/peers/servers/interop_server.py over stdio and over streamable HTTP (127.0.0.1, free port), on
 # protocol revisions 2025-11-25 and 2025-06-18. The TS SDK validates every elicitation/create
-# it receives; peers/ts_client/strict.mjs additionally refuses any key outside the spec.
+# it receives; tests/peers/ts_client/strict.mjs additionally refuses any key outside the spec.
 #
 # Exits 0 only if every conversation passed and every spec schema kind was exercised.
 # Bounded: the client has a watchdog (TS_CLIENT_TIMEOUT_MS, default 120 s) and an outer
@@ -14,7 +14,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 peers_init
 
-SERVER_FILE="${INTEROP_SERVER:-$REPO/examples/interop_server.py}"
+SERVER_FILE="${INTEROP_SERVER:-$PEERS_DIR/servers/interop_server.py}"
 [[ -f "$SERVER_FILE" ]] || { echo "run_ts_interop: $SERVER_FILE is missing" >&2; exit 1; }
 started=$SECONDS
 sdk_version="$("$NODE22" -p "require('$REPO/.peers/node_modules/@modelcontextprotocol/sdk/package.json').version")"

@@ -1,6 +1,6 @@
 """Serve an MCPServer from a Python file over streamable HTTP on loopback, for the peer tests.
 
-    python peers/serve_http.py examples/interop_server.py [--attr NAME] [--port 0]
+    python tests/peers/serve_http.py tests/peers/servers/interop_server.py [--attr NAME] [--port 0]
         [--replica NAME] [--stateless] [--json-response]
 
 - Loads the file by path and takes `--attr` (default: `build_server`, then `mcp`, then

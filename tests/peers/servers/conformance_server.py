@@ -1,12 +1,12 @@
-"""The server the official MCP conformance suite tests (`peers/run_conformance.sh`).
+"""The server the official MCP conformance suite tests (`tests/peers/run_conformance.sh`).
 
 It exposes exactly the tools that the suite's elicitation scenarios describe
 (`tools-call-elicitation`, `elicitation-sep1034-defaults`, `elicitation-sep1330-enums`;
-see `peers/SCENARIOS.md`), written only with typed_elicit models: every wire schema below
+see `tests/peers/SCENARIOS.md`), written only with typed_elicit models: every wire schema below
 comes from the reducer, none is written by hand.
 
-Run over HTTP: `python peers/serve_http.py examples/conformance_server.py`, or
-`python examples/conformance_server.py --port 8000`.
+Run over HTTP: `python tests/peers/serve_http.py tests/peers/servers/conformance_server.py`, or
+`python tests/peers/servers/conformance_server.py --port 8000`.
 """
 
 import sys

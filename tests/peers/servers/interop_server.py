@@ -1,11 +1,11 @@
 """Interop server: every field kind and a branching three-step wizard, for foreign clients.
 
-The TypeScript-SDK client in `peers/ts_client/` holds scripted conversations with this
-server over stdio and streamable HTTP (`peers/run_ts_interop.sh`); the replica test
-(`peers/replicas.sh`) runs the wizard on 2026-07-28 across two copies of it behind nginx.
+The TypeScript-SDK client in `tests/peers/ts_client/` holds scripted conversations with this
+server over stdio and streamable HTTP (`tests/peers/run_ts_interop.sh`); the replica test
+(`tests/peers/replicas.sh`) runs the wizard on 2026-07-28 across two copies of it behind nginx.
 
-Run it yourself: `python examples/interop_server.py` (stdio), or over HTTP with
-`python peers/serve_http.py examples/interop_server.py`.
+Run it yourself: `python tests/peers/servers/interop_server.py` (stdio), or over HTTP with
+`python tests/peers/serve_http.py tests/peers/servers/interop_server.py`.
 
 Tools:
     deploy_wizard: Target -> (Approval | StagingOptions) -> Notify, returns a summary.

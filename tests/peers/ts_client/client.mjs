@@ -1,6 +1,6 @@
-// TypeScript-SDK interop client for typed_elicit servers (examples/interop_server.py).
+// TypeScript-SDK interop client for typed_elicit servers (tests/peers/servers/interop_server.py).
 //
-//   node peers/ts_client/client.mjs [--http URL] [--stdio PYTHON SERVER_FILE] [--protocol REV ...]
+//   node tests/peers/ts_client/client.mjs [--http URL] [--stdio PYTHON SERVER_FILE] [--protocol REV ...]
 //
 // For each transport given and each protocol revision (default: 2025-11-25 and 2025-06-18), it
 // connects with the official TypeScript SDK client (which validates every `elicitation/create`

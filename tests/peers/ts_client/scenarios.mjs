@@ -1,4 +1,4 @@
-// The scripted conversations the TS interop client holds with examples/interop_server.py.
+// The scripted conversations the TS interop client holds with tests/peers/servers/interop_server.py.
 //
 // Each scenario names a tool, its arguments, the questions the server must ask in order (with
 // the wire schema expected for the negotiated revision and the answer the "user" gives), and
