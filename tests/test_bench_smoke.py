@@ -1,4 +1,4 @@
-"""Smoke run of the benchmark harness (bench/): tiny sizes, every table complete, no timing assertions."""
+"""Smoke run of the benchmark harness (tests/bench/): tiny sizes, every table complete, no timing checks."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.__main__ import Config, Results, run
-from bench.report import BEGIN, END, render_markdown, targets, write_outputs
+from tests.bench.__main__ import Config, Results, run
+from tests.bench.report import BEGIN, END, render_markdown, targets, write_outputs
 
 
 @pytest.fixture(scope="module")

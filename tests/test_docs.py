@@ -18,6 +18,7 @@ from typed_elicit.testing import Answer, ScriptedUser, accept, cancel, connect, 
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))
+PEER_SERVERS = ROOT / "tests" / "peers" / "servers"
 FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 SNIPPET = re.compile(r'^--8<-- "([^":]+)(?::[\w-]+)?"$')
 
@@ -37,10 +38,10 @@ def included_files() -> list[Path]:
     return sorted(files)
 
 
-def test_docs_python_examples_are_included_files_under_examples_or_docs() -> None:
+def test_docs_python_examples_are_included_files_under_examples_docs_or_peer_servers() -> None:
     for file in included_files():
         assert file.is_file(), f"{file} is included by the docs but does not exist"
-        assert file.relative_to(ROOT).parts[0] in {"examples", "docs"}
+        assert file.relative_to(ROOT).parts[0] in {"examples", "docs"} or file.parent == PEER_SERVERS
 
 
 @pytest.mark.parametrize("file", included_files(), ids=lambda p: str(p.relative_to(ROOT)))

@@ -360,9 +360,10 @@ def test_bad_marker(elicit_protocol):
     assert outcome.ret != 0
 
 
-# --- every example server, on every era -------------------------------------------------------
+# --- every example and peer server, on every era ----------------------------------------------
 
 EXAMPLES = ROOT / "examples"
+PEER_SERVERS = ROOT / "tests" / "peers" / "servers"
 ARGUMENTS: dict[tuple[str, str], dict[str, Any]] = {
     ("expense_approval", "submit_expense"): {"description": "team dinner", "amount": 5000.0},
     ("conformance_server", "test_elicitation"): {"message": "Who are you?"},
@@ -381,10 +382,11 @@ EXPECTED_REFUSALS |= {("fallback_wizard", "send_elicitation_result", era) for er
 
 
 def example_servers() -> list[tuple[str, MCPServer[Any]]]:
-    if str(EXAMPLES) not in sys.path:
-        sys.path.insert(0, str(EXAMPLES))
+    for folder in (EXAMPLES, PEER_SERVERS):
+        if str(folder) not in sys.path:
+            sys.path.insert(0, str(folder))
     found: list[tuple[str, MCPServer[Any]]] = []
-    for path in sorted(EXAMPLES.glob("*.py")):
+    for path in sorted([*EXAMPLES.glob("*.py"), *PEER_SERVERS.glob("*.py")], key=lambda p: p.stem):
         if path.stem.startswith("test_"):
             continue
         module = importlib.import_module(path.stem)

@@ -1,7 +1,0 @@
-"""Benchmarks for typed_elicit: `python -m bench` runs them all (see docs/benchmarks.md).
-
-Modules: `roundtrip` (1, push round trip; `fastmcp_worker` runs in FastMCP's own venv),
-`overhead` (1c, per-step cost), `wizard` (2 and 3), `scale` (4), `bench_schema` (5),
-`report` and `plot` (output), `profile` (cProfile diff of two contenders), `ab` (A/B a
-changed typed_elicit against the working tree).
-"""

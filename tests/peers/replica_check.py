@@ -1,0 +1,349 @@
+"""Drive typed_elicit servers behind nginx and check multi-replica behaviour (tests/peers/replicas.sh).
+
+    python tests/peers/replica_check.py --lb URL --direct NAME=URL [...] [--ttl SECONDS]
+
+`--lb` is nginx (round-robin over replicas r1 and r2, sticky on `mcp-session-id`);
+`--direct` names servers reached without nginx: `r1`, `r2` (the replicas), `rotating`
+(keys [K2, K1]: mid-rotation, sealing with the new key) and `retired` (keys [K2]: the old
+key removed). Every server runs `tests/peers/servers/interop_server.py` (`deploy_wizard`), answered by
+typed_elicit's non-interactive `Responder`.
+
+Checks, each printed as `ok`/`FAIL` with what was observed:
+ 1. 2026-07-28: the three-step wizard through nginx completes, and its rounds were served
+    by both replicas (from the `x-replica` response headers).
+ 2. A tampered requestState is refused (-32602 "Invalid or expired requestState").
+ 3. A requestState replayed onto another request (another tool) is refused.
+ 4. A requestState replayed after its TTL is refused (the replicas run with a short TTL).
+ 5. Key rotation: state sealed under K1 continues on `rotating` ([K2, K1]); state sealed by
+    `rotating` under K2 continues on the replicas ([K1, K2]); `retired` ([K2]) refuses K1 state.
+ 6. Push era (2025-11-25) through nginx: two sessions, each wizard completes, every request of
+    a session reached the replica that minted its id, and the sessions were spread over
+    both replicas; a session id sent to the other replica is unknown there (404).
+
+Exits 0 only if every check passed. Bounded: every call has a timeout, the whole run 90 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlparse
+
+import anyio
+import httpx2
+import mcp_types as types
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from typed_elicit import Responder
+
+ANSWERS = {
+    "service": "api",
+    "environment": "production",
+    "ticket": "CHG-4242",
+    "replicas": 3,
+    "email": "ops@example.com",
+}
+EXPECTED = {
+    "status": "deployed",
+    "service": "api",
+    "environment": "production",
+    "ticket": "CHG-4242",
+    "replicas": 3,
+    "email": "ops@example.com",
+    "note": None,
+}
+CALL_TIMEOUT = 20.0
+RUN_TIMEOUT = 90.0
+STATE_ERROR = "Invalid or expired requestState"
+
+
+@dataclass
+class Hop:
+    """One HTTP exchange seen by the client."""
+
+    method: str
+    status: int
+    replica: str | None
+    session: str | None
+
+
+@dataclass
+class Recorder:
+    """An httpx2 client that records which replica answered each JSON-RPC request."""
+
+    hops: list[Hop] = field(default_factory=list[Hop])
+
+    def client(self) -> httpx2.AsyncClient:
+        """A fresh HTTP client whose responses are recorded in `hops`."""
+
+        async def on_response(response: httpx2.Response) -> None:
+            request = response.request
+            method = request.method
+            if request.method == "POST":
+                try:
+                    method = str(json.loads(request.content).get("method", "response"))
+                except (ValueError, AttributeError):
+                    method = "POST?"
+            self.hops.append(
+                Hop(
+                    method,
+                    response.status_code,
+                    response.headers.get("x-replica"),
+                    request.headers.get("mcp-session-id"),
+                )
+            )
+
+        return httpx2.AsyncClient(
+            timeout=httpx2.Timeout(10.0, read=60.0), event_hooks={"response": [on_response]}
+        )
+
+
+class Report:
+    """Collects check outcomes."""
+
+    def __init__(self) -> None:
+        self.failed: list[str] = []
+        self.passed = 0
+
+    def check(self, ok: bool, name: str, detail: str) -> None:
+        """Record and print one check."""
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: {detail}", flush=True)
+        if ok:
+            self.passed += 1
+        else:
+            self.failed.append(name)
+
+
+def result_json(result: types.CallToolResult) -> Any:
+    """The tool's structured result (or its text parsed as JSON)."""
+    if result.structured_content is not None:
+        return result.structured_content
+    text = "".join(c.text for c in result.content if isinstance(c, types.TextContent))
+    return json.loads(text)
+
+
+def modern_client(url: str, recorder: Recorder | None = None) -> Client:
+    """A 2026-07-28 client (no handshake, no session) answering with the Responder."""
+    transport = streamable_http_client(url, http_client=(recorder or Recorder()).client())
+    return Client(transport, mode="2026-07-28", elicitation_callback=Responder(ANSWERS))
+
+
+async def first_round(url: str, tool: str = "deploy_wizard") -> types.InputRequiredResult:
+    """Call `tool` once without answers and return its InputRequiredResult."""
+    async with modern_client(url) as client:
+        with anyio.fail_after(CALL_TIMEOUT):
+            result = await client.session.call_tool(tool, {}, allow_input_required=True)
+    if not isinstance(result, types.InputRequiredResult):
+        raise AssertionError(f"{tool} did not ask a question on 2026-07-28: {result}")
+    return result
+
+
+def answers_for(round_: types.InputRequiredResult) -> types.InputResponses:
+    """Answer every input request of a round like the Responder would."""
+    responder = Responder(ANSWERS)
+    responses: dict[str, Any] = {}
+    for key, request in (round_.input_requests or {}).items():
+        assert isinstance(request, types.ElicitRequest), request
+        responses[key] = responder.respond(request.params)
+    return responses
+
+
+async def retry(
+    url: str, state: str | None, responses: types.InputResponses, tool: str = "deploy_wizard"
+) -> types.CallToolResult | types.InputRequiredResult:
+    """Send one retry round of `tool` with the given state and responses."""
+    async with modern_client(url) as client:
+        with anyio.fail_after(CALL_TIMEOUT):
+            return await client.session.call_tool(
+                tool, {}, input_responses=responses, request_state=state, allow_input_required=True
+            )
+
+
+def find_mcp_error(exc: BaseException) -> MCPError | None:
+    """The MCPError inside `exc`, looking through exception groups."""
+    if isinstance(exc, MCPError):
+        return exc
+    for inner in getattr(exc, "exceptions", ()):
+        found = find_mcp_error(inner)
+        if found is not None:
+            return found
+    return None
+
+
+async def refused(call: Callable[[], Awaitable[object]]) -> tuple[bool, str]:
+    """Whether `call` fails with the SDK's invalid-requestState error; and what happened."""
+    try:
+        outcome = await call()
+    except Exception as exc:
+        error = find_mcp_error(exc)
+        if error is None:
+            raise
+        ok = error.code == types.INVALID_PARAMS and STATE_ERROR in error.error.message
+        return ok, f"error {error.code} {error.error.message!r}"
+    return False, f"accepted: {str(outcome)[:200]}"
+
+
+def tamper(state: str) -> str:
+    """Flip one character in the middle of a sealed token."""
+    i = len(state) // 2
+    return state[:i] + ("A" if state[i] != "A" else "B") + state[i + 1 :]
+
+
+async def check_modern_wizard(lb: str, report: Report) -> None:
+    """Check 1: the 2026-07-28 wizard through nginx completes across both replicas."""
+    recorder = Recorder()
+    async with modern_client(lb, recorder) as client:
+        with anyio.fail_after(CALL_TIMEOUT):
+            result = await client.call_tool("deploy_wizard", {})
+    calls = [h for h in recorder.hops if h.method == "tools/call"]
+    replicas = [h.replica for h in calls]
+    got = result_json(result) if not result.is_error else result.content
+    report.check(
+        got == EXPECTED,
+        "2026-07-28 wizard via nginx completes",
+        f"{len(calls)} tools/call rounds, result {got}",
+    )
+    report.check(
+        len(calls) >= 4 and {"r1", "r2"} <= set(replicas),
+        "its rounds were served by different replicas",
+        f"replicas per round: {' -> '.join(str(r) for r in replicas)}",
+    )
+
+
+async def check_state_attacks(lb: str, direct: dict[str, str], ttl: float, report: Report) -> None:
+    """Checks 2-5: tampered, replayed onto another request, expired, and key rotation."""
+    round1 = await first_round(lb)
+    assert round1.request_state is not None
+    responses = answers_for(round1)
+
+    ok, seen = await refused(lambda: retry(lb, tamper(round1.request_state or ""), responses))
+    report.check(ok, "tampered requestState refused", seen)
+
+    ok, seen = await refused(lambda: retry(lb, round1.request_state, {}, tool="all_kinds"))
+    report.check(ok, "requestState replayed onto another tool refused", seen)
+
+    # Rotation: replicas hold [K1, K2] (seal K1), `rotating` holds [K2, K1] (seals K2).
+    step = await retry(direct["rotating"], round1.request_state, responses)
+    asked = sorted(step.input_requests or {}) if isinstance(step, types.InputRequiredResult) else []
+    report.check(
+        isinstance(step, types.InputRequiredResult) and bool(asked),
+        "rotation: K1 state continues on a replica sealing with K2",
+        f"next round asks {asked}",
+    )
+    if isinstance(step, types.InputRequiredResult) and step.request_state:
+        back = await retry(direct["r1"], step.request_state, answers_for(step))
+        report.check(
+            isinstance(back, types.InputRequiredResult),
+            "rotation: K2 state continues on a replica still sealing with K1",
+            f"got {type(back).__name__}",
+        )
+    ok, seen = await refused(lambda: retry(direct["retired"], round1.request_state, responses))
+    report.check(ok, "rotation: K1 state refused once K1 is retired", seen)
+
+    # Expiry last: it waits out the TTL.
+    wait = ttl + 1.0
+    await anyio.sleep(wait)
+    ok, seen = await refused(lambda: retry(lb, round1.request_state, responses))
+    report.check(ok, f"requestState replayed after its TTL ({ttl:g}s, waited {wait:g}s) refused", seen)
+
+
+async def check_push_sessions(lb: str, report: Report) -> None:
+    """Check 6: push-era sessions through nginx stick to the replica that minted them."""
+    owners: list[str] = []
+    for n in (1, 2):
+        recorder = Recorder()
+        client = Client(
+            streamable_http_client(lb, http_client=recorder.client()),
+            mode="legacy",
+            elicitation_callback=Responder(ANSWERS),
+        )
+        async with client:
+            with anyio.fail_after(CALL_TIMEOUT):
+                result = await client.call_tool("deploy_wizard", {})
+            version = client.session.protocol_version
+        got = result_json(result) if not result.is_error else result.content
+        session_hops = [h for h in recorder.hops if h.session]
+        sessions = {h.session or "" for h in session_hops}
+        served = {h.replica for h in session_hops}
+        session = next(iter(sessions), "")
+        owner = session.split(".", 1)[0]
+        owners.append(owner)
+        report.check(
+            got == EXPECTED and len(sessions) == 1 and served == {owner},
+            f"push-era session {n} ({version}) via nginx completes on its own replica",
+            f"session {session[:12]}..., {len(session_hops)} requests, served by {sorted(map(str, served))}",
+        )
+    report.check(
+        set(owners) == {"r1", "r2"},
+        "push-era sessions spread over both replicas",
+        f"owners {owners}",
+    )
+    # Negative control: the same session id presented to the other replica is unknown there.
+    foreign = "r2." if owners[0] == "r1" else "r1."
+    http = httpx2.AsyncClient(timeout=10.0)
+    try:
+        response = await http.post(
+            lb,
+            headers={
+                "mcp-session-id": foreign + "0" * 32,
+                "content-type": "application/json",
+                "accept": "application/json, text/event-stream",
+                "mcp-protocol-version": "2025-11-25",
+            },
+            content=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}),
+        )
+    finally:
+        await http.aclose()
+    report.check(
+        response.status_code == 404,
+        "a session unknown to the replica it is routed to is refused",
+        f"HTTP {response.status_code} from {response.headers.get('x-replica')}",
+    )
+
+
+async def run(lb: str, direct: dict[str, str], ttl: float) -> int:
+    """Run every check; 0 if all passed."""
+    report = Report()
+    started = time.monotonic()
+    with anyio.fail_after(RUN_TIMEOUT):
+        await check_modern_wizard(lb, report)
+        await check_push_sessions(lb, report)
+        await check_state_attacks(lb, direct, ttl, report)
+    total = report.passed + len(report.failed)
+    elapsed = time.monotonic() - started
+    if report.failed:
+        print(f"REPLICAS: {len(report.failed)} of {total} checks FAILED: {', '.join(report.failed)}")
+        return 1
+    print(f"REPLICAS: all {total} checks passed in {elapsed:.1f}s")
+    return 0
+
+
+def main() -> int:
+    """Parse the command line and run the checks."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--lb", required=True, help="nginx URL")
+    parser.add_argument("--direct", action="append", default=[], help="NAME=URL of a server without nginx")
+    parser.add_argument("--ttl", type=float, required=True, help="request-state TTL of the servers (s)")
+    args = parser.parse_args()
+    direct: dict[str, str] = dict(str(item).split("=", 1) for item in args.direct)
+    urls: list[str] = [str(args.lb), *direct.values()]
+    for url in urls:
+        if urlparse(url).hostname != "127.0.0.1":
+            parser.error(f"loopback only: {url}")
+    missing = {"r1", "r2", "rotating", "retired"} - direct.keys()
+    if missing:
+        parser.error(f"missing --direct {', '.join(sorted(missing))}")
+    return anyio.run(run, args.lb, direct, args.ttl)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

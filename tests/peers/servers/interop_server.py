@@ -1,0 +1,188 @@
+"""Interop server: every field kind and a branching three-step wizard, for foreign clients.
+
+The TypeScript-SDK client in `tests/peers/ts_client/` holds scripted conversations with this
+server over stdio and streamable HTTP (`tests/peers/run_ts_interop.sh`); the replica test
+(`tests/peers/replicas.sh`) runs the wizard on 2026-07-28 across two copies of it behind nginx.
+
+Run it yourself: `python tests/peers/servers/interop_server.py` (stdio), or over HTTP with
+`python tests/peers/serve_http.py tests/peers/servers/interop_server.py`.
+
+Tools:
+    deploy_wizard: Target -> (Approval | StagingOptions) -> Notify, returns a summary.
+    all_kinds(multi): EveryKind (every scalar, format and single-select kind), then, if
+        `multi`, EveryChoice (untitled and titled multi-select; needs 2025-11-25 or later).
+    negotiated_protocol: the protocol revision of this request.
+"""
+
+import os
+from datetime import date, datetime
+from enum import Enum
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer, RequestStateSecurity
+from pydantic import AnyUrl, BaseModel, EmailStr, Field
+
+from typed_elicit import Accepted, Cancelled, Declined, ElicitContext, Titles, elicits, form
+
+# ------------------------------------------------------------------ the wizard's forms
+
+
+@form(message="Where should the service be deployed?")
+class Target(BaseModel):
+    """Deployment target."""
+
+    service: str = Field(min_length=1, max_length=40, description="Service name")
+    environment: Annotated[
+        Literal["staging", "production"], Titles(staging="Staging", production="Production")
+    ]
+
+
+@form(message="Production deploys need a change ticket.")
+class Approval(BaseModel):
+    """Production approval."""
+
+    ticket: str = Field(min_length=3, max_length=20)
+    replicas: int = Field(default=2, ge=1, le=10)
+
+
+@form(message="Staging options.")
+class StagingOptions(BaseModel):
+    """Staging-only options."""
+
+    seed_data: bool = True
+
+
+@form(message="Who should be told when it is done?")
+class Notify(BaseModel):
+    """Notification."""
+
+    email: EmailStr
+    note: str | None = None
+
+
+# ------------------------------------------------------------------ every field kind
+
+
+class Color(str, Enum):
+    """A plain Enum with string values (untitled single select)."""
+
+    RED = "red"
+    GREEN = "green"
+    BLUE = "blue"
+
+
+class Weekday(str, Enum):
+    """Options of a titled multi-select."""
+
+    MON = "mon"
+    TUE = "tue"
+    WED = "wed"
+
+
+@form(message="Fill in every kind of field.")
+class EveryKind(BaseModel):
+    """Every scalar, format and single-select kind the reducer supports."""
+
+    text: str = Field(min_length=2, max_length=20, title="Text", description="Some text")
+    count: int = Field(default=3, ge=1, le=10)
+    ratio: float = Field(default=0.5, ge=0.0, le=1.0)
+    agree: bool = False
+    nickname: str | None = None
+    email: EmailStr
+    homepage: AnyUrl
+    birthday: date
+    meeting: datetime
+    priority: int = Field(gt=0, lt=6)
+    size: Literal["s", "m", "l"] = "m"
+    color: Color = Color.BLUE
+    plan: Annotated[Literal["free", "pro"], Titles(free="Free plan", pro="Pro plan")] = "free"
+
+
+@form(message="Pick some options.")
+class EveryChoice(BaseModel):
+    """Untitled and titled multi-select."""
+
+    toppings: set[Literal["cheese", "ham", "olives"]] = Field(min_length=1, max_length=2)
+    days: Annotated[
+        list[Weekday], Titles({Weekday.MON: "Monday", Weekday.TUE: "Tuesday", Weekday.WED: "Wednesday"})
+    ] = [Weekday.MON]
+
+
+def _stopped(outcome: Declined | Cancelled, step: int) -> dict[str, Any]:
+    return {"status": "declined" if isinstance(outcome, Declined) else "cancelled", "step": step}
+
+
+def build_server(request_state_security: RequestStateSecurity | None = None) -> MCPServer:
+    """The interop server; pass shared keys to run several replicas."""
+    server = MCPServer("typed-elicit-interop", request_state_security=request_state_security)
+
+    @server.tool()
+    async def negotiated_protocol(ctx: Context) -> dict[str, Any]:
+        """The protocol revision of this request."""
+        return {"protocol": ctx.protocol_version}
+
+    @server.tool()
+    @elicits(Target, Approval, StagingOptions, Notify)
+    async def deploy_wizard(ctx: ElicitContext) -> dict[str, Any]:
+        """Deploy a service: three questions, the second depends on the first."""
+        target = await ctx.elicit(Target)
+        if not isinstance(target, Accepted):
+            return _stopped(target, 1)
+        summary: dict[str, Any] = {
+            "status": "deployed",
+            "service": target.data.service,
+            "environment": target.data.environment,
+        }
+        if target.data.environment == "production":
+            approval = await ctx.elicit(Approval)
+            if not isinstance(approval, Accepted):
+                return _stopped(approval, 2)
+            summary |= {"ticket": approval.data.ticket, "replicas": approval.data.replicas}
+        else:
+            options = await ctx.elicit(StagingOptions)
+            if not isinstance(options, Accepted):
+                return _stopped(options, 2)
+            summary["seed_data"] = options.data.seed_data
+        notify = await ctx.elicit(Notify)
+        if not isinstance(notify, Accepted):
+            return _stopped(notify, 3)
+        return summary | {"email": notify.data.email, "note": notify.data.note}
+
+    @server.tool()
+    @elicits(EveryKind, EveryChoice)
+    async def all_kinds(ctx: ElicitContext, multi: bool = True) -> dict[str, Any]:
+        """Ask for every field kind; with `multi`, also the multi-selects (2025-11-25+)."""
+        kinds = await ctx.elicit(EveryKind)
+        if not isinstance(kinds, Accepted):
+            return _stopped(kinds, 1)
+        choices: dict[str, list[str]] | None = None
+        if multi:
+            picked = await ctx.elicit(EveryChoice)
+            if not isinstance(picked, Accepted):
+                return _stopped(picked, 2)
+            choices = {
+                "toppings": sorted(picked.data.toppings),
+                "days": sorted(day.value for day in picked.data.days),
+            }
+        return {"status": "accepted", "kinds": kinds.data.model_dump(mode="json"), "choices": choices}
+
+    return server
+
+
+# --8<-- [start:replicas]
+def replicated_server() -> MCPServer:
+    """This server for one of several replicas: every replica gets the same name and keys.
+
+    `MCP_STATE_KEYS` holds comma-separated secrets of at least 32 random bytes each; the
+    first seals, all unseal (rotation). `ttl` bounds the time between two rounds.
+    """
+    keys = os.environ["MCP_STATE_KEYS"].split(",")
+    return build_server(RequestStateSecurity(keys=keys, ttl=600))
+
+
+# --8<-- [end:replicas]
+
+mcp = build_server()
+
+if __name__ == "__main__":
+    mcp.run()
