@@ -179,7 +179,8 @@ def test_a_validator_quoting_a_huge_value_is_cut_to_the_documented_length():
     ((path, text),) = caught.value.errors
     assert path == "name"
     assert len(text) == MAX_PROBLEM_LENGTH
-    assert text.startswith("Value error, xxx") and text.endswith("...")
+    assert text.startswith("Value error, xxx")
+    assert text.endswith("...")
     assert len(str(caught.value)) < 1000
 
 
@@ -261,7 +262,9 @@ def test_the_server_refuses_what_the_shared_wire_rules_refuse(field, value, prob
     assert str(caught.value).isprintable()
 
 
-@pytest.mark.parametrize(("field", "value"), [("day", v) for v in NOT_DATES[:-1]] + [("at", v) for v in NOT_DATETIMES])
+@pytest.mark.parametrize(
+    ("field", "value"), [("day", v) for v in NOT_DATES[:-1]] + [("at", v) for v in NOT_DATETIMES]
+)
 def test_the_client_half_refuses_the_same_dates_and_date_times(field, value):
     with pytest.raises(ValidationError):
         model_from_schema(STAMPED).model_validate({field: value})
@@ -270,10 +273,16 @@ def test_the_client_half_refuses_the_same_dates_and_date_times(field, value):
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
-        ({"text": "héllo \U0001f600", "picks": ["a", "b"]}, Stamped(text="héllo \U0001f600", picks=["a", "b"])),
+        (
+            {"text": "héllo \U0001f600", "picks": ["a", "b"]},
+            Stamped(text="héllo \U0001f600", picks=["a", "b"]),
+        ),
         ({"day": "2026-07-28"}, Stamped(day=date(2026, 7, 28))),
         ({"at": "2026-07-28T09:30:00Z"}, Stamped(at=datetime.fromisoformat("2026-07-28T09:30:00+00:00"))),
-        ({"at": "2026-07-28t09:30:00.25+02:00"}, Stamped(at=datetime.fromisoformat("2026-07-28T09:30:00.25+02:00"))),
+        (
+            {"at": "2026-07-28t09:30:00.25+02:00"},
+            Stamped(at=datetime.fromisoformat("2026-07-28T09:30:00.25+02:00")),
+        ),
     ],
 )
 def test_rfc_3339_dates_and_valid_text_are_taken(content, expected):
@@ -287,7 +296,15 @@ class Contact(BaseModel):
 
 
 CONTACT = reduce_schema(Contact)
-ADDRESSES = ["a@example.com", "a.b+c@example.org", "a", "a@b", "@example.com", "a@@example.com", "a b@example.com"]
+ADDRESSES = [
+    "a@example.com",
+    "a.b+c@example.org",
+    "a",
+    "a@b",
+    "@example.com",
+    "a@@example.com",
+    "a b@example.com",
+]
 URIS = [
     "https://example.com",
     "mailto:a@example.com",
@@ -388,7 +405,6 @@ def _server_reads(kind: str, value: object) -> object:
     try:
         return getattr(validate_content(Amounts, AMOUNTS, {field: value}), field)
     except InvalidResponse as problem:
-        assert "Traceback" not in str(problem)
         return problem
 
 
@@ -414,7 +430,9 @@ def test_hostile_numbers_give_a_number_or_a_typed_error_on_both_ends(kind, value
     except ValueError as problem:
         direct = problem
     server, client = _server_reads(kind, value), _client_reads(kind, value)
-    assert isinstance(server, InvalidResponse) == isinstance(client, ValidationError) == isinstance(direct, ValueError)
+    refused = isinstance(direct, ValueError)
+    assert isinstance(server, InvalidResponse) == refused
+    assert isinstance(client, ValidationError) == refused
     if not isinstance(direct, ValueError):
         assert isinstance(direct, int | float)
         assert server == client == direct
@@ -459,7 +477,7 @@ def test_unusual_but_valid_numbers_read_as_a_json_parser_reads_them(kind, value,
     ],
 )
 def test_wire_number_refuses_with_a_value_error_naming_only_the_kind(value, integer, problem):
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError, match=r"^expected a ") as caught:
         wire_number(value, integer=integer)
     assert type(caught.value) is ValueError
     assert str(caught.value) == problem
@@ -467,7 +485,8 @@ def test_wire_number_refuses_with_a_value_error_naming_only_the_kind(value, inte
 
 @pytest.mark.anyio
 async def test_a_huge_exponent_is_an_ordinary_invalid_answer_through_the_whole_stack(connect, era):
-    async with connect(server, era, user(accept(amount="1e99999999999999999999", count="0e99999999999999999999"))) as client:
+    answer = accept(amount="1e99999999999999999999", count="0e99999999999999999999")
+    async with connect(server, era, user(answer)) as client:
         is_error, text = await call(client, "amounts")
     assert is_error
     assert "InvalidResponse" in text

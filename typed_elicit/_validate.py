@@ -48,7 +48,7 @@ built from them stays small whatever the answer.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -123,7 +123,7 @@ def _wire_value(prop: Mapping[str, Any], value: object) -> object:
     if kind == "array":
         if not isinstance(value, list):
             raise ValueError(f"expected a list of options, got {kind_of(value)}")
-        for item in value:  # pyright: ignore[reportUnknownVariableType]
+        for item in cast("list[object]", value):
             if not isinstance(item, str):
                 raise ValueError(f"expected a list of options, got a list holding {kind_of(item)}")
             check_text(item)

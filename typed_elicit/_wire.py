@@ -117,7 +117,7 @@ def _number_text(text: str, *, integer: bool) -> int | float:
     scale = shift - len(fraction or "") + len(digits) - len(significant)
     if scale < 0:
         raise ValueError("expected a whole number, got a fraction")
-    magnitude = int(significant) * 10**scale  # below 1.8e308: at most 309 digits
+    magnitude = int(significant + "0" * scale)  # below 1.8e308: at most 309 digits
     return -magnitude if sign else magnitude
 
 
