@@ -111,6 +111,7 @@ def _wire_value(prop: Mapping[str, Any], value: object) -> object:
     kind = prop.get("type")
     if kind in ("integer", "number"):
         return wire_number(value, integer=kind == "integer")
+    checked: object = value  # what is returned: the value as it arrived
     if kind == "boolean" and not isinstance(value, bool):
         raise ValueError(f"expected true or false, got {kind_of(value)}")
     if kind == "string":
@@ -127,7 +128,7 @@ def _wire_value(prop: Mapping[str, Any], value: object) -> object:
             if not isinstance(item, str):
                 raise ValueError(f"expected a list of options, got a list holding {kind_of(item)}")
             check_text(item)
-    return value
+    return checked
 
 
 def _path(loc: tuple[int | str, ...]) -> str:
