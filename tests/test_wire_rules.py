@@ -66,6 +66,16 @@ async def apply(ctx: ElicitContext) -> str:
 
 
 @server.tool()
+@elicits(Applicant, retries=1)
+async def apply_retried(ctx: ElicitContext) -> str:
+    match await ctx.elicit(Applicant):
+        case Accepted(Applicant(age=age)):
+            return f"applied at {age}"
+        case _:
+            return "no application"
+
+
+@server.tool()
 @elicits(Applicant)
 async def apply_and_catch(ctx: ElicitContext) -> str:
     try:
@@ -108,14 +118,18 @@ async def call(client: Any, name: str) -> tuple[bool, str]:
 
 
 @pytest.mark.anyio
+@pytest.mark.parametrize("tool", ["apply", "apply_retried"])
 async def test_an_invalid_answer_leaks_no_value_into_the_result_the_logs_or_the_error(
-    connect, era, caplog: pytest.LogCaptureFixture
+    connect, era, tool, caplog: pytest.LogCaptureFixture
 ):
     caplog.set_level(logging.DEBUG)
     content = {"ssn": SSN, "age": "many", "note": "PRIVATE-NOTE"}
-    async with connect(server, era, user(accept(**content))) as client:
-        is_error, text = await call(client, "apply")
+    scripted = user(accept(**content), accept(**content))
+    async with connect(server, era, scripted) as client:
+        is_error, text = await call(client, tool)
     assert is_error
+    assert len(scripted.asked) == (2 if tool == "apply_retried" else 1)
+    assert all(SSN not in question.message for question in scripted.asked)
     assert "age: expected a number, got a string that is not a JSON number" in text
     assert caplog.records, "the SDK logs the failed tool (INFO): the check below looks at real records"
     for secret in (SSN, "PRIVATE-NOTE", "many"):
@@ -203,14 +217,14 @@ def test_stray_keys_are_cut_escaped_and_counted_not_listed_without_end():
 @pytest.mark.anyio
 async def test_a_multi_mib_invalid_answer_gets_a_small_re_ask(connect, era):
     huge = "x" * (4 * 1024 * 1024)
-    scripted = user(accept(name=huge, count="9" * 100_000), accept(name="ok", count=2))
+    scripted = user(accept(name=huge, count=1), accept(name="ok", count=2))
     async with connect(server, era, scripted) as client:
         assert await call(client, "echoing") == (False, "ok/2")
     first, second = scripted.asked
-    assert second.message.startswith(f"{first.message}\n\nYour previous answer could not be used (")
-    assert "count: expected a number a 64-bit float can hold" in second.message
-    assert len(second.message) - len(first.message) < 1000
-    assert "x" * (MAX_PROBLEM_LENGTH + 1) not in second.message
+    assert second.message.startswith(f"{first.message}\n\nYour previous answer could not be used (name: ")
+    assert "name: Value error, xxx" in second.message
+    assert "x" * MAX_PROBLEM_LENGTH not in second.message
+    assert len(second.message) - len(first.message) < 400  # a 4 MiB answer adds about 270 characters
 
 
 # --- item 5: valid Unicode text, RFC 3339 dates and date-times, on both ends -------------------
