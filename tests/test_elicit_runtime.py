@@ -194,14 +194,15 @@ async def test_titled_enums_travel_in_the_shape_of_the_negotiated_era(connect, e
         }
 
 
-async def test_invalid_answer_fails_the_tool_with_field_paths_and_raw_content(connect, era):
+async def test_invalid_answer_fails_the_tool_with_field_paths_and_no_values(connect, era):
     async with connect(server, era, user(accept(name="R2D2", age=200))) as client:
         is_error, text = await call(client, "profile")
     assert is_error
     assert "InvalidResponse" in text
     assert "name: Value error, a name has no digits" in text
     assert "age: Input should be less than or equal to 150" in text
-    assert "'name': 'R2D2'" in text
+    assert "R2D2" not in text
+    assert "200" not in text
 
 
 async def test_invalid_answer_is_asked_again_with_the_problems_stated(connect, era):
@@ -243,8 +244,8 @@ async def test_an_invalid_answer_without_retries_advises_passing_retries(connect
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
-        ({"name": "A", "age": True}, "age: expected a number, got True"),
-        ({"name": "A", "age": 3, "newsletter": 1}, "newsletter: expected true or false, got 1"),
+        ({"name": "A", "age": True}, "age: expected a number, got a boolean"),
+        ({"name": "A", "age": 3, "newsletter": 1}, "newsletter: expected true or false, got a number"),
         ({"name": "A", "age": 3, "extra": "x"}, "extra: was not asked for"),
         ({}, "name: Field required"),
     ],
@@ -266,7 +267,10 @@ async def test_numeric_strings_outside_the_json_number_grammar_are_refused(conne
     async with connect(server, era, user(accept(name="Ann", age=age))) as client:
         is_error, text = await call(client, "profile")
     assert is_error
-    assert f"age: expected a {'whole ' if age == '7.5' else ''}number, got {age!r}" in text
+    if age == "7.5":
+        assert "age: expected a whole number, got a fraction" in text
+    else:
+        assert "age: expected a number, got a string that is not a JSON number" in text
 
 
 async def test_missing_capability_raises_elicitation_unsupported(connect, era):

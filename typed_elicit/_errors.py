@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final, Literal
 
 
 class TypedElicitError(Exception):
@@ -37,21 +37,37 @@ RETRY_ADVICE = "Pass retries=N to ctx.elicit to ask the user again with these pr
 """What `InvalidResponse` advises unless its raiser knows better."""
 
 
+MAX_PROBLEMS: Final = 20
+"""`InvalidResponse` keeps at most this many problems; the last one then counts the rest."""
+MAX_PATH_LENGTH: Final = 64
+"""Longest field path `InvalidResponse` keeps (a stray key is client-controlled text)."""
+MAX_PROBLEM_LENGTH: Final = 200
+"""Longest problem text `InvalidResponse` keeps (a model's own validator may quote the value)."""
+
+
 class InvalidResponse(TypedElicitError, ValueError):
     """The client accepted, but its content does not satisfy the model.
 
     Also raised when the client's result is not a valid elicitation result at all.
 
+    The message names each bad field and its problem, never the answer's values: it is
+    logged by the SDK (INFO) and shown to the model as the tool's error. Problem texts
+    are bounded: at most `MAX_PROBLEMS` problems (the last counting any others), paths
+    cut to `MAX_PATH_LENGTH` and texts to `MAX_PROBLEM_LENGTH` characters (ending in
+    `...`), lone surrogates and other unprintable characters escaped. Only a model's own
+    validator message can quote a value (typed_elicit's checks name the kind instead:
+    "expected a number, got a string"); keep such messages value-free.
+
     Attributes:
         model_name: The model the answer was validated against.
-        errors: One `(field path, message)` pair per problem.
-        content: The raw content the client sent, unchanged.
+        errors: One `(field path, message)` pair per problem, bounded as above.
+        content: The raw content the client sent, unchanged: for the tool's own code only.
     """
 
     def __init__(
         self,
         model_name: str,
-        errors: Sequence[tuple[str, str]],
+        errors: Iterable[tuple[str, str]],
         content: Mapping[str, Any] | None,
         *,
         advice: str = RETRY_ADVICE,
@@ -61,17 +77,42 @@ class InvalidResponse(TypedElicitError, ValueError):
         Args:
             model_name: The model the answer was validated against.
             errors: One `(field path, message)` pair per problem.
-            content: The raw content the client sent.
+            content: The raw content the client sent (kept as `content`, never shown).
             advice: The last sentence of the message: how to fix it.
         """
         self.model_name = model_name
-        self.errors = tuple(errors)
+        self.errors = _bounded(errors)
         self.content = content
         lines = "; ".join(f"{path}: {msg}" for path, msg in self.errors)
         super().__init__(
-            f"the answer to {model_name} is invalid: {lines}. "
-            f"Content received: {dict(content) if content is not None else None!r}. {advice}"
+            f"the answer to {model_name} is invalid: {lines}. (The answer's values are not shown; "
+            f"the tool reads them as InvalidResponse.content.) {advice}"
         )
+
+
+def _bounded(errors: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """`errors` bounded as `InvalidResponse` promises; already bounded errors come back unchanged."""
+    kept: list[tuple[str, str]] = []
+    more = 0
+    for path, text in errors:
+        if len(kept) < MAX_PROBLEMS:
+            kept.append((_shown(path, MAX_PATH_LENGTH), _shown(text, MAX_PROBLEM_LENGTH)))
+        else:
+            more += 1
+    if more:
+        more += 1  # the last kept problem makes way for the count
+        kept[-1] = ("(form)", f"and {more} more problem{'s' if more != 1 else ''}")
+    return tuple(kept)
+
+
+def _shown(text: str, limit: int) -> str:
+    """`text` with unprintable characters escaped, cut to `limit` characters."""
+    head = text[: limit + 1]  # never scan more of a huge text than is kept
+    if not head.isprintable():
+        head = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in head)
+    if len(text) <= limit and len(head) <= limit:
+        return head
+    return head[: limit - 3] + "..."
 
 
 class ElicitationUnsupported(TypedElicitError):

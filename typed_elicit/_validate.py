@@ -7,35 +7,62 @@ The rules, applied in this order:
 2. A key the form did not ask for is an error: clients must answer the form they
    were shown, and a stray key is more likely a confused client than data to keep.
 3. A `null` value counts as left out (the wire schema has no null).
-4. Each value must have the wire type its property declares. A `boolean` field
-   takes only `true`/`false` (never `1`, `"true"` or `"yes"`). A string field takes
-   only strings. A number field (`number` or `integer`) takes a number, never a
-   boolean (`True` never becomes `1`), and that number must be finite (no NaN, no
-   infinity). Because some clients send numbers as strings, a number field also
-   takes a string holding exactly one JSON number, matching
-   `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` with nothing around it: `"42"`
-   and `"-1.5e3"` count, `" 7 "`, `"1_000"`, `"+1"`, `"01"`, `"NaN"` and
-   `"Infinity"` do not. An `integer` field also needs an integral value (`2.0` and
-   `"1e3"` count, `2.5` does not). The client half (`typed_elicit._client`) checks
-   each number with the same function, `wire_number`, so both ends agree.
+4. Each value must have the wire type its property declares, by the rules both ends
+   share (`typed_elicit._wire`; the client half checks what it sends with the same
+   functions, so both ends agree):
+
+   - A `boolean` field takes only `true`/`false` (never `1`, `"true"` or `"yes"`).
+   - A number field (`number` or `integer`) takes a number, never a boolean (`True`
+     never becomes `1`), and that number must be finite (no NaN, no infinity) with a
+     magnitude a 64-bit float can hold (below about 1.8e308: `1e400` and an integer
+     of 310 digits are refused), so every accepted number survives `repr`, JSON and
+     float conversion. Because some clients send numbers as strings, a number field
+     also takes a string holding exactly one JSON number, matching
+     `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` with nothing around it: `"42"`
+     and `"-1.5e3"` count, `" 7 "`, `"1_000"`, `"+1"`, `"01"`, `"NaN"` and
+     `"Infinity"` do not; a string is read as a JSON parser reads it (`"1e-400"` is
+     0.0). An `integer` field also needs an integral value (`2.0`, `"1e3"` and
+     `"0e99999999999999999999"` count, `2.5` does not).
+   - A string field takes only strings, and only valid Unicode text (no lone
+     surrogates). A `date` field takes only an RFC 3339 `full-date` (`2026-07-28`),
+     a `date-time` field only an RFC 3339 `date-time` with seconds and an offset
+     (`2026-07-28T09:30:00Z`); these are checked before the model because pydantic
+     reads much more (`"0"` and `"1700000000"` as Unix timestamps, a date as a
+     date-time). An `email` field takes what pydantic's `EmailStr` takes, a `uri`
+     field an absolute URI (a scheme, `:`, no whitespace); the model's own type
+     (`EmailStr`, `AnyUrl`, `HttpUrl`, ...) then judges it too, so the server never
+     takes a value the client half would refuse, and may refuse more (`HttpUrl`
+     refuses `mailto:`): such an answer is asked again like any other invalid one.
+   - A multi-select (`array`) field takes a list of strings, each valid Unicode text.
 5. The model then validates the result, including every constraint that does not
    travel on the wire (patterns, validators, `multiple_of`, cross-field checks).
 
-Any failure raises `InvalidResponse` with one `(field path, message)` pair per
-problem and the raw content as received.
+Any failure raises `InvalidResponse`, and nothing else: one `(field path, message)`
+pair per problem and the raw content as received (`content`). The messages name
+fields and problems, never the answer's values (a wrong value is described by its
+kind: "expected a number, got a string"); pydantic's messages are used without its
+`input`, and every text is bounded (see `InvalidResponse`), so the re-ask message
+built from them stays small whatever the answer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, Final, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
 from ._errors import InvalidResponse
-from ._wire import wire_number
+from ._wire import check_date, check_datetime, check_email, check_text, check_uri, kind_of, wire_number
 
 M = TypeVar("M", bound=BaseModel)
+
+_FORMAT_CHECKS: Final[dict[str, Callable[[str], str]]] = {
+    "date": check_date,
+    "date-time": check_datetime,
+    "email": check_email,
+    "uri": check_uri,
+}
 
 
 def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping[str, Any] | None) -> M:
@@ -58,7 +85,7 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
     for key, value in (content or {}).items():
         prop = properties.get(key)
         if prop is None:
-            problems.append((key, "was not asked for (the form has no such field)"))
+            problems.append((str(key), "was not asked for (the form has no such field)"))
         elif value is not None:
             try:
                 cleaned[key] = _wire_value(prop, value)
@@ -68,22 +95,39 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
         try:
             return model.model_validate(cleaned)
         except ValidationError as exc:
-            problems = [(_path(error["loc"]), error["msg"]) for error in exc.errors()]
+            problems = [
+                (_path(error["loc"]), error["msg"])
+                for error in exc.errors(include_url=False, include_context=False, include_input=False)
+            ]
     raise InvalidResponse(model.__name__, problems, content)
 
 
 def _wire_value(prop: Mapping[str, Any], value: object) -> object:
-    """`value` if it has the wire type `prop` declares (a number field's number parsed), else ValueError."""
+    """`value` if it has the wire type `prop` declares (a number field's number parsed), else ValueError.
+
+    Raises:
+        ValueError: Naming the problem and the kind of value, never the value.
+    """
     kind = prop.get("type")
     if kind in ("integer", "number"):
         return wire_number(value, integer=kind == "integer")
     checked: object = value  # what is returned: the value as it arrived
     if kind == "boolean" and not isinstance(value, bool):
-        raise ValueError(f"expected true or false, got {value!r}")
-    if kind == "string" and not isinstance(value, str):
-        raise ValueError(f"expected a string, got {value!r}")
-    if kind == "array" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):  # pyright: ignore[reportUnknownVariableType]
-        raise ValueError(f"expected a list of options, got {value!r}")
+        raise ValueError(f"expected true or false, got {kind_of(value)}")
+    if kind == "string":
+        if not isinstance(value, str):
+            raise ValueError(f"expected a string, got {kind_of(value)}")
+        check_text(value)
+        check = _FORMAT_CHECKS.get(str(prop.get("format")))
+        if check is not None:
+            check(value)
+    if kind == "array":
+        if not isinstance(value, list):
+            raise ValueError(f"expected a list of options, got {kind_of(value)}")
+        for item in cast("list[object]", value):
+            if not isinstance(item, str):
+                raise ValueError(f"expected a list of options, got a list holding {kind_of(item)}")
+            check_text(item)
     return checked
 
 
