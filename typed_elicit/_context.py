@@ -993,7 +993,8 @@ def _check_question(model: object, message: object) -> None:
                 f'ctx.elicit({message.__name__}, "...") (the SDK\'s ctx.elicit(message, schema) has the '
                 "other order)"
             )
-        raise TypeError(f"ctx.elicit needs a pydantic.BaseModel subclass to ask for, got {type(model).__name__}")
+        got = model.__name__ if isinstance(model, type) else type(model).__name__
+        raise TypeError(f"ctx.elicit needs a pydantic.BaseModel subclass to ask for, got {got}")
     if message is None:
         return
     if not isinstance(message, str):
@@ -1085,8 +1086,7 @@ def _check_url(url: str) -> None:
         )
     if parts.scheme.lower() not in _URL_SCHEMES or not parts.hostname:
         raise ValueError(
-            f"ctx.elicit_url needs an absolute https:// (or http://) URL with a host, got "
-            f"{_shown(parts)!r}"
+            f"ctx.elicit_url needs an absolute https:// (or http://) URL with a host, got {_shown(parts)!r}"
         )
 
 

@@ -7,7 +7,7 @@ import inspect
 import typing
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, Union, overload
+from typing import Any, Protocol, TypeVar, Union, cast, overload
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
@@ -263,10 +263,11 @@ async def _settle(call: Awaitable[Any], created: list[BaseException], name: str)
         if len(created) > 1:
             raise _swallowed(name) from None
         return suspended.result
-    except BaseExceptionGroup as group:  # a task group inside the function
-        return _settle_group(group, created, name)
-    except Exception as exc:
-        if created:
+    except BaseException as exc:
+        group = _as_group(exc)
+        if group is not None:  # a task group inside the function
+            return _settle_group(exc, group, created, name)
+        if created and isinstance(exc, Exception):
             raise _swallowed(name) from exc
         raise
     if created:
@@ -274,32 +275,52 @@ async def _settle(call: Awaitable[Any], created: list[BaseException], name: str)
     return value
 
 
-def _settle_group(group: BaseExceptionGroup[BaseException], created: list[BaseException], name: str) -> Any:
+class _Group(Protocol):
+    """What an exception group offers (`BaseExceptionGroup`, or on Python 3.10 anyio's backport)."""
+
+    @property
+    def exceptions(self) -> tuple[BaseException, ...]:
+        """The exceptions in the group."""
+        ...
+
+    def split(
+        self, condition: tuple[type[BaseException], ...], /
+    ) -> tuple[BaseException | None, BaseException | None]:
+        """The matching and the other exceptions, as groups of the same shape."""
+        ...
+
+
+def _as_group(exc: BaseException) -> _Group | None:
+    if isinstance(getattr(exc, "exceptions", None), tuple) and callable(getattr(exc, "split", None)):
+        return cast("_Group", exc)
+    return None
+
+
+def _settle_group(exc: BaseException, group: _Group, created: list[BaseException], name: str) -> Any:
     """`_settle` for an exception group: one suspension alone is the round; several are refused."""
     ours, rest = group.split((InputRequired, FallbackRequired))
     if ours is None:
         if created:
-            raise _swallowed(name) from group
-        raise group
+            raise _swallowed(name) from exc
+        raise exc
     if rest is not None:  # the function failed: that failure, without the internal signals
         inner = _leaves(rest)
         raise (inner[0] if len(inner) == 1 else rest) from None
     suspended = _leaves(ours)
     if len(suspended) > 1:
         raise _concurrent(name, len(suspended)) from None
-    if len(created) > 1:
-        raise _swallowed(name) from None
     only = suspended[0]
-    assert isinstance(only, (InputRequired, FallbackRequired))
+    if len(created) > 1 or not isinstance(only, (InputRequired, FallbackRequired)):
+        raise _swallowed(name) from None
     return only.result
 
 
-def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
-    """The exceptions inside `group` and its nested groups, in order."""
-    found: list[BaseException] = []
-    for exc in group.exceptions:
-        found.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
-    return found
+def _leaves(exc: BaseException) -> list[BaseException]:
+    """The exceptions inside a (nested) exception group, in order; `[exc]` for any other exception."""
+    group = _as_group(exc)
+    if group is None:
+        return [exc]
+    return [leaf for inner in group.exceptions for leaf in _leaves(inner)]
 
 
 def _swallowed(name: str) -> ElicitUsageError:
