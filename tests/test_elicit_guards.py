@@ -23,7 +23,7 @@ from mcp_types import CallToolResult, InputRequiredResult, TextContent
 from pydantic import BaseModel, Field
 
 import typed_elicit._context as context_module
-from tests.conftest import BOUND, ERAS, accept, user
+from tests.conftest import BOUND, ERAS, accept, serve_http, user
 from typed_elicit import (
     ElicitationUnsupported,
     ElicitUsageError,
@@ -381,6 +381,14 @@ async def test_concurrent_questions_are_refused_on_2026_07_28_and_the_server_car
     assert [q.message for q in scripted.asked] == ["Clean?"]
 
 
+async def test_concurrent_questions_over_http_get_a_tool_error_not_a_500(connect):
+    async with serve_http(server) as url, connect(url, "2026-07-28", user()) as client:
+        is_error, text = await call(client, "both")
+        assert is_error
+        assert "ElicitUsageError: both asked 2 questions at the same time" in text
+        assert await call(client, "ping") == (False, "pong")
+
+
 async def test_concurrent_questions_are_separate_requests_on_push_eras(connect, push_era):
     scripted = user(accept(confirm=True), accept(confirm=False))
     async with connect(server, push_era, scripted) as client:
@@ -599,3 +607,15 @@ def test_an_internal_signal_made_outside_a_call_is_not_tracked():
     assert context_module.suspensions.get() is None
     FallbackRequired(CallToolResult(content=[]))
     assert context_module.suspensions.get() is None
+
+
+async def test_outside_a_request_a_fallback_function_runs_and_its_policy_decides():
+    @elicits(on_unsupported="fallback")
+    async def tool(ctx: ElicitContext) -> str:
+        SIDE_EFFECTS.append("body")
+        return type(await ctx.elicit(Confirm, "Go?")).__name__
+
+    with pytest.raises(ElicitationUnsupported, match="it is not running inside a request") as caught:
+        await tool(ctx=Context())  # type: ignore[arg-type]
+    assert SIDE_EFFECTS == ["body"]
+    assert "fallback" not in str(caught.value).split(". Pass")[1]
