@@ -204,7 +204,8 @@ def _misplaced_fallbacks(module: ModuleType) -> list[str]:
         for kind, name, fn in _registered(server):
             policy = getattr(fn, "__typed_elicit_policy__", None)
             if kind != "tool" and isinstance(policy, Policy) and policy.on_unsupported == "fallback":
-                where = f"{_module_label(fn)}:{getattr(fn, '__qualname__', name)}"
+                origin = inspect.unwrap(fn)  # the SDK and @elicits wrap the user's function
+                where = f"{_module_label(origin)}:{getattr(origin, '__qualname__', name)}"
                 lines.append(
                     f"{where}: @elicits(on_unsupported='fallback') on the {kind} {name!r}: the fallback "
                     "re-runs a tool call, so it works for tools only (the call fails before the body "
