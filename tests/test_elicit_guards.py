@@ -239,14 +239,27 @@ def test_the_wrapper_exposes_the_models_it_names():
     assert ping.__typed_elicit_models__ == ()  # type: ignore[attr-defined]
 
 
-def test_several_refused_models_are_reported_together():
-    class More(BaseModel):
-        more: list[Literal["x", "y"]]
+class More(BaseModel):
+    more: list[Literal["x", "y"]]
 
-    @elicits(Picks, More, Picks)
-    async def tool(ctx: ElicitContext) -> None: ...
 
-    assert tool.__typed_elicit_models__ == (Picks, More)  # type: ignore[attr-defined]
+async def test_several_refused_models_are_reported_together(connect):
+    several = MCPServer("several")
+
+    @several.tool()
+    @elicits(Picks, More, Confirm, Picks)
+    async def tool(ctx: ElicitContext) -> str:
+        SIDE_EFFECTS.append("body")
+        return ""
+
+    assert tool.__typed_elicit_models__ == (Picks, More, Confirm)  # type: ignore[attr-defined]
+    async with connect(several, "2025-06-18") as client:
+        is_error, text = await call(client, "tool")
+    assert is_error
+    assert "SchemaError: Picks, More cannot be elicited (2 problems):" in text
+    assert "  - Picks.picks: multi-select fields need protocol 2025-11-25 or later" in text
+    assert "  - More.more: multi-select fields need protocol 2025-11-25 or later" in text
+    assert SIDE_EFFECTS == []
 
 
 GUARDED_MODULE = """

@@ -419,8 +419,11 @@ class ElicitContext:
             FallbackNotInstalled: If the policy is `"fallback"`, the client cannot be
                 asked, and the server has no `install_fallback` companion tool.
             HookError: If an elicitation hook fails (see `ElicitHook`).
-            ValueError: If `timeout` or `retries` is out of range, or
-                `on_unsupported` is not one of the policies.
+            TypeError: If `model` is not a pydantic model class (the arguments in
+                the SDK's order, message first, get a hint) or `message` is not a string.
+            ValueError: If `message` is blank, `timeout` or `retries` is out of
+                range, `on_unsupported` is not one of the policies, or it is
+                `"fallback"` outside a tool.
         """
         _check_question(model, message)
         fallback = self._policy.timeout if self._policy.timeout is not None else _default_timeout

@@ -86,6 +86,12 @@ def elicits(
     prompt or resource. On 2026-07-28 `ElicitationUnsupported` is the spec's
     `-32021` missing-client-capability error.
 
+    Before the body runs, each call checks the listed models against the
+    negotiated revision (`SchemaError`) and refuses `on_unsupported="fallback"`
+    outside a tool (`ElicitUsageError`). A call that swallows the internal signal
+    of `ctx.elicit` (`except BaseException:`) or asks concurrently on 2026-07-28
+    fails with `ElicitUsageError`; no internal signal ever escapes it.
+
     Usage: `@elicits`, or `@elicits(ModelA, ModelB, timeout=60, retries=1)`.
 
     Args:
