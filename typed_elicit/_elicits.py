@@ -219,8 +219,8 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
         reset = resuming.set(None)  # a tool this one calls is not the call being resumed
         created: list[BaseException] = []
         tracked = suspensions.set(created)
-        ctx = ElicitContext(sdk, policy, function=name, resume=resume)
         try:
+            ctx = ElicitContext(sdk, policy, function=name, resume=resume)
             # Before the body runs, so before any side effect.
             refusal = refused.get(ctx.protocol_version) if refused and ctx.protocol_version else None
             if refusal is not None:
