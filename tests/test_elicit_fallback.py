@@ -275,7 +275,7 @@ async def test_prompts_cannot_fall_back(connect, era):
     async with connect(build(), era) as client:
         with pytest.raises(MCPError, match="works for tools only") as caught, anyio.fail_after(BOUND):
             await client.get_prompt("greeting", {})
-    assert "ElicitationUnsupported" in str(caught.value)
+    assert "ElicitUsageError" in str(caught.value)
 
 
 @pytest.mark.parametrize("era", PUSH_ERAS)

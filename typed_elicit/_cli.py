@@ -20,7 +20,7 @@ import json
 import pkgutil
 import shlex
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from types import ModuleType
@@ -33,9 +33,13 @@ from mcp.client.session import ElicitationFnT
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.prompts.manager import PromptManager
+from mcp.server.mcpserver.resources.resource_manager import ResourceManager
+from mcp.server.mcpserver.tools.tool_manager import ToolManager
 from pydantic import BaseModel
 
 from typed_elicit._client import PinnedHandshake, RequestedSchemaError, UrlRequest, read_request
+from typed_elicit._context import Policy
 from typed_elicit._errors import SchemaError, TypedElicitError
 from typed_elicit._reducer import collecting_schema_errors, is_form, reduce_schema
 from typed_elicit._responder import Responder
@@ -152,13 +156,72 @@ def _forms_in(module: ModuleType) -> list[type[BaseModel]]:
     ]
 
 
-def _module_label(model: type[BaseModel]) -> str:
-    if model.__module__.startswith(_FILE_PREFIX):
+def _servers_in(module: ModuleType) -> list[MCPServer[Any]]:
+    return [obj for _, obj in inspect.getmembers(module) if isinstance(obj, MCPServer)]
+
+
+def _registered(server: MCPServer[Any]) -> Iterator[tuple[str, str, Callable[..., Any]]]:
+    """`(kind, name, function)` of every tool, prompt and resource template on `server`.
+
+    The SDK has no public listing of the registered functions: read its managers,
+    and skip any that a future SDK moves.
+    """
+    tools = getattr(server, "_tool_manager", None)
+    if isinstance(tools, ToolManager):
+        yield from (("tool", tool.name, tool.fn) for tool in tools.list_tools())
+    prompts = getattr(server, "_prompt_manager", None)
+    if isinstance(prompts, PromptManager):
+        yield from (("prompt", prompt.name, prompt.fn) for prompt in prompts.list_prompts())
+    resources = getattr(server, "_resource_manager", None)
+    if isinstance(resources, ResourceManager):
+        yield from (
+            ("resource template", template.uri_template, template.fn)
+            for template in resources.list_templates()
+        )
+
+
+def _elicits_functions_in(module: ModuleType) -> list[Callable[..., Any]]:
+    """The functions decorated with `@elicits`: module-level ones and those registered on its servers."""
+    found = [obj for _, obj in inspect.getmembers(module, callable) if _is_elicits(obj)]
+    for server in _servers_in(module):
+        found.extend(fn for _, _, fn in _registered(server) if _is_elicits(fn))
+    return list(dict.fromkeys(found))
+
+
+def _is_elicits(obj: object) -> bool:
+    return isinstance(getattr(obj, "__typed_elicit_policy__", None), Policy)
+
+
+def _models_of(function: Callable[..., Any]) -> tuple[type[BaseModel], ...]:
+    models: tuple[type[BaseModel], ...] = getattr(function, "__typed_elicit_models__", ())
+    return models
+
+
+def _misplaced_fallbacks(module: ModuleType) -> list[str]:
+    """A problem line per prompt or resource template with `@elicits(on_unsupported="fallback")`."""
+    lines: list[str] = []
+    for server in _servers_in(module):
+        for kind, name, fn in _registered(server):
+            policy = getattr(fn, "__typed_elicit_policy__", None)
+            if kind != "tool" and isinstance(policy, Policy) and policy.on_unsupported == "fallback":
+                origin = inspect.unwrap(fn)  # the SDK and @elicits wrap the user's function
+                where = f"{_module_label(origin)}:{getattr(origin, '__qualname__', name)}"
+                lines.append(
+                    f"{where}: @elicits(on_unsupported='fallback') on the {kind} {name!r}: the fallback "
+                    "re-runs a tool call, so it works for tools only (the call fails before the body "
+                    "runs); pass on_unsupported='raise', 'defaults' or 'decline'"
+                )
+    return lines
+
+
+def _module_label(model: type[BaseModel] | Callable[..., Any]) -> str:
+    module_name: str = getattr(model, "__module__", "")
+    if module_name.startswith(_FILE_PREFIX):
         source = inspect.getsourcefile(model)
         if source is not None:
             path = Path(source)
             return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(path)
-    return model.__module__
+    return module_name
 
 
 # --- schema and check ------------------------------------------------------------------------
@@ -173,14 +236,23 @@ def run_schema(target: str, protocol: ProtocolVersion, dialect: bool, out: TextI
 
 
 def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out: TextIO) -> int:
-    """Reduce every `@form` model of the given modules (and their submodules) on each revision."""
+    """Reduce the models of the given modules (and their submodules) on each revision.
+
+    The models are those declared with `@form` and those named in `@elicits(...)`
+    (with or without `@form`). Also reports `@elicits(on_unsupported="fallback")` on a
+    prompt or resource template registered on a module's `MCPServer`.
+    """
     problems: list[str] = []
     models: dict[type[BaseModel], None] = {}
     for target in targets:
         with collecting_schema_errors() as at_import:
             try:
                 for module in _walk(load_module(target)):
+                    functions = _elicits_functions_in(module)
                     models.update(dict.fromkeys(_forms_in(module)))
+                    for function in functions:
+                        models.update(dict.fromkeys(_models_of(function)))
+                    problems.extend(_misplaced_fallbacks(module))
             except SchemaError as exc:
                 at_import.append(exc)
         # A bad @form model is recorded and still found below, with its revisions; report
@@ -473,9 +545,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub(
         "check",
-        "check every @form model in modules",
-        "Import modules (and their submodules), reduce every @form model for every protocol revision, "
-        "and list every schema error. For CI and pre-commit.",
+        "check every @form and @elicits model in modules",
+        "Import modules (and their submodules), reduce every model declared with @form or named in "
+        "@elicits(...) for every protocol revision, and list every schema error with the revisions "
+        "that refuse it; also flag @elicits(on_unsupported='fallback') on a prompt or resource "
+        "template. For CI and pre-commit.",
     )
     check.add_argument("modules", nargs="+", metavar="MODULE", help="dotted module or .py file")
     check.add_argument(

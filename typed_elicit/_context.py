@@ -9,9 +9,10 @@ import math
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias, TypeVar, overload
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context
@@ -27,12 +28,14 @@ from mcp_types import (
     InputRequiredResult,
 )
 from mcp_types import ElicitResult as WireResult
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, GetCoreSchemaHandler, ValidationError
+from pydantic_core import CoreSchema
 
 from ._errors import (
     ClientError,
     ElicitationTimeout,
     ElicitationUnsupported,
+    ElicitUsageError,
     FallbackNotInstalled,
     InvalidResponse,
     ReplayMismatch,
@@ -216,6 +219,7 @@ class InputRequired(BaseException):
     def __init__(self, result: InputRequiredResult) -> None:
         super().__init__("a question awaits the client's answer")
         self.result = result
+        _record_suspension(self)
 
 
 class FallbackRequired(BaseException):
@@ -227,6 +231,23 @@ class FallbackRequired(BaseException):
     def __init__(self, result: CallToolResult) -> None:
         super().__init__("a question awaits the model's relayed answer")
         self.result = result
+        _record_suspension(self)
+
+
+suspensions: ContextVar[list[BaseException] | None] = ContextVar("typed_elicit_suspensions", default=None)
+"""Every `InputRequired`/`FallbackRequired` created during the running `@elicits` call.
+
+`@elicits` sets a fresh list per call; task groups inside the call share it (a child
+task's context copy holds the same list). The wrapper compares it with what the
+function raised: a suspension that never reached it was swallowed, two in one round
+were asked concurrently.
+"""
+
+
+def _record_suspension(suspension: BaseException) -> None:
+    created = suspensions.get()
+    if created is not None:
+        created.append(suspension)
 
 
 def negotiated_era(version: str | None) -> ProtocolVersion | None:
@@ -254,6 +275,27 @@ class ElicitContext:
     `Context` there, which stays reachable as `ctx.sdk`, and the parameter never
     appears in the tool's `inputSchema`.
     """
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        """Refuse to become a pydantic field: the SDK met `ElicitContext` without `@elicits`.
+
+        The SDK builds a model of a function's parameters when it registers a tool or
+        prompt; an `ElicitContext` parameter reaches it only when `@elicits` is
+        missing or sits above `@server.tool()`/`@server.prompt()`.
+
+        Raises:
+            ElicitUsageError: Always, saying where `@elicits` goes.
+        """
+        field = handler.field_name
+        raise ElicitUsageError(
+            f"the SDK is registering a function whose parameter {field or '(unnamed)'!r} is annotated "
+            "ElicitContext without @elicits in between: put @elicits directly under the SDK's "
+            "decorator (and not above it), e.g.\n"
+            "    @server.tool()\n"
+            "    @elicits\n"
+            "    async def book(city: str, ctx: ElicitContext) -> str: ..."
+        )
 
     def __init__(
         self,
@@ -306,6 +348,11 @@ class ElicitContext:
     def protocol_version(self) -> ProtocolVersion | None:
         """The elicitation era of this request, or None when the client has none."""
         return self._era
+
+    @property
+    def _in_tool(self) -> bool:
+        """Whether this is a `tools/call` (outside a request: not known, so yes)."""
+        return self._request is None or self._request.method == "tools/call"
 
     @property
     def _mrtr(self) -> bool:
@@ -372,14 +419,24 @@ class ElicitContext:
             FallbackNotInstalled: If the policy is `"fallback"`, the client cannot be
                 asked, and the server has no `install_fallback` companion tool.
             HookError: If an elicitation hook fails (see `ElicitHook`).
-            ValueError: If `timeout` or `retries` is out of range, or
-                `on_unsupported` is not one of the policies.
+            TypeError: If `model` is not a pydantic model class (the arguments in
+                the SDK's order, message first, get a hint) or `message` is not a string.
+            ValueError: If `message` is blank, `timeout` or `retries` is out of
+                range, `on_unsupported` is not one of the policies, or it is
+                `"fallback"` outside a tool.
         """
+        _check_question(model, message)
         fallback = self._policy.timeout if self._policy.timeout is not None else _default_timeout
         wait = check_timeout(timeout if timeout is not None else fallback, "ctx.elicit")
         attempts = self._policy.retries if retries is None else check_retries(retries, "ctx.elicit")
         if on_unsupported is not None:
             check_on_unsupported(on_unsupported, "ctx.elicit", ON_UNSUPPORTED)
+            if on_unsupported == "fallback" and self._resume is None and not self._in_tool:
+                raise ValueError(
+                    f"ctx.elicit got on_unsupported='fallback' in {self._function}, which is not a tool: "
+                    "the fallback re-runs a tool call, so it works for tools only. Pass "
+                    "on_unsupported='raise', 'defaults' or 'decline' here."
+                )
         policy = on_unsupported or self._policy.on_unsupported
         era = self._era
         if era is None and self._resume is None:
@@ -390,7 +447,7 @@ class ElicitContext:
                 else f"the negotiated protocol {version} has no elicitation (it starts with 2025-06-18)"
             )
             if policy != "fallback" or version is None:
-                return _unsupported(model, policy, reason)
+                return _unsupported(model, policy, reason, tool=version is not None and self._in_tool)
         else:
             reason = None
         schema = reduce_schema(model, protocol_version=era or LATEST_PROTOCOL_VERSION)
@@ -400,7 +457,7 @@ class ElicitContext:
         refusal = reason or self._cannot_ask()
         if refusal is not None:
             if policy != "fallback":
-                return _unsupported(model, policy, refusal)
+                return _unsupported(model, policy, refusal, tool=self._in_tool)
             index = self._next_index()
             question = QuestionId(
                 key=question_key(index), model=model_id(model), digest=schema_digest(schema)
@@ -878,22 +935,81 @@ def _outcome(model: type[M], schema: dict[str, Any], wire: WireResult) -> Elicit
     return Cancelled()
 
 
-def _unsupported(model: type[M], policy: OnUnsupported, reason: str) -> ElicitResult[M]:
+def _unsupported(
+    model: type[M], policy: OnUnsupported, reason: str, *, tool: bool | None = None
+) -> ElicitResult[M]:
+    """The outcome of a question the client cannot be asked, under `policy` (never `"fallback"`).
+
+    Args:
+        model: The model asked for.
+        policy: `"decline"`, `"defaults"` or `"raise"`.
+        reason: Why the client cannot be asked.
+        tool: Whether the caller is a tool inside a request (so `"fallback"` could
+            apply), False if not, None if unknown (the advice then says "in a tool").
+
+    Raises:
+        ElicitationUnsupported: Unless the policy produces an outcome; the message
+            advises only the policies that would work here.
+    """
     if policy == "decline":
         return Declined()
+    fallback = {
+        True: "'fallback' (the model relays the question; needs install_fallback(server))",
+        None: "'fallback' in a tool (the model relays the question; needs install_fallback(server))",
+        False: None,
+    }[tool]
     if policy == "defaults":
         try:
             return Accepted(model.model_validate({}))
         except ValidationError as exc:
             missing = sorted({".".join(map(str, error["loc"])) for error in exc.errors()})
-            reason += (
-                f"; on_unsupported='defaults' needs a default for every field, but {model.__name__} "
-                f"has none for {', '.join(missing)}"
-            )
+            options = _either(["'decline'", *([fallback] if fallback else [])])
+            raise ElicitationUnsupported(
+                f"cannot ask for {model.__name__}: {reason}; on_unsupported='defaults' needs a default "
+                f"for every field, but {model.__name__} has none for {', '.join(missing)}. Give "
+                f"those fields defaults, or pass on_unsupported={options} to ctx.elicit or @elicits."
+            ) from None
+    options = _either(["'defaults'", "'decline'", *([fallback] if fallback else [])])
     raise ElicitationUnsupported(
-        f"cannot ask for {model.__name__}: {reason}. Pass on_unsupported='defaults' or 'decline' "
-        "to ctx.elicit or @elicits to carry on without asking."
+        f"cannot ask for {model.__name__}: {reason}. Pass on_unsupported={options} to ctx.elicit "
+        "or @elicits to carry on without asking the client."
     )
+
+
+def _either(options: list[str]) -> str:
+    """`a`, `a or b`, `a, b or c`."""
+    return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
+
+
+def _check_question(model: object, message: object) -> None:
+    """Refuse a `ctx.elicit` call whose model or message cannot make a question.
+
+    Raises:
+        TypeError: If `model` is not a pydantic model class (with a hint when the
+            arguments are in the SDK's order, message first), or `message` is not a string.
+        ValueError: If `message` is empty or only whitespace.
+    """
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        if isinstance(message, type) and issubclass(message, BaseModel):
+            raise TypeError(
+                f"ctx.elicit takes the model first and the message second: "
+                f'ctx.elicit({message.__name__}, "...") (the SDK\'s ctx.elicit(message, schema) has the '
+                "other order)"
+            )
+        got = model.__name__ if isinstance(model, type) else type(model).__name__
+        raise TypeError(f"ctx.elicit needs a pydantic.BaseModel subclass to ask for, got {got}")
+    if message is None:
+        return
+    if not isinstance(message, str):
+        raise TypeError(
+            f"ctx.elicit needs the message for {model.__name__} as a string, got {type(message).__name__}"
+        )
+    if not message.strip():
+        raise ValueError(
+            f"ctx.elicit got a blank message for {model.__name__}: the user would see an empty question. "
+            "Say what you are asking for, or pass no message to use the model's "
+            "@form(message=...) or docstring."
+        )
 
 
 def _url_outcome(action: Literal["accept", "decline", "cancel"]) -> UrlResult:
@@ -947,7 +1063,8 @@ def _check_url(url: str) -> None:
     """Refuse a URL that is not absolute http(s), has no host, or carries credentials.
 
     Raises:
-        ValueError: Naming the problem; credentials are never repeated in the message.
+        ValueError: Naming the problem; credentials, query and fragment are never
+            repeated in the message (the query carries the flow's token).
     """
     if not isinstance(url, str):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise ValueError(f"ctx.elicit_url needs the URL as a string, got {type(url).__name__}")
@@ -959,19 +1076,35 @@ def _check_url(url: str) -> None:
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for an invalid port
-    except ValueError as exc:
-        raise ValueError(f"ctx.elicit_url got a malformed URL: {exc}") from None
-    if "@" in parts.netloc:
-        shown = parts._replace(netloc=f"***@{parts.netloc.rpartition('@')[2]}").geturl()
+    except ValueError:  # its text may repeat the host part, credentials included
         raise ValueError(
-            f"ctx.elicit_url refuses a URL with credentials in it ({shown}): clients show the full "
-            "URL to the user. Put a short-lived, single-use token in the query instead (mint it with "
-            "ctx.once)."
+            "ctx.elicit_url got a malformed URL: its host or port cannot be read (check the brackets "
+            "of an IPv6 address, the port number and the host's characters)"
+        ) from None
+    if "@" in parts.netloc:
+        raise ValueError(
+            f"ctx.elicit_url refuses a URL with credentials in it ({_shown(parts)}): clients show the "
+            "full URL to the user. Put a short-lived, single-use token in the query instead (mint it "
+            "with ctx.once)."
         )
     if parts.scheme.lower() not in _URL_SCHEMES or not parts.hostname:
         raise ValueError(
-            f"ctx.elicit_url needs an absolute https:// (or http://) URL with a host, got {url!r}"
+            f"ctx.elicit_url needs an absolute https:// (or http://) URL with a host, got {_shown(parts)!r}"
         )
+
+
+def _shown(parts: SplitResult) -> str:
+    """A URL fit for an error message: user info, query and fragment become `***`.
+
+    A URL-mode URL carries its single-use token in the query; no message, log or
+    traceback may repeat it.
+    """
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = f"***@{netloc.rpartition('@')[2]}"
+    return parts._replace(
+        netloc=netloc, query="***" if parts.query else "", fragment="***" if parts.fragment else ""
+    ).geturl()
 
 
 def _out_of_retries(problem: InvalidResponse, retries: int) -> InvalidResponse:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 import inspect
 import typing
-from collections.abc import Callable, Coroutine, Sequence
-from typing import Any, Protocol, TypeVar, Union, overload
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, Union, cast, overload
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
@@ -34,12 +35,13 @@ from ._context import (
     check_retries,
     check_timeout,
     negotiated_era,
+    suspensions,
 )
-from ._errors import ElicitationUnsupported, SchemaError, TypedElicitError
+from ._errors import ElicitationUnsupported, ElicitUsageError, SchemaError, TypedElicitError
 from ._fallback import resuming
 from ._hooks import ElicitHook
 from ._reducer import reduce_schema
-from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, is_mrtr
+from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, is_mrtr
 
 F = TypeVar("F", bound=Callable[..., Coroutine[Any, Any, Any]])
 
@@ -84,6 +86,12 @@ def elicits(
     prompt or resource. On 2026-07-28 `ElicitationUnsupported` is the spec's
     `-32021` missing-client-capability error.
 
+    Before the body runs, each call checks the listed models against the
+    negotiated revision (`SchemaError`) and refuses `on_unsupported="fallback"`
+    outside a tool (`ElicitUsageError`). A call that swallows the internal signal
+    of `ctx.elicit` (`except BaseException:`) or asks concurrently on 2026-07-28
+    fails with `ElicitUsageError`; no internal signal ever escapes it.
+
     Usage: `@elicits`, or `@elicits(ModelA, ModelB, timeout=60, retries=1)`.
 
     Args:
@@ -117,7 +125,7 @@ def elicits(
     policy = Policy(timeout=timeout, retries=retries, on_unsupported=on_unsupported, hooks=tuple(hooks))
 
     def decorate(fn: F) -> F:
-        return _wrap(fn, policy)
+        return _wrap(fn, policy, models)
 
     return decorate
 
@@ -126,21 +134,57 @@ def _is_function(obj: object) -> bool:
     return callable(obj) and not isinstance(obj, type)
 
 
-def _prereduce(model: type[BaseModel]) -> None:
+def _prereduce(model: type[BaseModel]) -> dict[ProtocolVersion, SchemaError]:
     """Reduce `model` for every revision now; only the newest revision must succeed.
 
     An older revision may legitimately refuse a field (multi-select before
-    2025-11-25); that surfaces as a `SchemaError` when such a client connects.
+    2025-11-25); the decorated function then refuses such a client before its body
+    runs (see `_refusals`).
+
+    Returns:
+        The `SchemaError` of each revision that refuses the model.
+
+    Raises:
+        SchemaError: If the newest revision refuses the model.
     """
     reduce_schema(model, protocol_version=LATEST_PROTOCOL_VERSION)
+    refused: dict[ProtocolVersion, SchemaError] = {}
     for version in PROTOCOL_VERSIONS:
         try:
             reduce_schema(model, protocol_version=version)
-        except SchemaError:
-            continue
+        except SchemaError as exc:
+            refused[version] = exc
+    return refused
 
 
-def _wrap(fn: F, policy: Policy) -> F:
+@dataclass(frozen=True)
+class _Refusal:
+    """Why a revision cannot ask the models of `@elicits(...)`: the models and their problem lines."""
+
+    models: str
+    problems: tuple[str, ...]
+
+    def error(self) -> SchemaError:
+        """A fresh `SchemaError` (one per call: a raised exception keeps its traceback)."""
+        return SchemaError(self.models, self.problems)
+
+
+def _refusals(models: Sequence[type[BaseModel]]) -> dict[ProtocolVersion, _Refusal]:
+    """Per revision, the listed models it refuses, computed once at decoration."""
+    found: dict[ProtocolVersion, list[SchemaError]] = {}
+    for model in dict.fromkeys(models):
+        for version, exc in _prereduce(model).items():
+            found.setdefault(version, []).append(exc)
+    return {
+        version: _Refusal(
+            models=", ".join(exc.model_name for exc in errors),
+            problems=tuple(line for exc in errors for line in exc.problems),
+        )
+        for version, errors in found.items()
+    }
+
+
+def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
     name = getattr(fn, "__qualname__", repr(fn))
     if not inspect.iscoroutinefunction(fn):
         raise TypeError(f"@elicits decorates async functions; make {name} `async def`")
@@ -161,6 +205,7 @@ def _wrap(fn: F, policy: Policy) -> F:
         )
     ctx_name = ctx_names[0]
     public = _public_signature(signature, hints, ctx_name)
+    refused = _refusals(models)
 
     @functools.wraps(fn)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -172,25 +217,34 @@ def _wrap(fn: F, policy: Policy) -> F:
         sdk: Context[Any, Any] = injected  # pyright: ignore[reportUnknownVariableType]
         resume = resuming.get()
         reset = resuming.set(None)  # a tool this one calls is not the call being resumed
-        ctx = ElicitContext(sdk, policy, function=name, resume=resume)
+        created: list[BaseException] = []
+        tracked = suspensions.set(created)
         try:
+            ctx = ElicitContext(sdk, policy, function=name, resume=resume)
+            # Before the body runs, so before any side effect.
+            refusal = refused.get(ctx.protocol_version) if refused and ctx.protocol_version else None
+            if refusal is not None:
+                raise refusal.error()
+            if policy.on_unsupported == "fallback":
+                _check_fallback_applies(sdk, name)
             if bound is None:
-                return await fn(**{**kwargs, ctx_name: ctx})
-            bound.arguments[ctx_name] = ctx
-            return await fn(*bound.args, **bound.kwargs)
-        except InputRequired as suspended:
-            return suspended.result
-        except FallbackRequired as handed_over:
-            return handed_over.result
+                call = fn(**{**kwargs, ctx_name: ctx})
+            else:
+                bound.arguments[ctx_name] = ctx
+                call = fn(*bound.args, **bound.kwargs)
+            return await _settle(call, created, name)
         except TypedElicitError as exc:
             surfaced = _for_client(exc, sdk)
             if surfaced is exc:
                 raise
             raise surfaced from exc
         finally:
+            suspensions.reset(tracked)
             resuming.reset(reset)
 
     exposed: Any = wrapper
+    exposed.__typed_elicit_models__ = tuple(dict.fromkeys(models))
+    exposed.__typed_elicit_policy__ = policy
     exposed.__signature__ = public
     exposed.__annotations__ = {
         **{p.name: p.annotation for p in public.parameters.values() if p.annotation is not p.empty},
@@ -198,6 +252,119 @@ def _wrap(fn: F, policy: Policy) -> F:
     }
     result: F = exposed
     return result
+
+
+async def _settle(call: Awaitable[Any], created: list[BaseException], name: str) -> Any:
+    """Run the function; a suspension becomes its round's result, and no internal signal escapes.
+
+    `created` holds every suspension `ctx.elicit` made during the call (`suspensions`).
+
+    Raises:
+        ElicitUsageError: If the function swallowed a suspension, or asked several
+            questions concurrently where a round carries one.
+    """
+    try:
+        value = await call
+    except (InputRequired, FallbackRequired) as suspended:
+        if len(created) > 1:
+            raise _swallowed(name) from None
+        return suspended.result
+    except BaseException as exc:
+        group = _as_group(exc)
+        if group is not None:  # a task group inside the function
+            return _settle_group(exc, group, created, name)
+        if created and isinstance(exc, Exception):
+            raise _swallowed(name) from exc
+        raise
+    if created:
+        raise _swallowed(name)
+    return value
+
+
+class _Group(Protocol):
+    """What an exception group offers (`BaseExceptionGroup`, or on Python 3.10 anyio's backport)."""
+
+    @property
+    def exceptions(self) -> tuple[BaseException, ...]:
+        """The exceptions in the group."""
+        ...
+
+    def split(
+        self, condition: tuple[type[BaseException], ...], /
+    ) -> tuple[BaseException | None, BaseException | None]:
+        """The matching and the other exceptions, as groups of the same shape."""
+        ...
+
+
+def _as_group(exc: BaseException) -> _Group | None:
+    if isinstance(getattr(exc, "exceptions", None), tuple) and callable(getattr(exc, "split", None)):
+        return cast("_Group", exc)
+    return None
+
+
+def _settle_group(exc: BaseException, group: _Group, created: list[BaseException], name: str) -> Any:
+    """`_settle` for an exception group: one suspension alone is the round; several are refused."""
+    ours, rest = group.split((InputRequired, FallbackRequired))
+    if ours is None:
+        if created:
+            raise _swallowed(name) from exc
+        raise exc
+    if rest is not None:  # the function failed: that failure, without the internal signals
+        inner = _leaves(rest)
+        raise (inner[0] if len(inner) == 1 else rest) from None
+    suspended = _leaves(ours)
+    if len(suspended) > 1:
+        raise _concurrent(name, len(suspended)) from None
+    only = suspended[0]
+    if len(created) > 1 or not isinstance(only, (InputRequired, FallbackRequired)):
+        raise _swallowed(name) from None
+    return only.result
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    """The exceptions inside a (nested) exception group, in order; `[exc]` for any other exception."""
+    group = _as_group(exc)
+    if group is None:
+        return [exc]
+    return [leaf for inner in group.exceptions for leaf in _leaves(inner)]
+
+
+def _swallowed(name: str) -> ElicitUsageError:
+    return ElicitUsageError(
+        f"{name} swallowed the signal with which ctx.elicit ends a round, so its question was never "
+        "sent: on protocol 2026-07-28 (and with on_unsupported='fallback') ctx.elicit asks by raising "
+        "an internal BaseException that @elicits turns into the question. Something around "
+        "ctx.elicit caught it (`except BaseException:`, a bare `except:`, or a `finally:` that returns "
+        "or raises). Catch `Exception` (or the typed_elicit errors) instead, or re-raise it: "
+        "`except BaseException: ...; raise`."
+    )
+
+
+def _concurrent(name: str, count: int) -> ElicitUsageError:
+    return ElicitUsageError(
+        f"{name} asked {count} questions at the same time (concurrent ctx.elicit calls, e.g. in a task "
+        "group). On protocol 2026-07-28, and through the fallback, a call ends its round with one "
+        "question, so concurrent questions are not supported there yet. Ask them one after another "
+        "(`a = await ctx.elicit(A)`, then `b = await ctx.elicit(B)`), or put their fields in one model."
+    )
+
+
+def _check_fallback_applies(sdk: Context[Any, Any], name: str) -> None:
+    """Refuse `@elicits(on_unsupported="fallback")` on a prompt or resource, before its body runs.
+
+    Raises:
+        ElicitUsageError: If the running request is not a `tools/call`.
+    """
+    try:
+        method = sdk.request_context.method
+    except ValueError:  # outside a request: nothing to re-run, the policy decides later
+        return
+    if method != "tools/call":
+        raise ElicitUsageError(
+            f"{name} has @elicits(on_unsupported='fallback') but serves {method}: the fallback re-runs "
+            "a tool call through the model, so it works for tools only. Pass on_unsupported='raise', "
+            "'defaults' or 'decline' to @elicits for a prompt or resource."
+        )
 
 
 def _is_sdk_context(annotation: object) -> bool:

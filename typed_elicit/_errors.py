@@ -196,3 +196,14 @@ class InvalidFallbackToken(TypedElicitError, ValueError):
 
     It was tampered with, has expired, was already used, or is not for this server.
     """
+
+
+class ElicitUsageError(TypedElicitError, RuntimeError):
+    """typed_elicit is used in a way that cannot work; the message says how to fix it.
+
+    Raised when the SDK meets a parameter annotated `ElicitContext` without
+    `@elicits` (at registration), when `on_unsupported="fallback"` is set for a prompt
+    or resource (before its body runs), when one call asks questions concurrently on
+    2026-07-28, and when a function swallows the internal signal with which
+    `ctx.elicit` ends a round (`except BaseException:` or a bare `except:`).
+    """
