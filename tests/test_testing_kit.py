@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
+import shlex
+import shutil
 import subprocess
 import sys
 from importlib.metadata import entry_points
@@ -423,29 +426,45 @@ def plugin_args() -> list[str]:
     return [] if installed else ["-p", "typed_elicit.pytest_plugin"]
 
 
-def test_the_users_example_test_file_passes() -> None:
-    # -c /dev/null: run without this project's pytest settings (coverage threshold, plugin switches).
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-q",
-        "-c",
-        os.devnull,
-        "--rootdir",
-        str(ROOT),
-        "-p",
-        "no:cacheprovider",
-    ]
-    command += plugin_args()
+def documented_command() -> str:
+    """The command docs/testing.md gives for running the example test file."""
+    (command,) = re.findall(
+        r"^```bash\n(pytest [^\n]*)\n```$", (ROOT / "docs" / "testing.md").read_text(), re.M
+    )
+    return str(command)
+
+
+def test_the_documented_command_runs_the_example_tests_from_a_checkout() -> None:
+    # Exactly as written in the docs, from the repository root, with this environment's pytest.
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
 
     done = subprocess.run(
-        [*command, "examples/test_user_tools.py"],
+        shlex.split(documented_command()),
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
         cwd=ROOT,
+        env=env,
+    )
+
+    assert documented_command() == "pytest examples/test_user_tools.py"
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "9 passed" in done.stdout
+
+
+def test_the_example_tests_pass_in_a_project_of_their_own(tmp_path: Path) -> None:
+    # An installed typed_elicit in someone else's project: no configuration of ours applies.
+    shutil.copy(ROOT / "examples" / "test_user_tools.py", tmp_path)
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin_args()]
+
+    done = subprocess.run(
+        [*command, "test_user_tools.py"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=tmp_path,
     )
 
     assert done.returncode == 0, done.stdout + done.stderr
