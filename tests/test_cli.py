@@ -301,6 +301,7 @@ def test_the_demo_never_picks_the_fallback_companion_tool() -> None:
 
     assert code == EXIT_OK
     assert '=> call plan_trip {"traveller": "demo"}' in out.splitlines()
+    assert "   city: City (string, required)" in out.splitlines()
     assert "send_elicitation_result" not in out
     assert out.splitlines()[-1] == "<= demo: 2 nights in demo, by train."
 

@@ -353,9 +353,11 @@ class Transcript:
             options = f": {', '.join(o.value for o in spec.options)}" if spec.options else ""
             default = f", default {json.dumps(spec.default)}" if spec.has_default else ""
             need = "required" if spec.required and not spec.has_default else "optional"
-            self._out.write(
-                f"   {clean(spec.label, one_line=True)} ({spec.kind}{options}{default}, {need})\n"
-            )
+            # The wire name first: it is what --answer takes.
+            name = clean(spec.name, one_line=True)
+            if spec.title and spec.title != spec.name:
+                name += f": {clean(spec.title, one_line=True)}"
+            self._out.write(f"   {name} ({spec.kind}{options}{default}, {need})\n")
 
 
 def _connection(server: str, protocol: str, callback: ElicitationFnT) -> AbstractAsyncContextManager[Client]:
