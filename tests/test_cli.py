@@ -13,9 +13,18 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from mcp_types import INVALID_PARAMS, ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, ErrorData
 
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion, reduce_schema
-from typed_elicit._cli import EXIT_CONNECTION, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, main, package_version
+from typed_elicit._cli import (
+    EXIT_CONNECTION,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    CommandLineAnswers,
+    main,
+    package_version,
+)
 
 from .client_servers import Traveller
 
@@ -531,6 +540,22 @@ def test_a_multi_select_answer_that_is_not_an_option_declines_and_says_why(
     assert "-> decline" in out.splitlines()
     assert "toppings" in out.split("-> decline", 1)[1]
     assert json.loads(out.split("\n<= ", 1)[1]) == {"status": "declined", "step": 2}
+
+
+def test_answers_to_an_unusable_form_or_a_url_are_refused_as_the_responder_refuses_them() -> None:
+    answers = CommandLineAnswers({"a": "1"}, invent=False)
+    hostile = ElicitRequestFormParams(
+        message="Hi", requested_schema={"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}}
+    )
+
+    refused = answers.respond(hostile)
+    declined = answers.respond(ElicitRequestURLParams(message="Pay", url="https://pay.example/?t=1"))
+
+    assert isinstance(refused, ErrorData)
+    assert refused.code == INVALID_PARAMS
+    assert isinstance(declined, ElicitResult)
+    assert declined.action == "decline"
+    assert answers.values == {}
 
 
 def test_a_given_answer_that_does_not_fit_declines(monkeypatch: pytest.MonkeyPatch) -> None:
