@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import io
 import json
@@ -12,15 +13,25 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from mcp_types import INVALID_PARAMS, ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, ErrorData
 
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion, reduce_schema
-from typed_elicit._cli import EXIT_CONNECTION, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, main
+from typed_elicit._cli import (
+    EXIT_CONNECTION,
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    CommandLineAnswers,
+    main,
+    package_version,
+)
 
 from .client_servers import Traveller
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "typed_elicit._cli"]
 WIZARD = f"{sys.executable} examples/deployment_wizard.py"
+INTEROP = f"{sys.executable} tests/peers/servers/interop_server.py"
 
 GOOD_FORMS = """
 from pydantic import BaseModel
@@ -72,6 +83,34 @@ def test_every_subcommand_has_help_that_documents_the_exit_codes(command: list[s
     assert done.returncode == EXIT_OK
     assert "usage: typed-elicit" in done.stdout
     assert "3    the server could not be reached" in done.stdout
+
+
+def test_version_prints_the_installed_package_version() -> None:
+    done = subprocess.run([*CLI, "--version"], capture_output=True, text=True, timeout=60, check=False)
+
+    assert done.returncode == EXIT_OK
+    assert done.stdout == f"typed-elicit {importlib.metadata.version('typed-elicit')}\n"
+
+
+def test_version_says_so_when_the_package_is_importable_but_not_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def not_installed(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+
+    assert package_version() == "(version unknown: typed-elicit is not installed, only importable)"
+
+
+@pytest.mark.parametrize("command", ["demo", "call"])
+def test_the_help_of_demo_and_call_documents_the_answer_syntax_for_every_kind(command: str) -> None:
+    done = subprocess.run([*CLI, command, "--help"], capture_output=True, text=True, timeout=60, check=False)
+
+    assert done.returncode == EXIT_OK
+    assert '--answer extras=wifi,bag  or  --answer \'extras=["wifi","bag"]\'' in done.stdout
+    assert "--answer cpu_cores=4  --answer auto_scale=true" in done.stdout
+    assert "takes the option's value, not its title" in done.stdout
 
 
 def test_a_missing_subcommand_is_a_usage_error() -> None:
@@ -266,6 +305,67 @@ def test_the_demo_runs_any_example_by_name() -> None:
     assert "<- pizzeria asks:" in out
 
 
+def test_the_demo_never_picks_the_fallback_companion_tool() -> None:
+    code, out = run("demo", "fallback_wizard", "--scripted")
+
+    assert code == EXIT_OK
+    assert '=> call plan_trip {"traveller": "demo"}' in out.splitlines()
+    assert "   city: City (string, required)" in out.splitlines()
+    assert "send_elicitation_result" not in out
+    assert out.splitlines()[-1] == "<= demo: 2 nights in demo, by train."
+
+
+def test_the_demo_names_the_other_tools_it_did_not_pick(tmp_path: Path) -> None:
+    example = tmp_path / "two_tools.py"
+    example.write_text(
+        "from mcp.server.mcpserver import MCPServer\n"
+        "from typed_elicit import install_fallback\n"
+        "server = MCPServer('two')\n"
+        "install_fallback(server)\n"
+        "@server.tool()\n"
+        "def first() -> str:\n"
+        "    return 'one'\n"
+        "@server.tool()\n"
+        "def second() -> str:\n"
+        "    return 'two'\n"
+    )
+
+    code, out = run("demo", str(example), "--scripted")
+
+    assert code == EXIT_OK
+    assert "(the server also has: second; pick one with --tool NAME)" in out.splitlines()
+    assert out.splitlines()[-2:] == ["=> call first {}", "<= one"]
+
+
+def test_the_demo_calls_the_companion_tool_only_when_asked_to(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run("demo", "fallback_wizard", "--scripted", "--tool", "send_elicitation_result")
+
+    assert code == EXIT_PROBLEMS
+    assert "=> call send_elicitation_result" in out
+    assert "InvalidFallbackToken" in out
+    capsys.readouterr()
+
+
+def test_a_demo_server_with_only_the_companion_tool_says_to_name_a_tool(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    example = tmp_path / "only_fallback.py"
+    example.write_text(
+        "from mcp.server.mcpserver import MCPServer\n"
+        "from typed_elicit import install_fallback\n"
+        "server = MCPServer('empty')\n"
+        "install_fallback(server)\n"
+    )
+
+    code, _ = run("demo", str(example), "--scripted")
+
+    assert code == EXIT_USAGE
+    assert (
+        "the server has only 'send_elicitation_result', the fallback's companion tool; "
+        "name a tool with --tool NAME" in capsys.readouterr().err
+    )
+
+
 def test_an_unknown_example_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, _ = run("demo", "no_such_example", "--scripted")
 
@@ -319,7 +419,7 @@ def _answer_wizard(
     child.sendline(cpu)
     child.expect(r"memory_gb:")
     child.sendline(memory)
-    child.expect(r"auto_scale:")
+    child.expect(r"auto_scale \[n\]:")
     child.sendline("")
 
 
@@ -373,10 +473,105 @@ def test_call_off_a_terminal_declines_when_a_required_answer_is_missing(
     assert out.splitlines()[-1] == "<= Deployment cancelled"
 
 
+def test_call_refuses_to_make_up_a_real_servers_missing_arguments(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(ROOT)
+
+    code, out = run("call", WIZARD, "deploy", "--scripted", "--answer", "environment=staging")
+
+    assert code == EXIT_USAGE
+    assert "=> call" not in out
+    assert (
+        "typed-elicit call: the tool 'deploy' needs argument(s) that were not given: app_name (string); "
+        "pass --arg app_name=VALUE" in capsys.readouterr().err
+    )
+
+
+ALL_KINDS_ANSWERS = [
+    "--answer", "text=12345",
+    "--answer", "email=ada@example.com",
+    "--answer", "homepage=https://ada.example/",
+    "--answer", "birthday=1815-12-10",
+    "--answer", "meeting=2026-01-02T03:04:05Z",
+    "--answer", "priority=2",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("toppings", "days", "expected"),
+    [
+        ("cheese,olives", '["tue","wed"]', {"toppings": ["cheese", "olives"], "days": ["tue", "wed"]}),
+        ('["ham"]', "mon, wed", {"toppings": ["ham"], "days": ["mon", "wed"]}),
+        ("olives", "", {"toppings": ["olives"], "days": []}),
+    ],
+)
+def test_answer_takes_a_multi_select_as_commas_or_a_json_array_and_text_as_typed(
+    monkeypatch: pytest.MonkeyPatch, toppings: str, days: str, expected: dict[str, list[str]]
+) -> None:
+    monkeypatch.chdir(ROOT)
+    picks = ["--answer", f"toppings={toppings}", "--answer", f"days={days}"]
+
+    code, out = run("call", INTEROP, "all_kinds", "--scripted", *ALL_KINDS_ANSWERS, *picks)
+
+    assert code == EXIT_OK, out
+    assert f"-> accept {json.dumps(expected)}" in out.splitlines()
+    result = json.loads(out.split("\n<= ", 1)[1])
+    assert result["choices"] == expected
+    assert result["kinds"]["text"] == "12345"
+
+
+def test_a_multi_select_answer_that_is_not_an_option_declines_and_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(ROOT)
+
+    code, out = run(
+        "call",
+        INTEROP,
+        "all_kinds",
+        "--scripted",
+        *ALL_KINDS_ANSWERS,
+        "--answer",
+        "toppings=cheese,pineapple",
+    )
+
+    assert code == EXIT_OK
+    assert "-> decline" in out.splitlines()
+    assert "toppings" in out.split("-> decline", 1)[1]
+    assert json.loads(out.split("\n<= ", 1)[1]) == {"status": "declined", "step": 2}
+
+
+def test_answers_to_an_unusable_form_or_a_url_are_refused_as_the_responder_refuses_them() -> None:
+    answers = CommandLineAnswers({"a": "1"}, invent=False)
+    hostile = ElicitRequestFormParams(
+        message="Hi", requested_schema={"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}}
+    )
+
+    refused = answers.respond(hostile)
+    declined = answers.respond(ElicitRequestURLParams(message="Pay", url="https://pay.example/?t=1"))
+
+    assert isinstance(refused, ErrorData)
+    assert refused.code == INVALID_PARAMS
+    assert isinstance(declined, ElicitResult)
+    assert declined.action == "decline"
+    assert answers.values == {}
+
+
 def test_a_given_answer_that_does_not_fit_declines(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
 
-    code, out = run("call", WIZARD, "deploy", "--answer", "environment=staging", "--answer", "cpu_cores=0")
+    code, out = run(
+        "call",
+        WIZARD,
+        "deploy",
+        "--arg",
+        "app_name=web",
+        "--answer",
+        "environment=staging",
+        "--answer",
+        "cpu_cores=0",
+    )
 
     assert code == EXIT_OK
     assert out.splitlines()[-1] == "<= Deployment cancelled"
@@ -414,6 +609,20 @@ def test_call_failures_have_clear_messages_and_documented_exit_codes(
 
     assert run(*argv)[0] == code
     assert message in capsys.readouterr().err
+
+
+def test_answering_without_asking_works_without_prompt_toolkit_installed() -> None:
+    blocked = (
+        "import sys; sys.modules['prompt_toolkit'] = None; "
+        "from typed_elicit._cli import main; sys.exit(main(['demo', '--scripted']))"
+    )
+
+    done = subprocess.run(
+        [sys.executable, "-c", blocked], capture_output=True, text=True, timeout=60, check=False, cwd=ROOT
+    )
+
+    assert done.returncode == EXIT_OK, done.stderr
+    assert "<- deployment-wizard asks: Select deployment environment" in done.stdout
 
 
 def test_asking_in_the_terminal_without_prompt_toolkit_says_what_to_install(

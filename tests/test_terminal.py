@@ -24,7 +24,6 @@ from typed_elicit._testing import connect
 from .client_servers import typed
 
 SCRIPT = Path(__file__).with_name("terminal_script.py")
-CLEAR = "\x15"  # Ctrl-U: erase the value shown in the prompt
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "title": "Trip",
@@ -88,9 +87,10 @@ def test_a_form_shows_every_field_re_prompts_on_invalid_input_and_sends_the_answ
     child.expect(r"Full name:")
     child.sendline("Ada")
     child.expect(r"whole number, 1 to 9, default 1, optional")
-    child.sendline(CLEAR + "12")
+    child.expect(r"seats \[1\]:")
+    child.sendline("12")
     child.expect(r"less than or equal to 9; try again")
-    child.sendline(CLEAR + "3")
+    child.sendline("3")
     child.expect(r"1\) Vegetarian \[veg\]")
     child.expect(r"2\) Any \[any\]")
     child.expect(r"meal:")
@@ -103,6 +103,7 @@ def test_a_form_shows_every_field_re_prompts_on_invalid_input_and_sends_the_answ
     child.expect(r"at most 2 items")
     child.sendline("wifi, 3")
     child.expect(r"yes/no, default no, optional")
+    child.expect(r"news \[n\]:")
     child.sendline("")
     child.expect(r"Sending: ")
     child.expect(r"name=Ada, seats=3, meal=veg, extras=wifi, seat, news=no")
@@ -114,6 +115,50 @@ def test_a_form_shows_every_field_re_prompts_on_invalid_input_and_sends_the_answ
         "extras": ["wifi", "seat"],
         "news": False,
     }
+
+
+DEFAULTS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "timeout": {"type": "integer", "title": "Timeout (s)", "default": 60},
+        "region": {"type": "string", "default": "eu-west"},
+        "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}, "default": ["a"]},
+    },
+}
+
+
+def test_typing_over_a_default_in_a_real_terminal_replaces_it() -> None:
+    child = spawn("form", json.dumps(DEFAULTS))
+
+    child.expect(r"Answer\?")
+    child.sendline("")
+    child.expect(r"Timeout \(s\) \[60\]:")
+    child.sendline("30")
+    child.expect(r"region \[eu-west\]:")
+    child.sendline("")
+    child.expect(r"pick any: numbers or values, comma-separated, - for none, default a, optional")
+    child.expect(r"tags \[a\]:")
+    child.sendline("b")
+
+    assert json.loads(result(child)) == {"timeout": 30, "region": "eu-west", "tags": ["b"]}
+
+
+@pytest.mark.parametrize(
+    ("keys", "expected"),
+    [
+        ("y\r30\rus\rc\r", {"timeout": 30, "region": "us", "tags": ["c"]}),
+        ("y\r\r\r\r", {"timeout": 60, "region": "eu-west", "tags": ["a"]}),
+        ("y\r\r\r-\r", {"timeout": 60, "region": "eu-west", "tags": []}),
+    ],
+)
+def test_a_default_is_shown_in_brackets_taken_on_an_empty_line_and_replaced_by_what_is_typed(
+    keys: str, expected: dict[str, Any]
+) -> None:
+    content, screen = run_form(DEFAULTS, keys)
+
+    assert content == expected
+    assert "Timeout (s) [60]: " in screen
+    assert "Enter takes the [default]" in screen
 
 
 @pytest.mark.parametrize(("key", "expected"), [("d", "Declined"), ("c", "Cancelled")])
@@ -134,8 +179,8 @@ def test_ctrl_c_cancels_and_ctrl_d_declines_in_the_middle_of_a_form(key: str, ex
     child.sendline("y")
     child.expect(r"Full name:")
     child.sendline("Ada")
-    child.expect(r"seats:")
-    child.send(CLEAR + key)
+    child.expect(r"seats \[1\]:")
+    child.send(key)
 
     assert result(child) == expected
 
@@ -166,7 +211,7 @@ def run_form(schema: dict[str, Any], keys: str) -> tuple[object, str]:
     screen = io.StringIO()
 
     async def ask() -> object:
-        with create_pipe_input() as keyboard:
+        with create_pipe_input() as keyboard, anyio.fail_after(10):
             keyboard.send_text(keys)
             return await TerminalForms(input=keyboard, output=PlainTextOutput(screen)).form(request)
 
@@ -245,7 +290,7 @@ def test_url_consent_on_a_pipe(keys: str, expected: str) -> None:
     screen = io.StringIO()
 
     async def ask() -> str:
-        with create_pipe_input() as keyboard:
+        with create_pipe_input() as keyboard, anyio.fail_after(10):
             keyboard.send_text(keys)
             return await TerminalForms(input=keyboard, output=PlainTextOutput(screen)).url(request)
 
@@ -257,7 +302,7 @@ def test_url_consent_on_a_pipe(keys: str, expected: str) -> None:
 async def test_the_terminal_handler_answers_a_real_server() -> None:
     screen = io.StringIO()
     with create_pipe_input() as keyboard:
-        keyboard.send_text("\rAda\r\x152\r\r\r")
+        keyboard.send_text("\rAda\r2\r\r\r")
         callback = terminal_handler(input=keyboard, output=PlainTextOutput(screen))
         with anyio.fail_after(10):
             async with connect(typed, "2025-11-25", elicitation_callback=callback) as client:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
+import shlex
+import shutil
 import subprocess
 import sys
 from importlib.metadata import entry_points
@@ -16,10 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
-from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, TextContent
+from mcp_types import INVALID_PARAMS, TextContent, TextResourceContents
 from pydantic import ValidationError
 
-from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion, reduce_schema
+from typed_elicit import PROTOCOL_VERSIONS, Accepted, ElicitContext, ProtocolVersion, elicits, reduce_schema
 from typed_elicit._cli import sample_argument
 from typed_elicit._client import InvalidAnswer, parse_requested_schema
 from typed_elicit._responder import plausible_value
@@ -27,6 +30,7 @@ from typed_elicit._testing import (
     Answer,
     Question,
     ScriptedUser,
+    ScriptMistake,
     accept,
     cancel,
     connect,
@@ -115,34 +119,138 @@ async def test_raw_content_is_sent_unchecked_and_the_tool_reports_it_invalid() -
     assert user.sent[0].content == {"name": "", "seats": "many"}
 
 
+# A script mistake is one behaviour on every era: the call raises ScriptMistake. Never a tool
+# result, which a test asserting `result.is_error` (a refusal) would take for the tool's own.
+MISTAKES = [
+    pytest.param((), "no answer left for question 1 ('Who is travelling?')", id="no-answer-left"),
+    pytest.param(
+        (accept(name="Ada", seats=99),),
+        "scripted answer to question 1 does not fit",
+        id="answer-does-not-fit",
+    ),
+]
+
+
 @pytest.mark.anyio
-async def test_a_misfit_scripted_answer_is_a_test_bug_reported_by_assert_done() -> None:
-    user = ScriptedUser(accept(name="Ada", seats=99))
+@pytest.mark.parametrize("era", PROTOCOL_VERSIONS)
+@pytest.mark.parametrize(("answers", "expected"), MISTAKES)
+async def test_a_script_mistake_raises_script_mistake_from_the_call_on_every_era(
+    era: ProtocolVersion, answers: tuple[Answer, ...], expected: str
+) -> None:
+    user = ScriptedUser(*answers)
 
     with anyio.fail_after(10):
-        async with connect(typed, "2025-11-25", elicitation_callback=user) as client:
-            result = await client.call_tool("book", {})
+        async with connect(typed, era, elicitation_callback=user) as client:
+            with pytest.raises(ScriptMistake) as caught:
+                await client.call_tool("book", {})
+            user.accept(name="Bo")
+            after = text(await client.call_tool("book", {}))
 
-    assert result.is_error
-    assert "ClientError" in text(result)
-    assert "does not fit" in text(result)
-    with pytest.raises(AssertionError, match="seats"):
+    assert isinstance(caught.value, AssertionError)
+    assert str(caught.value).startswith(f"ScriptedUser: {expected}")
+    (problem,) = caught.value.problems
+    assert problem.startswith(expected)
+    assert user.mistakes == [problem]
+    assert after == "booked 1 for Bo, meal any, newsletter False"
+    with pytest.raises(AssertionError, match="ScriptedUser: " + expected.split(" (")[0]):
         user.assert_done()
 
 
+def test_a_script_mistake_says_how_to_fix_the_script() -> None:
+    async def mistakes() -> tuple[str, ...]:
+        user = ScriptedUser(accept(name="Ada", seats=99))
+        with anyio.fail_after(10):
+            async with connect(typed, "2025-11-25", elicitation_callback=user) as client:
+                for _ in range(2):
+                    with pytest.raises(ScriptMistake):
+                        await client.call_tool("book", {})
+        return tuple(user.mistakes)
+
+    misfit, exhausted = anyio.run(mistakes)
+
+    assert "seats" in misfit
+    assert misfit.endswith("fix the answer, or send it unchecked with send_raw()")
+    assert exhausted.endswith("queue one more answer, or pass otherwise= to answer any number of questions")
+
+
+lifecycle = MCPServer("lifecycle")
+
+
+@lifecycle.prompt()
+@elicits
+async def greet(ctx: ElicitContext) -> str:
+    match await ctx.elicit(Traveller):
+        case Accepted(Traveller(name=name)):
+            return f"hello {name}"
+        case _:
+            return "hello nobody"
+
+
+@lifecycle.resource("traveller://{seat}")
+@elicits
+async def current(seat: str, ctx: ElicitContext) -> str:
+    match await ctx.elicit(Traveller):
+        case Accepted(Traveller(name=name)):
+            return f"{seat}: {name}"
+        case _:
+            return f"{seat}: nobody"
+
+
 @pytest.mark.anyio
-async def test_a_question_with_no_answer_left_fails_loudly() -> None:
-    user = ScriptedUser()
+@pytest.mark.parametrize("era", PROTOCOL_VERSIONS)
+async def test_prompts_and_resources_raise_the_same_script_mistake_on_every_era(era: ProtocolVersion) -> None:
+    user = ScriptedUser(accept(name="Ada"), accept(name="Bo"))
 
     with anyio.fail_after(10):
-        async with connect(typed, "2026-07-28", elicitation_callback=user) as client:
+        async with connect(lifecycle, era, elicitation_callback=user) as client:
+            prompt = await client.get_prompt("greet")
+            resource = await client.read_resource("traveller://1A")
+            with pytest.raises(ScriptMistake, match="no answer left for question 3"):
+                await client.get_prompt("greet")
+            with pytest.raises(ScriptMistake, match="no answer left for question 4"):
+                await client.read_resource("traveller://1A")
+
+    block = prompt.messages[0].content
+    assert isinstance(block, TextContent)
+    assert block.text == "hello Ada"
+    (contents,) = resource.contents
+    assert isinstance(contents, TextResourceContents)
+    assert contents.text == "1A: Bo"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("era", "tool"), [("2025-11-25", "ask_push"), ("2026-07-28", "ask_rounds")])
+async def test_data_in_the_consent_to_a_url_is_a_script_mistake(era: ProtocolVersion, tool: str) -> None:
+    user = ScriptedUser(accept(code="123"))
+
+    with anyio.fail_after(10), pytest.raises(ScriptMistake, match="question 1 is URL mode"):
+        async with connect(raw, era, elicitation_callback=user) as client:
+            await client.call_tool(tool, {"mode": "url"})
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", PROTOCOL_VERSIONS)
+async def test_an_error_raised_in_the_body_of_connect_comes_out_as_is_not_in_exception_groups(
+    era: ProtocolVersion,
+) -> None:
+    user = ScriptedUser()
+
+    with anyio.fail_after(10), pytest.raises(ScriptMistake, match="no answer left"):
+        async with connect(typed, era, elicitation_callback=user) as client:
+            await client.call_tool("book", {})
+    with anyio.fail_after(10), pytest.raises(AssertionError, match=r"^mine$"):
+        async with connect(typed, era):
+            raise AssertionError("mine")
+
+
+@pytest.mark.anyio
+async def test_a_server_error_without_a_script_mistake_is_the_sdks_own_error() -> None:
+    with anyio.fail_after(10):
+        async with connect(typed, "2026-07-28") as client:
             with pytest.raises(MCPError) as caught:
                 await client.call_tool("book", {})
 
-    assert caught.value.code == INTERNAL_ERROR
-    assert "no answer left for question 1" in caught.value.message
-    with pytest.raises(AssertionError, match="no answer left"):
-        user.assert_done()
+    assert not isinstance(caught.value, ScriptMistake)
 
 
 def test_assert_done_reports_unused_answers() -> None:
@@ -160,6 +268,22 @@ async def test_a_hostile_schema_is_refused_and_recorded_without_using_an_answer(
 
     assert text(result).startswith(f"error {INVALID_PARAMS}")
     assert user.pending == 1
+    assert "unusable schema" in user.problems[0]
+    assert user.mistakes == []  # the server's fault, answered as any conforming client would
+
+
+@pytest.mark.anyio
+async def test_a_hostile_schema_on_2026_07_28_is_the_sdks_error_not_a_script_mistake() -> None:
+    user = ScriptedUser(decline())
+
+    with anyio.fail_after(10):
+        async with connect(raw, "2026-07-28", elicitation_callback=user) as client:
+            with pytest.raises(MCPError) as caught:
+                await client.call_tool("ask_rounds", {})
+
+    assert not isinstance(caught.value, ScriptMistake)
+    assert caught.value.code == INVALID_PARAMS
+    assert user.mistakes == []
     assert "unusable schema" in user.problems[0]
 
 
@@ -302,29 +426,45 @@ def plugin_args() -> list[str]:
     return [] if installed else ["-p", "typed_elicit.pytest_plugin"]
 
 
-def test_the_users_example_test_file_passes() -> None:
-    # -c /dev/null: run without this project's pytest settings (coverage threshold, plugin switches).
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-q",
-        "-c",
-        os.devnull,
-        "--rootdir",
-        str(ROOT),
-        "-p",
-        "no:cacheprovider",
-    ]
-    command += plugin_args()
+def documented_command() -> str:
+    """The command docs/testing.md gives for running the example test file."""
+    (command,) = re.findall(
+        r"^```bash\n(pytest [^\n]*)\n```$", (ROOT / "docs" / "testing.md").read_text(), re.M
+    )
+    return str(command)
+
+
+def test_the_documented_command_runs_the_example_tests_from_a_checkout() -> None:
+    # Exactly as written in the docs, from the repository root, with this environment's pytest.
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
 
     done = subprocess.run(
-        [*command, "examples/test_user_tools.py"],
+        shlex.split(documented_command()),
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
         cwd=ROOT,
+        env=env,
+    )
+
+    assert documented_command() == "pytest examples/test_user_tools.py"
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "9 passed" in done.stdout
+
+
+def test_the_example_tests_pass_in_a_project_of_their_own(tmp_path: Path) -> None:
+    # An installed typed_elicit in someone else's project: no configuration of ours applies.
+    shutil.copy(ROOT / "examples" / "test_user_tools.py", tmp_path)
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin_args()]
+
+    done = subprocess.run(
+        [*command, "test_user_tools.py"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=tmp_path,
     )
 
     assert done.returncode == 0, done.stdout + done.stderr

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import importlib.util
 import inspect
 import json
@@ -29,6 +30,7 @@ from typing import Any, Final, TextIO
 import anyio
 import mcp_types as types
 from mcp import Client
+from mcp.client import ClientRequestContext
 from mcp.client.session import ElicitationFnT
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -38,11 +40,20 @@ from mcp.server.mcpserver.resources.resource_manager import ResourceManager
 from mcp.server.mcpserver.tools.tool_manager import ToolManager
 from pydantic import BaseModel
 
-from typed_elicit._client import PinnedHandshake, RequestedSchemaError, UrlRequest, read_request
+from typed_elicit._client import (
+    FieldSpec,
+    FormRequest,
+    PinnedHandshake,
+    RequestedSchemaError,
+    UrlRequest,
+    read_request,
+)
 from typed_elicit._context import Policy
 from typed_elicit._errors import SchemaError, TypedElicitError
+from typed_elicit._fallback import installed
 from typed_elicit._reducer import collecting_schema_errors, is_form, reduce_schema
 from typed_elicit._responder import Responder
+from typed_elicit._text import clean
 from typed_elicit._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 
 __all__ = ["EXIT_CONNECTION", "EXIT_OK", "EXIT_PROBLEMS", "EXIT_USAGE", "main"]
@@ -60,6 +71,13 @@ EXIT_CODES_HELP: Final = """exit codes:
   2    usage error: bad arguments, or no such module, model, example or tool
   3    the server could not be reached or broke the protocol
   130  interrupted"""
+ANSWERS_HELP: Final = """answers (--answer FIELD=VALUE, repeatable; FIELD is the field's name on the wire):
+  text, one choice   --answer name=Ada  --answer environment=staging  (as typed; a choice
+                     takes the option's value, not its title)
+  number, yes/no     --answer cpu_cores=4  --answer auto_scale=true  (JSON)
+  several choices    --answer extras=wifi,bag  or  --answer 'extras=["wifi","bag"]'
+                     (option values, comma-separated or a JSON array; extras= picks none)
+A required field without an answer is declined"""
 
 
 _FILE_PREFIX: Final = "_typed_elicit_cli_"
@@ -309,6 +327,53 @@ def coerce(raw: str, schema: Mapping[str, Any] | None) -> Any:
         return raw
 
 
+def read_answer(raw: str, spec: FieldSpec) -> Any:
+    """Read one `--answer` value for the field it answers.
+
+    Text and single-choice fields take the text as typed. A multi-select takes a JSON
+    array, or option values separated by commas (empty text picks none). Numbers and
+    booleans are read as JSON; text that is not JSON is kept, so the form's check can
+    say what is wrong with it.
+
+    Args:
+        raw: The text after `FIELD=`.
+        spec: The field, as the server's question describes it.
+
+    Returns:
+        The value to check against the field.
+    """
+    if spec.kind in ("string", "choice"):
+        return raw
+    if spec.kind == "multi_choice":
+        if raw.lstrip().startswith("["):
+            return coerce(raw, None)
+        return [part.strip() for part in raw.split(",") if part.strip()]
+    return coerce(raw, None)
+
+
+class CommandLineAnswers(Responder):
+    """A `Responder` whose values are `--answer` texts, read per field of each question."""
+
+    def __init__(self, answers: Mapping[str, str], *, invent: bool) -> None:
+        """Answer from `answers` (field name to raw text); `invent` as for `Responder`."""
+        super().__init__(invent=invent)
+        self._raw = dict(answers)
+
+    def respond(
+        self, params: types.ElicitRequestParams, context: ClientRequestContext | None = None
+    ) -> types.ElicitResult | types.ErrorData:
+        """Read the answers for this question's fields, then answer it as `Responder` does."""
+        try:
+            request = read_request(context, params)
+        except RequestedSchemaError:
+            request = None
+        fields = request.form.fields if isinstance(request, FormRequest) else ()
+        self.values = {
+            spec.name: read_answer(self._raw[spec.name], spec) for spec in fields if spec.name in self._raw
+        }
+        return super().respond(params, context)
+
+
 def sample_argument(schema: Mapping[str, Any] | None) -> Any:
     """A placeholder for a required tool argument the demo was not given."""
     schema = schema or {}
@@ -346,8 +411,6 @@ class Transcript:
         return result
 
     def _print_question(self, context: Any, params: types.ElicitRequestParams) -> None:
-        from typed_elicit._terminal import clean
-
         try:
             request = read_request(context, params)
         except RequestedSchemaError:
@@ -362,9 +425,11 @@ class Transcript:
             options = f": {', '.join(o.value for o in spec.options)}" if spec.options else ""
             default = f", default {json.dumps(spec.default)}" if spec.has_default else ""
             need = "required" if spec.required and not spec.has_default else "optional"
-            self._out.write(
-                f"   {clean(spec.label, one_line=True)} ({spec.kind}{options}{default}, {need})\n"
-            )
+            # The wire name first: it is what --answer takes.
+            name = clean(spec.name, one_line=True)
+            if spec.title and spec.title != spec.name:
+                name += f": {clean(spec.title, one_line=True)}"
+            self._out.write(f"   {name} ({spec.kind}{options}{default}, {need})\n")
 
 
 def _connection(server: str, protocol: str, callback: ElicitationFnT) -> AbstractAsyncContextManager[Client]:
@@ -381,16 +446,57 @@ def _connection(server: str, protocol: str, callback: ElicitationFnT) -> Abstrac
     return Client(transport, mode=mode, elicitation_callback=callback)
 
 
-async def _call_tool(client: Client, tool: str | None, raw_args: dict[str, str], out: TextIO) -> int:
+def _pick_tool(tools: Mapping[str, types.Tool], wanted: str | None, companion: str | None) -> str:
+    """The tool to call: `wanted`, else the first one that is not the fallback's companion tool.
+
+    Raises:
+        UsageError: `wanted` is not a tool of the server, or the server has no tool to pick.
+    """
+    if wanted is not None:
+        if wanted not in tools:
+            known = ", ".join(clean(t, one_line=True) for t in tools) or "no tools"
+            raise UsageError(f"no tool {clean(wanted, one_line=True)!r}; the server has: {known}")
+        return wanted
+    real = [name for name in tools if name != companion]
+    if not real:
+        only = f"only {companion!r}, the fallback's companion tool" if tools else "no tools"
+        raise UsageError(f"the server has {only}; name a tool with --tool NAME")
+    return real[0]
+
+
+def _missing_arguments(tool: str, schema: Mapping[str, Any], missing: Sequence[str]) -> UsageError:
+    properties: dict[str, Any] = schema.get("properties", {})
+    shown = [clean(key, one_line=True) for key in missing]
+    kinds = [clean(str(properties.get(key, {}).get("type", "any")), one_line=True) for key in missing]
+    names = ", ".join(f"{key} ({kind})" for key, kind in zip(shown, kinds, strict=True))
+    how = " ".join(f"--arg {key}=VALUE" for key in shown)
+    return UsageError(
+        f"the tool {clean(tool, one_line=True)!r} needs argument(s) that were not given: {names}; pass {how}"
+    )
+
+
+async def _call_tool(
+    client: Client,
+    tool: str | None,
+    raw_args: dict[str, str],
+    out: TextIO,
+    *,
+    companion: str | None = None,
+    invent: bool = False,
+) -> int:
     tools = {t.name: t for t in (await client.list_tools()).tools}
-    name = tool or next(iter(tools), None)
-    if name is None or name not in tools:
-        raise UsageError(f"no tool {name!r}; the server has: {', '.join(tools) or 'no tools'}")
+    name = _pick_tool(tools, tool, companion)
+    others = [t for t in tools if t not in (name, companion)]
+    if tool is None and others:
+        out.write(f"(the server also has: {', '.join(others)}; pick one with --tool NAME)\n")
     schema = tools[name].input_schema
     properties: dict[str, Any] = schema.get("properties", {})
     arguments = {key: coerce(value, properties.get(key)) for key, value in raw_args.items()}
-    for key in schema.get("required", []):
-        arguments.setdefault(key, sample_argument(properties.get(key)))
+    missing = [key for key in schema.get("required", []) if key not in arguments]
+    if missing and not invent:
+        raise _missing_arguments(name, schema, missing)
+    for key in missing:
+        arguments[key] = sample_argument(properties.get(key))
     out.write(f"=> call {name} {json.dumps(arguments)}\n")
     out.flush()
     result = await client.call_tool(name, arguments)
@@ -409,8 +515,7 @@ def _answerer(interactive: bool, answers: dict[str, str], *, invent: bool) -> El
         from typed_elicit._terminal import TerminalForms
 
         return TerminalForms().handler()
-    values = {key: coerce(value, None) for key, value in answers.items()}
-    return Responder(values, invent=invent)
+    return CommandLineAnswers(answers, invent=invent)
 
 
 def _interactive(args: argparse.Namespace) -> bool:
@@ -474,8 +579,16 @@ async def run_demo(args: argparse.Namespace, out: TextIO) -> int:
     )
     who = "you answer" if interactive else "a scripted user answers"
     out.write(f"demo: {path.name} (server {server.name!r}), protocol {args.protocol}; {who}\n")
+    fallback = installed(server)
     async with connect(server, args.protocol, elicitation_callback=callback) as client:
-        return await _call_tool(client, args.tool, parse_pairs(args.arg, "--arg"), out)
+        return await _call_tool(
+            client,
+            args.tool,
+            parse_pairs(args.arg, "--arg"),
+            out,
+            companion=fallback.name if fallback is not None else None,
+            invent=True,
+        )
 
 
 def _server_of(module: ModuleType, path: Path) -> MCPServer[Any]:
@@ -488,6 +601,14 @@ def _server_of(module: ModuleType, path: Path) -> MCPServer[Any]:
 # --- the parser ------------------------------------------------------------------------------
 
 
+def package_version() -> str:
+    """The installed typed-elicit's version, from its distribution metadata."""
+    try:
+        return importlib.metadata.version("typed-elicit")
+    except importlib.metadata.PackageNotFoundError:
+        return "(version unknown: typed-elicit is not installed, only importable)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `typed-elicit`."""
     parser = argparse.ArgumentParser(
@@ -496,14 +617,17 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def sub(name: str, help_text: str, description: str) -> argparse.ArgumentParser:
+    def sub(
+        name: str, help_text: str, description: str, epilog: str = EXIT_CODES_HELP
+    ) -> argparse.ArgumentParser:
         return commands.add_parser(
             name,
             help=help_text,
             description=description,
-            epilog=EXIT_CODES_HELP,
+            epilog=epilog,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
 
@@ -514,7 +638,11 @@ def build_parser() -> argparse.ArgumentParser:
         )
         who.add_argument("--scripted", action="store_true", help="answer without asking (default off a tty)")
         p.add_argument(
-            "--answer", action="append", default=[], metavar="FIELD=VALUE", help="scripted answer for a field"
+            "--answer",
+            action="append",
+            default=[],
+            metavar="FIELD=VALUE",
+            help="answer for a field when answering without asking (see answers below)",
         )
         p.add_argument("--arg", action="append", default=[], metavar="KEY=VALUE", help="a tool argument")
 
@@ -523,6 +651,7 @@ def build_parser() -> argparse.ArgumentParser:
         "run an example server and answer its questions",
         "Run an example server in memory, call its tool and answer its questions: in the terminal "
         "when run on one, by a scripted user otherwise. Prints the whole exchange.",
+        f"{ANSWERS_HELP}, except that the demo makes up a value for it.\n\n{EXIT_CODES_HELP}",
     )
     demo.add_argument(
         "example",
@@ -531,7 +660,9 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"example name or .py file (default {DEFAULT_EXAMPLE})",
     )
     demo.add_argument("--protocol", choices=PROTOCOL_VERSIONS, default=LATEST_PROTOCOL_VERSION)
-    demo.add_argument("--tool", help="the tool to call (default: the first one listed)")
+    demo.add_argument(
+        "--tool", help="the tool to call (default: the first one listed, never the fallback's companion tool)"
+    )
     answering(demo)
 
     schema = sub(
@@ -564,7 +695,9 @@ def build_parser() -> argparse.ArgumentParser:
         "call",
         "call a tool on any MCP server and answer its questions",
         "Connect to a server (a command run over stdio, or an http(s) URL), call a tool and answer its "
-        "elicitations in the terminal (or from --answer values when not on a terminal).",
+        "elicitations in the terminal (or from --answer values when not on a terminal). Every "
+        "required tool argument must be given with --arg.",
+        f"{ANSWERS_HELP}, with the reason printed.\n\n{EXIT_CODES_HELP}",
     )
     call.add_argument("server", metavar="SERVER", help='command line ("python server.py") or http(s) URL')
     call.add_argument("tool", metavar="TOOL", help="the tool to call")

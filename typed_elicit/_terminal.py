@@ -7,7 +7,6 @@ replaced, so a server cannot move the cursor or recolour the terminal.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -25,6 +24,7 @@ from typed_elicit._client import (
     elicitation_handler,
 )
 from typed_elicit._results import Accepted, Cancelled, Declined
+from typed_elicit._text import clean
 
 if TYPE_CHECKING:
     from mcp.client.session import ElicitationFnT
@@ -35,24 +35,11 @@ if TYPE_CHECKING:
 __all__ = ["TerminalForms", "clean", "terminal_handler"]
 
 STYLE = Style.from_dict({"asks": "bold", "label": "bold", "hint": "ansibrightblack", "error": "ansired"})
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _YES = ("y", "yes", "true")
 _NO = ("n", "no", "false")
+_NONE = "-"
+"""Typed for a multi-select, picks no option (an empty line takes the default)."""
 _KIND_TEXT = {"integer": "whole number", "number": "number", "boolean": "yes/no", "string": "text"}
-
-
-def clean(text: str, *, one_line: bool = False) -> str:
-    """Make server-sent text safe to print: control characters become `?`.
-
-    Args:
-        text: Text from the server.
-        one_line: Also replace newlines and tabs (for titles and labels).
-
-    Returns:
-        The text without escape sequences or other control characters.
-    """
-    text = _CONTROL.sub("?", text)
-    return re.sub(r"[\n\t]", " ", text) if one_line else text
 
 
 class _Stop(Exception):
@@ -98,7 +85,7 @@ class TerminalForms:
             if choice != "y":
                 return Declined() if choice == "d" else Cancelled()
             if request.form.fields:
-                self.say(("class:hint", "(Ctrl-C cancels, Ctrl-D declines; Enter keeps the value shown)"))
+                self.say(("class:hint", "(Ctrl-C cancels, Ctrl-D declines; Enter takes the [default])"))
             values: dict[str, Any] = {}
             for spec in request.form.fields:
                 value = await self._field(spec)
@@ -139,9 +126,9 @@ class TerminalForms:
         self.say(("class:asks", f"{clean(server, one_line=True) if server else 'The server'} asks:"))
         self.say(("", clean(message)))
 
-    async def _read(self, prompt: str, default: str = "") -> str:
+    async def _read(self, prompt: str) -> str:
         try:
-            return (await self._session.prompt_async(prompt, default=default)).strip()
+            return (await self._session.prompt_async(prompt)).strip()
         except KeyboardInterrupt:
             raise _Stop(Cancelled()) from None
         except EOFError:
@@ -156,9 +143,12 @@ class TerminalForms:
 
     async def _field(self, spec: FieldSpec) -> Any:
         self._describe(spec)
-        prefill = _prefill(spec)
+        default = _default_text(spec)
+        shown = f" [{clean(default, one_line=True)}]" if default else ""
         while True:
-            raw = await self._read(f"{clean(spec.label, one_line=True)}: ", prefill)
+            # The default is shown in brackets, not typed into the line: what the user
+            # types replaces it, and an empty line takes it.
+            raw = await self._read(f"{clean(spec.label, one_line=True)}{shown}: ") or default
             try:
                 value = _parse(spec, raw)
                 if value is _OMIT:
@@ -207,6 +197,8 @@ def _type_text(spec: FieldSpec) -> str:
         parts.append("pick any: numbers or values, comma-separated")
         if spec.min_items or spec.max_items is not None:
             parts.append(_range(spec.min_items or None, spec.max_items, "items"))
+        if spec.default:
+            parts.append(f"{_NONE} for none")
     else:
         parts.append(spec.format or _KIND_TEXT[spec.kind])
     if spec.min_length or spec.max_length is not None:
@@ -238,7 +230,7 @@ def _summary(content: dict[str, Any]) -> str:
     return ", ".join(f"{clean(k, one_line=True)}={_show(v)}" for k, v in content.items()) or "(no fields)"
 
 
-def _prefill(spec: FieldSpec) -> str:
+def _default_text(spec: FieldSpec) -> str:
     if not spec.has_default:
         return ""
     if spec.kind == "boolean":
@@ -259,6 +251,8 @@ def _pick(spec: FieldSpec, token: str) -> str:
 
 def _parse(spec: FieldSpec, raw: str) -> Any:
     if spec.kind == "multi_choice":
+        if raw == _NONE:
+            return []
         return [_pick(spec, token.strip()) for token in raw.split(",") if token.strip()]
     if raw == "" and not (spec.kind == "string" and spec.required):
         return _OMIT

@@ -9,12 +9,12 @@ imported only when they are called).
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncGenerator, Callable, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import mcp_types as types
 from mcp import Client
@@ -23,6 +23,7 @@ from mcp.client._memory import InMemoryTransport
 from mcp.client.session import ElicitationFnT
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 from typing_extensions import Self
 
@@ -38,6 +39,7 @@ from typed_elicit._client import (
     read_request,
     schema_error_reply,
 )
+from typed_elicit._errors import TypedElicitError
 from typed_elicit._versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
 
 if TYPE_CHECKING:
@@ -90,6 +92,24 @@ def _as_dict(data: Mapping[str, Any] | BaseModel) -> dict[str, Any]:
 # --- the scripted user ---------------------------------------------------------------------
 
 
+class ScriptMistake(TypedElicitError, AssertionError):
+    """The test's script went wrong, not the tool: no answer left, or an answer that does not fit.
+
+    A question came with no scripted answer left, or an `accept` did not fit the question
+    it answered. Raised by `call_tool`, `get_prompt` and `read_resource` of a client opened with
+    `connect` (or the `elicit_connect` fixture) on every protocol revision, after the
+    call the mistake happened in. It is an `AssertionError`, so pytest reports it as a
+    failed test, never as a tool result a test could take for the tool's own error.
+
+    Attributes:
+        problems: The mistakes made during the call, one line each.
+    """
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("ScriptedUser: " + "; ".join(self.problems))
+
+
 @dataclass(frozen=True)
 class Question:
     """A question the scripted user was asked."""
@@ -129,9 +149,11 @@ class ScriptedUser:
         ```
 
     A scripted `accept` is validated against the question like a conforming client
-    would: the schema's defaults fill omitted fields and a misfit is a test bug, reported
-    to the server as an error and by `assert_done`. Use `send_raw` to send bad content on
-    purpose. A question with no answer left is answered with an error, also reported.
+    would: the schema's defaults fill omitted fields and a misfit is a test bug. Use
+    `send_raw` to send bad content on purpose. A misfit, or a question with no answer
+    left, is a script mistake: the server gets a JSON-RPC error (so it is not left
+    waiting), the mistake is recorded in `mistakes` and `problems`, and the call made
+    through `connect` raises `ScriptMistake` on every protocol revision.
     """
 
     def __init__(self, *answers: Answer, otherwise: Callable[[Question], Answer] | None = None) -> None:
@@ -149,6 +171,8 @@ class ScriptedUser:
         self.sent: list[types.ElicitResult] = []
         """Every result sent, in order (errors excluded)."""
         self.problems: list[str] = []
+        """Problems seen so far: script mistakes, and server schemas that were refused."""
+        self.mistakes: list[str] = []
         """Script mistakes seen so far: misfit answers, questions with no answer left."""
 
     def accept(self, data: Mapping[str, Any] | BaseModel | None = None, /, **fields: Any) -> Self:
@@ -211,27 +235,78 @@ class ScriptedUser:
         elif self._otherwise is not None:
             answer = self._otherwise(question)
         else:
-            return self._problem(f"no answer left for question {number} ({params.message!r})")
+            return self._mistake(
+                f"no answer left for question {number} ({params.message!r}); queue one more answer, "
+                "or pass otherwise= to answer any number of questions"
+            )
         if answer.raw or answer.action != "accept":
             content = dict(answer.data) if isinstance(answer.data, Mapping) else None
             return self._send(types.ElicitResult(action=answer.action, content=content))
         if isinstance(request, UrlRequest):
             if answer.data:
-                return self._problem(f"question {number} is URL mode; accept() takes no data for it")
+                return self._mistake(f"question {number} is URL mode; accept() takes no data for it")
             return self._send(types.ElicitResult(action="accept"))
         try:
             content = request.form.content(answer.data or {})
         except InvalidAnswer as exc:
-            return self._problem(f"scripted answer to question {number} does not fit ({exc}); use send_raw()")
+            return self._mistake(
+                f"scripted answer to question {number} does not fit ({exc}); fix the answer, or send it "
+                "unchecked with send_raw()"
+            )
         return self._send(types.ElicitResult(action="accept", content=dict(content)))
 
     def _send(self, result: types.ElicitResult) -> types.ElicitResult:
         self.sent.append(result)
         return result
 
-    def _problem(self, text: str) -> types.ErrorData:
+    def _mistake(self, text: str) -> types.ErrorData:
         self.problems.append(text)
+        self.mistakes.append(text)
         return types.ErrorData(code=types.INTERNAL_ERROR, message=f"ScriptedUser: {text}")
+
+
+_T = TypeVar("_T")
+
+
+class _ScriptedClient(Client):
+    """A `Client` whose calls raise `ScriptMistake` when its scripted user made one during them.
+
+    On 2026-07-28 the SDK raises the scripted user's error reply as `MCPError`; on the
+    push revisions the reply goes to the server and the tool returns whatever it makes
+    of it. Either way the call ends here with the same `ScriptMistake`.
+    """
+
+    script: ScriptedUser | None = None
+
+    async def call_tool(self, *args: Any, **kwargs: Any) -> types.CallToolResult:
+        """`Client.call_tool`, checked for script mistakes."""
+        return await self._checked(super().call_tool(*args, **kwargs))
+
+    async def get_prompt(self, *args: Any, **kwargs: Any) -> types.GetPromptResult:
+        """`Client.get_prompt`, checked for script mistakes."""
+        return await self._checked(super().get_prompt(*args, **kwargs))
+
+    async def read_resource(self, *args: Any, **kwargs: Any) -> types.ReadResourceResult:
+        """`Client.read_resource`, checked for script mistakes."""
+        return await self._checked(super().read_resource(*args, **kwargs))
+
+    async def _checked(self, call: Awaitable[_T]) -> _T:
+        """Await `call`; raise `ScriptMistake` if the scripted user made a mistake meanwhile.
+
+        Raises:
+            ScriptMistake: The script ran out of answers or gave one that does not fit.
+        """
+        user = self.script
+        before = len(user.mistakes) if user is not None else 0
+        try:
+            result = await call
+        except MCPError as exc:
+            if user is not None and len(user.mistakes) > before:
+                raise ScriptMistake(user.mistakes[before:]) from exc
+            raise
+        if user is not None and len(user.mistakes) > before:
+            raise ScriptMistake(user.mistakes[before:])
+        return result
 
 
 # --- in-memory connections per era ---------------------------------------------------------
@@ -258,11 +333,15 @@ async def connect(
         read_timeout_seconds: Per-request timeout passed to the client.
 
     Yields:
-        The connected client; `client.protocol_version` is `protocol_version`.
+        The connected client; `client.protocol_version` is `protocol_version`. When a
+        `ScriptedUser` answers, its `call_tool`, `get_prompt` and `read_resource` raise
+        `ScriptMistake` for a call during which the script made a mistake, on every
+        revision.
 
     Raises:
         ValueError: `protocol_version` is not one typed_elicit supports.
         RuntimeError: The server negotiated another revision than the one asked for.
+        Exception: Whatever the `async with` body raised, unwrapped.
     """
     target: Server[Any] | MCPServer | Transport
     if protocol_version == "2025-06-18":
@@ -273,18 +352,29 @@ async def connect(
         target, mode = server, "auto"
     else:
         raise ValueError(f"unsupported protocol version {protocol_version!r}")
-    client = Client(
+    client = _ScriptedClient(
         target,
         mode=mode,
         elicitation_callback=elicitation_callback,
         read_timeout_seconds=read_timeout_seconds,
     )
+    if isinstance(elicitation_callback, ScriptedUser):
+        client.script = elicitation_callback
+    failure: Exception | None = None
     async with client:
         if client.protocol_version != protocol_version:
             raise RuntimeError(
                 f"asked for {protocol_version}, the server negotiated {client.protocol_version}"
             )
-        yield client
+        try:
+            yield client
+        except Exception as exc:
+            # Raised in the `async with` body (a failed assert, a ScriptMistake): close the
+            # connection cleanly and raise it as is, not wrapped in the SDK's task-group
+            # exception groups, so `pytest.raises` around the block sees it.
+            failure = exc
+    if failure is not None:
+        raise failure
 
 
 # --- Hypothesis strategies -------------------------------------------------------------------

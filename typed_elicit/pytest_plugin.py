@@ -99,7 +99,8 @@ class Connector:
             read_timeout_seconds: Per-request timeout, so a stuck test fails instead of hanging.
 
         Returns:
-            An async context manager yielding the connected `mcp.Client`.
+            An async context manager yielding the connected `mcp.Client`; when the
+            scripted user makes a script mistake, the call raises `ScriptMistake`.
         """
         from typed_elicit._testing import connect
 

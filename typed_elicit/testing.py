@@ -8,6 +8,7 @@ from ._testing import (
     Answer,
     Question,
     ScriptedUser,
+    ScriptMistake,
     accept,
     cancel,
     connect,
@@ -20,6 +21,7 @@ from ._testing import (
 __all__ = [
     "Answer",
     "Question",
+    "ScriptMistake",
     "ScriptedUser",
     "accept",
     "cancel",
