@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import itertools
 import math
+import operator
 import re
 import types
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping, Sized
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin, overload
@@ -21,7 +21,15 @@ from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_
 import annotated_types as at
 from pydantic import AnyUrl, BaseModel, EmailStr, SecretBytes, SecretStr
 from pydantic.fields import FieldInfo
-from pydantic_core import PydanticUndefined, to_jsonable_python
+from pydantic.networks import validate_email
+from pydantic_core import (
+    CoreSchema,
+    PydanticCustomError,
+    PydanticUndefined,
+    SchemaValidator,
+    ValidationError,
+    to_jsonable_python,
+)
 
 from ._errors import ElicitationUnsupported, SchemaError
 from ._versions import (
@@ -31,6 +39,7 @@ from ._versions import (
     has_modern_enums,
     has_primitive_defaults,
 )
+from ._wire import check_date, check_datetime, check_text
 
 ModelT = TypeVar("ModelT", bound=type[BaseModel])
 
@@ -283,6 +292,8 @@ def _reduce(model: type[BaseModel]) -> _Reduced:
         try:
             key = _wire_name(field_name, info)
             prop, is_multi = _reduce_field(field_name, key, info)
+            if "default" in prop:
+                _check_default(model, field_name, info.default, prop, info.metadata)
         except _FieldProblem as problem:
             problems.append(f"{where}: {problem}")
             continue
@@ -316,16 +327,29 @@ def _wire_name(field_name: str, info: FieldInfo) -> str:
     return alias or info.alias or field_name
 
 
+# Secret names, matched on whole words of a field's name and alias (split at `_`, `-`, digits'
+# neighbours and camelCase humps), so `pinned`, `spin`, `shipping`, `topping` and `secretary`
+# stay allowed. `session_id` is not among them: a conference session is no secret.
 _SECRET_WORDS = frozenset(
-    {"password", "passwd", "passphrase", "secret", "token", "apikey", "cvv", "cvc", "pin"}
-)
-_SECRET_PAIRS = frozenset({("api", "key"), ("access", "key"), ("private", "key"), ("card", "number")})
+    {
+        "password", "passwd", "pwd", "passphrase", "passcode", "secret", "token", "apikey",
+        "pin", "pincode", "otp", "totp", "hotp", "cvv", "cvv2", "cvc", "cvc2", "ssn", "iban",
+        "creditcard", "cardnumber", "privatekey",
+    }
+)  # fmt: skip
+_SECRET_RUNS = frozenset(
+    {
+        ("api", "key"), ("access", "key"), ("private", "key"), ("session", "key"),
+        ("card", "number"), ("credit", "card"), ("security", "code"), ("verification", "code"),
+        ("auth", "code"), ("mfa", "code"), ("social", "security"), ("one", "time", "code"),
+    }
+)  # fmt: skip
 
 
 def _looks_secret(name: str) -> bool:
     words = [w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name)]
     return bool(_SECRET_WORDS.intersection(words)) or any(
-        pair in _SECRET_PAIRS for pair in itertools.pairwise(words)
+        tuple(words[i : i + len(run)]) == run for run in _SECRET_RUNS for i in range(len(words))
     )
 
 
@@ -376,7 +400,7 @@ def _reduce_field(field_name: str, key: str, info: FieldInfo) -> tuple[dict[str,
     if info.description is not None:
         prop["description"] = info.description
     if has_default and info.default is not None:
-        prop["default"] = _wire_default(info.default, is_multi)
+        prop["default"] = _wire_default(info.default, prop)
     return _ordered(prop), is_multi
 
 
@@ -388,13 +412,204 @@ def _ordered(prop: dict[str, Any]) -> dict[str, Any]:
     return {**head, **{k: v for k, v in prop.items() if k not in head}}
 
 
-def _wire_default(default: object, is_multi: bool) -> Any:
-    if is_multi:
-        values = [_option_value(v) for v in cast("Iterable[object]", default)]
-        return sorted(values) if isinstance(default, (set, frozenset)) else values
+def _wire_default(default: object, prop: Mapping[str, Any]) -> Any:
+    """The JSON value a default travels as; a `_FieldProblem` if it has none of the field's kind."""
+    if prop["type"] == "array":
+        if not isinstance(default, list | tuple | set | frozenset):
+            raise _default_problem(default, "is not a list of options, as a multi-select default must be")
+        items = cast("Iterable[object]", default)
+        values = [v.value if isinstance(v, enum.Enum) else v for v in items]
+        if not all(isinstance(v, str) for v in values):
+            raise _default_problem(default, "holds a value that is not a string option")
+        names = cast("list[str]", values)
+        return sorted(names) if isinstance(default, set | frozenset) else names
     if isinstance(default, enum.Enum):
-        return _option_value(default)
-    return to_jsonable_python(default)
+        return default.value
+    try:
+        return to_jsonable_python(default)
+    except Exception as exc:  # pydantic_core raises its own serialization errors
+        raise _default_problem(default, f"has no JSON form ({type(exc).__name__})") from None
+
+
+# --- defaults: a default must satisfy its own field --------------------------------------------
+#
+# A default is sent to the client (every kind on 2025-11-25 and later, booleans on 2025-06-18),
+# pre-filled in the form, and comes back as an answer; when the user leaves the field out,
+# the tool gets it as is (pydantic does not validate defaults). So a default that breaks its
+# own field makes the client refuse the whole schema, or makes the user's "keep the default"
+# an invalid answer, or hands the tool an invalid value. It is refused when the model is
+# reduced, which happens once per model and not per revision: the check applies on every
+# revision, 2025-06-18 included, although that revision carries only boolean defaults.
+
+_SHOWN_DEFAULT = 80
+"""Longest default repr quoted in a message (the default is developer-written, but may be long)."""
+
+_DEFAULT_FIX = "choose a default the field accepts, or drop it to make the field required"
+
+_BOUNDS: tuple[tuple[type[at.BaseMetadata], str, Callable[[Any, Any], bool]], ...] = (
+    (at.Ge, "ge", operator.ge),
+    (at.Gt, "gt", operator.gt),
+    (at.Le, "le", operator.le),
+    (at.Lt, "lt", operator.lt),
+)
+
+
+def _default_problem(default: object, reason: str) -> _FieldProblem:
+    shown = repr(default)
+    if len(shown) > _SHOWN_DEFAULT:
+        shown = shown[: _SHOWN_DEFAULT - 3] + "..."
+    return _FieldProblem(f"the default {shown} {reason}; {_DEFAULT_FIX}")
+
+
+def _check_default(
+    model: type[BaseModel], field_name: str, default: object, prop: Mapping[str, Any], metadata: list[Any]
+) -> None:
+    """Raise a `_FieldProblem` naming the rule `prop["default"]` breaks, if it breaks one.
+
+    Three checks, the first failure wins: the wire rules a client checks the default
+    against (`_wire_default_reason`, the same rules as `typed_elicit._client`), the
+    developer's own constraints by name (`ge=1`, `max_length=3`), and last the field's
+    own pydantic validation (`_field_validation_reason`), which covers the rest exactly.
+    """
+    wire = prop["default"]
+    reason = (
+        _wire_default_reason(prop, wire)
+        or _constraint_reason(wire, metadata)
+        or _field_validation_reason(model, field_name, wire)
+    )
+    if reason is not None:
+        raise _default_problem(default, reason)
+
+
+def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
+    """Why a client refuses `wire` as the default of `prop`, or None: type, options, text, format."""
+    kind = prop["type"]
+    if kind == "boolean":
+        return None if isinstance(wire, bool) else "is not true or false, as a bool field needs"
+    if kind in ("integer", "number"):
+        if isinstance(wire, bool) or not isinstance(wire, int | float):
+            return f"is not a number, as an {kind} field needs"
+        if isinstance(wire, float) and not math.isfinite(wire):
+            return "is not a finite number (JSON has no NaN or infinity)"
+        if kind == "integer" and isinstance(wire, float) and not wire.is_integer():
+            return "is not a whole number, as an int field needs"
+        return None
+    if kind == "array":
+        options = (
+            [o["const"] for o in prop["items"]["anyOf"]]
+            if "anyOf" in prop["items"]
+            else prop["items"]["enum"]
+        )
+        unknown = [v for v in cast("list[str]", wire) if v not in options]
+        return _not_an_option(unknown[0], options) if unknown else None
+    if not isinstance(wire, str):
+        return "is not a string, as a text field needs"
+    try:
+        check_text(wire)
+    except ValueError as exc:
+        return f"is not valid text: {exc}"
+    if "enum" in prop or "oneOf" in prop:
+        options = _options(prop, "oneOf")
+        return None if wire in options else _not_an_option(wire, options)
+    fmt = prop.get("format")
+    try:
+        if fmt == "date":
+            check_date(wire)
+        elif fmt == "date-time":
+            check_datetime(wire)
+        elif fmt == "email":
+            validate_email(wire)
+    except (ValueError, PydanticCustomError) as exc:
+        hint = " (a datetime default needs a timezone, e.g. tzinfo=UTC)" if fmt == "date-time" else ""
+        return f"does not fit format {fmt!r} as {wire!r}: {exc}{hint}"
+    return None
+
+
+def _options(prop: Mapping[str, Any], titled_key: str) -> list[str]:
+    """The option values of an enum property (or of a multi-select's `items`)."""
+    if titled_key in prop:
+        return [o["const"] for o in prop[titled_key]]
+    return cast("list[str]", prop["enum"])
+
+
+def _not_an_option(value: str, options: list[str]) -> str:
+    shown = ", ".join(repr(o) for o in options[:10]) + (", ..." if len(options) > 10 else "")
+    return f"offers {value!r}, which is not one of the options {shown}"
+
+
+def _constraint_reason(wire: Any, metadata: list[Any]) -> str | None:
+    """Which of the developer's bound or length constraints `wire` breaks, by its pydantic name."""
+    for meta in metadata:
+        for kind, name, holds in _BOUNDS:
+            if isinstance(meta, kind):
+                bound = getattr(meta, name)
+                if not holds(wire, bound):
+                    return f"breaks {name}={bound!r}"
+        if isinstance(meta, at.MinLen | at.MaxLen):
+            size = len(cast("Sized", wire))
+            unit = "items" if isinstance(wire, list) else "characters"
+            if isinstance(meta, at.MinLen) and size < meta.min_length:
+                return f"has {size} {unit}, fewer than min_length={meta.min_length}"
+            if isinstance(meta, at.MaxLen) and size > meta.max_length:
+                return f"has {size} {unit}, more than max_length={meta.max_length}"
+    return None
+
+
+def _field_validation_reason(model: type[BaseModel], field_name: str, wire: Any) -> str | None:
+    """What the field's own pydantic validation says of `wire`, as it would on arrival, or None.
+
+    Why this validator: an answer is validated by `model.model_validate` on the wire values
+    (`typed_elicit._validate`), and each field there runs the schema pydantic compiled for
+    it: type, constraints (`pattern`, `multiple_of`, ...), the model's config (`strict`,
+    `str_*`) and its `@field_validator`s. A `TypeAdapter` of the annotated type would miss
+    the last two, and `validate_default` or `validate_assignment` would also run model
+    validators that need the other fields. So the field's own compiled schema is taken from
+    the model's core schema and run alone, in python mode like `model_validate`. A validator
+    that needs the other fields (`info.data` is None here) and fails for want of them
+    (any error but a `ValidationError`) cannot be judged alone and is not held against
+    the default; the answer is still validated whole on arrival.
+    """
+    validator = _field_validators(model).get(field_name)
+    if validator is None:  # pragma: no cover - a model whose core schema is not pydantic's own
+        return None
+    try:
+        validator.validate_python(wire)
+    except ValidationError as exc:
+        return f"is refused by the field's own validation: {exc.errors()[0]['msg']}"
+    except Exception:
+        return None
+    return None
+
+
+def _field_validators(model: type[BaseModel]) -> dict[str, SchemaValidator]:
+    """One validator per field, built from the schema pydantic compiled for the model."""
+    node: Mapping[str, Any] = cast("Mapping[str, Any]", model.__pydantic_core_schema__)
+    definitions: list[Any] = []
+    config: Any = None
+    for _ in range(64):  # a wrapper chain (validators, definitions) is a few levels deep
+        kind = node.get("type")
+        if kind == "definitions":
+            definitions.extend(node["definitions"])
+        elif kind == "model":
+            config = node.get("config")
+        elif kind == "model-fields":
+            fields = cast("Mapping[str, Mapping[str, Any]]", node["fields"])
+            return {
+                name: SchemaValidator(
+                    cast(
+                        "CoreSchema",
+                        {"type": "definitions", "schema": field["schema"], "definitions": definitions}
+                        if definitions
+                        else field["schema"],
+                    ),
+                    config,
+                )
+                for name, field in fields.items()
+            }
+        if "schema" not in node:  # pragma: no cover - see _field_validation_reason
+            break
+        node = node["schema"]
+    return {}  # pragma: no cover - see _field_validation_reason
 
 
 def _find_titles(metadata: list[Any]) -> Titles | None:
