@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from datetime import UTC, date, datetime
+from datetime import date, datetime, timezone
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -159,7 +159,7 @@ DEFAULT_ROWS: list[tuple[str, Any, Any, Any]] = [
     ("Literal", Literal["a", "b"], "b", "b"),
     ("Enum member", Color, Color.GREEN, "green"),
     ("date", date, date(2026, 1, 2), "2026-01-02"),
-    ("datetime", datetime, datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC), "2026-01-02T03:04:05Z"),
+    ("datetime", datetime, datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc), "2026-01-02T03:04:05Z"),
 ]
 
 

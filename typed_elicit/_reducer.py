@@ -25,6 +25,7 @@ from pydantic.networks import validate_email
 from pydantic_core import (
     CoreSchema,
     PydanticCustomError,
+    PydanticSerializationError,
     PydanticUndefined,
     SchemaValidator,
     ValidationError,
@@ -420,15 +421,15 @@ def _wire_default(default: object, prop: Mapping[str, Any]) -> Any:
         items = cast("Iterable[object]", default)
         values = [v.value if isinstance(v, enum.Enum) else v for v in items]
         if not all(isinstance(v, str) for v in values):
-            raise _default_problem(default, "holds a value that is not a string option")
+            raise _default_problem(items, "holds a value that is not a string option")
         names = cast("list[str]", values)
         return sorted(names) if isinstance(default, set | frozenset) else names
     if isinstance(default, enum.Enum):
         return default.value
     try:
         return to_jsonable_python(default)
-    except Exception as exc:  # pydantic_core raises its own serialization errors
-        raise _default_problem(default, f"has no JSON form ({type(exc).__name__})") from None
+    except PydanticSerializationError:
+        raise _default_problem(default, "has no JSON form") from None
 
 
 # --- defaults: a default must satisfy its own field --------------------------------------------
@@ -520,7 +521,9 @@ def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
         elif fmt == "email":
             validate_email(wire)
     except (ValueError, PydanticCustomError) as exc:
-        hint = " (a datetime default needs a timezone, e.g. tzinfo=UTC)" if fmt == "date-time" else ""
+        hint = ""
+        if fmt == "date-time":
+            hint = " (a datetime default needs a timezone, e.g. tzinfo=timezone.utc)"
         return f"does not fit format {fmt!r} as {wire!r}: {exc}{hint}"
     return None
 
@@ -583,7 +586,8 @@ def _field_validation_reason(model: type[BaseModel], field_name: str, wire: Any)
 
 def _field_validators(model: type[BaseModel]) -> dict[str, SchemaValidator]:
     """One validator per field, built from the schema pydantic compiled for the model."""
-    node: Mapping[str, Any] = cast("Mapping[str, Any]", model.__pydantic_core_schema__)
+    compiled: object = model.__pydantic_core_schema__
+    node = cast("Mapping[str, Any]", compiled)
     definitions: list[Any] = []
     config: Any = None
     for _ in range(64):  # a wrapper chain (validators, definitions) is a few levels deep
