@@ -201,6 +201,28 @@ def test_a_default_is_checked_under_the_models_config() -> None:
         reduce_schema(model)
 
 
+def test_a_default_is_checked_where_pydantic_shares_one_enum_schema_between_fields() -> None:
+    with pytest.raises(SchemaError) as caught:
+
+        @form
+        class Paint(BaseModel):
+            wall: Color = Color.RED  # two fields of one Enum: pydantic compiles it once, as a definition
+            door: Color = Color.GREEN
+
+            @field_validator("door")
+            @classmethod
+            def red_door(cls, value: Color) -> Color:
+                if value is not Color.RED:
+                    raise ValueError("doors are red")
+                return value
+
+    assert caught.value.problems == (
+        "Paint.door: the default <Color.GREEN: 'green'> is refused by the field's own validation: "
+        "Value error, doors are red; choose a default the field accepts, "
+        "or drop it to make the field required",
+    )
+
+
 def test_a_validator_that_needs_the_other_fields_does_not_condemn_a_default() -> None:
     @form
     class Stay(BaseModel):

@@ -572,7 +572,7 @@ def _field_validation_reason(model: type[BaseModel], field_name: str, wire: Any)
     (any error but a `ValidationError`) cannot be judged alone and is not held against
     the default; the answer is still validated whole on arrival.
     """
-    validator = _field_validators(model).get(field_name)
+    validator = _field_validator(model, field_name)
     if validator is None:  # pragma: no cover - a model whose core schema is not pydantic's own
         return None
     try:
@@ -584,8 +584,8 @@ def _field_validation_reason(model: type[BaseModel], field_name: str, wire: Any)
     return None
 
 
-def _field_validators(model: type[BaseModel]) -> dict[str, SchemaValidator]:
-    """One validator per field, built from the schema pydantic compiled for the model."""
+def _field_validator(model: type[BaseModel], field_name: str) -> SchemaValidator | None:
+    """The validator pydantic compiled for one field of `model`, run alone under the model's config."""
     compiled: object = model.__pydantic_core_schema__
     node = cast("Mapping[str, Any]", compiled)
     definitions: list[Any] = []
@@ -597,23 +597,14 @@ def _field_validators(model: type[BaseModel]) -> dict[str, SchemaValidator]:
         elif kind == "model":
             config = node.get("config")
         elif kind == "model-fields":
-            fields = cast("Mapping[str, Mapping[str, Any]]", node["fields"])
-            return {
-                name: SchemaValidator(
-                    cast(
-                        "CoreSchema",
-                        {"type": "definitions", "schema": field["schema"], "definitions": definitions}
-                        if definitions
-                        else field["schema"],
-                    ),
-                    config,
-                )
-                for name, field in fields.items()
-            }
+            schema = node["fields"][field_name]["schema"]
+            if definitions:
+                schema = {"type": "definitions", "schema": schema, "definitions": definitions}
+            return SchemaValidator(cast("CoreSchema", schema), config)
         if "schema" not in node:  # pragma: no cover - see _field_validation_reason
             break
         node = node["schema"]
-    return {}  # pragma: no cover - see _field_validation_reason
+    return None  # pragma: no cover - see _field_validation_reason
 
 
 def _find_titles(metadata: list[Any]) -> Titles | None:
