@@ -32,6 +32,7 @@ from pydantic_core import (
     to_jsonable_python,
 )
 
+from ._client import MAX_FIELDS, MAX_NAME_LENGTH, MAX_OPTIONS
 from ._errors import ElicitationUnsupported, SchemaError
 from ._versions import (
     LATEST_PROTOCOL_VERSION,
@@ -303,6 +304,11 @@ def _reduce(model: type[BaseModel]) -> _Reduced:
             required.append(key)
         if is_multi:
             multi.append(field_name)
+    if len(model.model_fields) > MAX_FIELDS:
+        problems.append(
+            f"{name}: {len(model.model_fields)} fields are more than the {MAX_FIELDS} clients accept "
+            "in one form; ask in several steps"
+        )
     if not model.model_fields:
         problems.append(
             f"{name}: a model without fields asks nothing (some clients hang on empty schemas); "
@@ -325,7 +331,14 @@ def _wire_name(field_name: str, info: FieldInfo) -> str:
         raise _FieldProblem(
             "AliasPath/AliasChoices validation aliases have no single wire name; use a plain `alias=`"
         )
-    return alias or info.alias or field_name
+    # The name answers are validated under, exactly: an empty alias is still the alias.
+    name = alias if alias is not None else info.alias if info.alias is not None else field_name
+    if not 0 < len(name) <= MAX_NAME_LENGTH or not name.isprintable():
+        raise _FieldProblem(
+            f"the wire name {name[:40]!r} is not 1-{MAX_NAME_LENGTH} printable characters, which clients "
+            "refuse; choose a plain alias"
+        )
+    return name
 
 
 # Secret names, matched on whole words of a field's name and alias (split at `_`, `-`, digits'
@@ -396,6 +409,7 @@ def _reduce_field(field_name: str, key: str, info: FieldInfo) -> tuple[dict[str,
             raise _FieldProblem("Titles(...) applies to Literal or Enum options only; remove it")
         prop = _scalar_property(annotation, metadata)
 
+    _check_ranges(prop)
     if info.title is not None:
         prop["title"] = info.title
     if info.description is not None:
@@ -403,6 +417,24 @@ def _reduce_field(field_name: str, key: str, info: FieldInfo) -> tuple[dict[str,
     if has_default and info.default is not None:
         prop["default"] = _wire_default(info.default, prop)
     return _ordered(prop), is_multi
+
+
+def _check_ranges(prop: Mapping[str, Any]) -> None:
+    """Refuse bounds that leave no valid answer: every client refuses such a schema."""
+    for low, high, what in (
+        ("minimum", "maximum", "ge/gt and le/lt leave no number"),
+        ("minLength", "maxLength", "min_length and max_length leave no text"),
+        ("minItems", "maxItems", "min_length and max_length leave no selection"),
+    ):
+        if low in prop and high in prop and prop[low] > prop[high]:
+            raise _FieldProblem(f"{what}: {low} {prop[low]} is more than {high} {prop[high]}; fix the bounds")
+    if prop["type"] == "array":
+        count = len(_options(prop["items"], "anyOf"))
+        if prop.get("minItems", 0) > count:
+            raise _FieldProblem(
+                f"min_length={prop['minItems']} asks for more selections than the {count} options; "
+                "lower it or add options"
+            )
 
 
 _KEY_ORDER = ("type", "title", "description")
@@ -520,12 +552,26 @@ def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
             check_datetime(wire)
         elif fmt == "email":
             validate_email(wire)
+        elif fmt == "uri":
+            _check_uri(wire)
     except (ValueError, PydanticCustomError) as exc:
         hint = ""
         if fmt == "date-time":
             hint = " (a datetime default needs a timezone, e.g. tzinfo=timezone.utc)"
         return f"does not fit format {fmt!r} as {wire!r}: {exc}{hint}"
     return None
+
+
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
+
+
+def _check_uri(value: str) -> None:
+    """The rule `typed_elicit._client` applies to a `uri` value: a scheme, `:`, and no blanks.
+
+    Pydantic's `AnyUrl` takes some values (`"a:"`) that this rule refuses.
+    """
+    if _URI.fullmatch(value) is None:
+        raise ValueError("expected an absolute URI such as https://example.com")
 
 
 def _options(prop: Mapping[str, Any], titled_key: str) -> list[str]:
@@ -652,7 +698,23 @@ def _string_options(annotation: Any) -> list[str]:
         )
     if not values:
         raise _FieldProblem("an Enum without members offers no choice; add members")
-    return [str(v) for v in values]
+    if len(values) > MAX_OPTIONS:
+        raise _FieldProblem(
+            f"{len(values)} options are more than the {MAX_OPTIONS} clients accept; ask in steps"
+        )
+    options = [str(v) for v in values]
+    for option in options:
+        _valid_text(option, "option")
+    return options
+
+
+def _valid_text(value: str, what: str) -> None:
+    try:
+        check_text(value)
+    except ValueError:
+        raise _FieldProblem(
+            f"the {what} {value[:40]!r} is not valid Unicode text (a lone surrogate); fix it"
+        ) from None
 
 
 def _titled(options: list[str], titles: Titles) -> list[dict[str, str]]:
@@ -665,6 +727,10 @@ def _titled(options: list[str], titles: Titles) -> list[dict[str, str]]:
         if extra:
             parts.append(f"titles for unknown options {', '.join(map(repr, extra))}")
         raise _FieldProblem(f"Titles(...) must name every option exactly once: {'; '.join(parts)}")
+    for title in titles.titles.values():
+        if not isinstance(title, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise _FieldProblem(f"Titles(...) must map options to strings, got {title!r}; give text")
+        _valid_text(title, "title")
     return [{"const": o, "title": titles.titles[o]} for o in options]
 
 
@@ -742,20 +808,41 @@ def _number_property(annotation: type[float], metadata: list[Any]) -> dict[str, 
     is_int = annotation is int
     prop: dict[str, Any] = {"type": "integer" if is_int else "number"}
     for meta in metadata:
-        # On integers every bound becomes the inclusive integer bound it implies.
+        # On integers every bound becomes the inclusive integer bound it implies (exactly:
+        # math.ceil and math.floor of an int or a float never go through a rounded float).
         if isinstance(meta, at.Ge):
-            _tighten(prop, "minimum", math.ceil(_num(meta.ge)) if is_int else meta.ge, max)
+            bound = _bound(meta.ge, "ge")
+            _tighten(prop, "minimum", math.ceil(bound) if is_int else bound, max)
         elif isinstance(meta, at.Le):
-            _tighten(prop, "maximum", math.floor(_num(meta.le)) if is_int else meta.le, min)
+            bound = _bound(meta.le, "le")
+            _tighten(prop, "maximum", math.floor(bound) if is_int else bound, min)
         elif isinstance(meta, at.Gt) and is_int:
-            _tighten(prop, "minimum", math.floor(_num(meta.gt)) + 1, max)
+            _tighten(prop, "minimum", math.floor(_bound(meta.gt, "gt")) + 1, max)
         elif isinstance(meta, at.Lt) and is_int:
-            _tighten(prop, "maximum", math.ceil(_num(meta.lt)) - 1, min)
+            _tighten(prop, "maximum", math.ceil(_bound(meta.lt, "lt")) - 1, min)
+    for key in ("minimum", "maximum"):
+        value = prop.get(key)
+        if isinstance(value, int) and abs(value) > _MAX_SAFE_INTEGER:
+            raise _FieldProblem(
+                f"the {key} {value} is beyond ±{_MAX_SAFE_INTEGER}, the largest integer every JSON client "
+                "reads exactly; use a smaller bound (or a float bound on a float field)"
+            )
     return prop
 
 
-def _num(bound: object) -> float:
-    return float(cast("float", bound))
+_MAX_SAFE_INTEGER = 2**53 - 1
+"""The largest integer a JSON number carries exactly in every client (JavaScript's safe range)."""
+
+
+def _bound(value: object, name: str) -> float:
+    """A numeric bound that can travel as a JSON number, else a `_FieldProblem` saying why not."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _FieldProblem(
+            f"the bound {name}={value!r} cannot travel as a JSON number; write it as an int or a float"
+        )
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _FieldProblem(f"the bound {name}={value!r} is not a finite number (JSON has none); drop it")
+    return value
 
 
 def _tighten(prop: dict[str, Any], key: str, value: Any, pick: Callable[[Any, Any], Any]) -> None:
