@@ -102,7 +102,15 @@ BAD: list[tuple[str, Any, dict[str, Any], Any, str]] = [
         "is refused by the field's own validation: String should match pattern '^a+$'",
     ),
     ("email", EmailStr, {}, "not-an-email", "does not fit format 'email'"),
-    ("uri", AnyUrl, {}, "not a url", "is refused by the field's own validation: Input should be a valid URL"),
+    ("uri", AnyUrl, {}, "not a url", "does not fit format 'uri'"),
+    ("uri pydantic takes but clients refuse", AnyUrl, {}, "a:", "does not fit format 'uri' as 'a:'"),
+    (
+        "uri clients take but pydantic refuses",
+        AnyUrl,
+        {},
+        "http://x:99999",
+        "is refused by the field's own validation: Input should be a valid URL, invalid port number",
+    ),
     ("date given a datetime", date, {}, datetime(2026, 1, 2, 3, 4), "does not fit format 'date'"),
     ("date not in the calendar", date, {}, "2026-02-30", "does not fit format 'date'"),
     (
@@ -369,3 +377,92 @@ def test_a_default_the_reducer_accepts_is_accepted_by_the_client_and_the_server(
     if "default" in newest["properties"]["x"]:
         wire = newest["properties"]["x"]["default"]
         validate_content(model, newest, {"x": wire})  # the server accepts a kept default
+
+
+# --- other declarations the reducer accepted and every client refused --------------------------
+
+
+MANY = enum.Enum("Many", {f"O{i}": f"o{i}" for i in range(1001)})  # type: ignore[misc]
+
+# (row id, annotation, Field kwargs, what the message must say)
+CLIENT_REFUSED: list[tuple[str, Any, dict[str, Any], str]] = [
+    (
+        "min above max",
+        int,
+        {"ge": 5, "le": 1},
+        "ge/gt and le/lt leave no number: minimum 5 is more than maximum 1",
+    ),
+    ("int bounds with no int between", int, {"gt": 0, "lt": 1}, "minimum 1 is more than maximum 0"),
+    ("float min above max", float, {"ge": 2.5, "le": 1.5}, "minimum 2.5 is more than maximum 1.5"),
+    (
+        "text lengths",
+        str,
+        {"min_length": 5, "max_length": 2},
+        "leave no text: minLength 5 is more than maxLength 2",
+    ),
+    (
+        "selection sizes",
+        list[Literal["a", "b"]],
+        {"min_length": 2, "max_length": 1},
+        "leave no selection: minItems 2 is more than maxItems 1",
+    ),
+    (
+        "more selections than options",
+        list[Literal["a"]],
+        {"min_length": 2},
+        "min_length=2 asks for more selections than the 1 options",
+    ),
+    ("infinite bound", float, {"ge": math.inf}, "the bound ge=inf is not a finite number"),
+    ("NaN bound", float, {"le": math.nan}, "the bound le=nan is not a finite number"),
+    ("bool bound", int, {"ge": True}, "the bound ge=True cannot travel as a JSON number"),
+    ("huge int bound", int, {"le": 2**60 + 1}, "the maximum 1152921504606846977 is beyond ±9007199254740991"),
+    ("huge int bound on a float", float, {"ge": -(2**60)}, "the minimum -1152921504606846976 is beyond"),
+    (
+        "control character in the alias",
+        str,
+        {"alias": "a\nb"},
+        r"the wire name 'a\nb' is not 1-200 printable",
+    ),
+    ("empty alias", str, {"alias": ""}, "the wire name '' is not 1-200 printable characters"),
+    ("long alias", str, {"alias": "n" * 201}, "is not 1-200 printable characters"),
+    ("too many options", MANY, {}, "1001 options are more than the 1000 clients accept"),
+    (
+        "title that is not text",
+        Annotated[Literal["a"], Titles(a=5)],  # type: ignore[arg-type]
+        {},
+        "Titles(...) must map options to strings, got 5",
+    ),
+    (
+        "title with a lone surrogate",
+        Annotated[Literal["a"], Titles(a="\ud800")],
+        {},
+        "the title '\\ud800' is not valid Unicode text",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("row", "annotation", "field", "message"), CLIENT_REFUSED, ids=[r[0] for r in CLIENT_REFUSED]
+)
+def test_a_field_every_client_would_refuse_is_a_schema_error(
+    row: str, annotation: Any, field: dict[str, Any], message: str
+) -> None:
+    model = type("Order", (BaseModel,), {"__annotations__": {"x": annotation}, "x": Field(**field)})
+    with pytest.raises(SchemaError) as caught:
+        reduce_schema(model)
+    (problem,) = caught.value.problems
+    assert problem.startswith("Order.x: ")
+    assert message in problem, problem
+
+
+def test_a_model_with_more_fields_than_clients_accept_is_a_schema_error() -> None:
+    model = type("Survey", (BaseModel,), {"__annotations__": {f"q{i}": bool for i in range(201)}})
+    with pytest.raises(SchemaError, match="Survey: 201 fields are more than the 200 clients accept"):
+        reduce_schema(model)
+
+
+def test_bounds_at_the_json_safe_limit_travel_exactly() -> None:
+    limit = 2**53 - 1
+    schema = reduce_schema(one_field(int, 0, ge=-limit, le=limit))
+    assert schema["properties"]["x"] == {"type": "integer", "minimum": -limit, "maximum": limit, "default": 0}
+    parse_requested_schema(schema)
