@@ -201,12 +201,70 @@ def test_a_default_refused_by_a_field_validator_is_a_schema_error() -> None:
 
 
 def test_a_default_is_checked_under_the_models_config() -> None:
-    # On arrival a strict model gets "red", never Color.RED: such a default could never be kept.
-    model = one_field(Color, Color.RED, ConfigDict(strict=True))
+    model = one_field(str, "ABC", ConfigDict(str_max_length=2))
     with pytest.raises(
-        SchemaError, match=r"Order\.x: the default <Color.RED: 'red'> is refused by the field's own"
+        SchemaError, match=r"Order\.x: the default 'ABC' is refused by the field's own validation"
     ):
         reduce_schema(model)
+
+
+@pytest.mark.parametrize(
+    ("annotation", "sample"),
+    [(Color, "'red'"), (date, "'2000-01-01'"), (datetime, "'2000-01-01T00:00:00Z'"), (set[Color], "['red']")],
+)
+def test_a_strict_field_no_json_answer_can_satisfy_is_a_schema_error(annotation: Any, sample: str) -> None:
+    # Answers arrive as JSON text and lists: strict pydantic refuses them for these types.
+    for model in (
+        one_field(annotation, ..., ConfigDict(strict=True)),
+        one_field(annotation, ..., strict=True),
+    ):
+        with pytest.raises(SchemaError) as caught:
+            reduce_schema(model)
+        (problem,) = caught.value.problems
+        assert problem.startswith(
+            f"Order.x: its validation refuses the JSON value an answer arrives as ({sample}: "
+        )
+        assert problem.endswith(
+            "so no answer could be valid; drop strict=True for this field "
+            "(Field(strict=False) overrides a strict model config)"
+        )
+
+
+def test_strict_fields_that_json_answers_satisfy_are_allowed_and_answered() -> None:
+    @form
+    class Strict(BaseModel):
+        model_config = ConfigDict(strict=True)
+
+        name: str = Field(min_length=3)  # the sample "" breaks min_length: a constraint, not a type
+        count: int = Field(ge=5)
+        ratio: float
+        ok: bool
+        choice: Literal["a", "b"]
+        site: AnyUrl
+        mail: EmailStr
+        color: Color = Field(default=Color.RED, strict=False)
+        code: str
+
+        @field_validator("code")
+        @classmethod
+        def never_empty(cls, value: str) -> str:  # a validator's error is not a type error either
+            if not value:
+                raise ValueError("say something")
+            return value
+
+    answer = {
+        "name": "Ann",
+        "count": 7,
+        "ratio": 1,
+        "ok": True,
+        "choice": "a",
+        "site": "https://x.org",
+        "mail": "a@example.com",
+        "color": "green",
+        "code": "x",
+    }
+    got = validate_content(Strict, reduce_schema(Strict), answer)
+    assert (got.count, got.ratio, got.color, str(got.site)) == (7, 1, Color.GREEN, "https://x.org/")
 
 
 def test_a_default_is_checked_where_pydantic_shares_one_enum_schema_between_fields() -> None:

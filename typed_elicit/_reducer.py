@@ -24,6 +24,7 @@ from pydantic.fields import FieldInfo
 from pydantic.networks import validate_email
 from pydantic_core import (
     CoreSchema,
+    ErrorDetails,
     PydanticCustomError,
     PydanticSerializationError,
     PydanticUndefined,
@@ -294,8 +295,10 @@ def _reduce(model: type[BaseModel]) -> _Reduced:
         try:
             key = _wire_name(field_name, info)
             prop, is_multi = _reduce_field(field_name, key, info)
+            validator = _field_validator(model, field_name)
+            _check_answerable(validator, prop)
             if "default" in prop:
-                _check_default(model, field_name, info.default, prop, info.metadata)
+                _check_default(validator, info.default, prop, info.metadata)
         except _FieldProblem as problem:
             problems.append(f"{where}: {problem}")
             continue
@@ -495,7 +498,7 @@ def _default_problem(default: object, reason: str) -> _FieldProblem:
 
 
 def _check_default(
-    model: type[BaseModel], field_name: str, default: object, prop: Mapping[str, Any], metadata: list[Any]
+    validator: SchemaValidator | None, default: object, prop: Mapping[str, Any], metadata: list[Any]
 ) -> None:
     """Raise a `_FieldProblem` naming the rule `prop["default"]` breaks, if it breaks one.
 
@@ -508,7 +511,7 @@ def _check_default(
     reason = (
         _wire_default_reason(prop, wire)
         or _constraint_reason(wire, metadata)
-        or _field_validation_reason(model, field_name, wire)
+        or _field_validation_reason(validator, wire)
     )
     if reason is not None:
         raise _default_problem(default, reason)
@@ -604,8 +607,8 @@ def _constraint_reason(wire: Any, metadata: list[Any]) -> str | None:
     return None
 
 
-def _field_validation_reason(model: type[BaseModel], field_name: str, wire: Any) -> str | None:
-    """What the field's own pydantic validation says of `wire`, as it would on arrival, or None.
+def _field_errors(validator: SchemaValidator | None, value: Any) -> list[ErrorDetails]:
+    """The errors the field's own pydantic validation finds in `value`, as it would on arrival.
 
     Why this validator: an answer is validated by `model.model_validate` on the wire values
     (`typed_elicit._validate`), and each field there runs the schema pydantic compiled for
@@ -615,19 +618,61 @@ def _field_validation_reason(model: type[BaseModel], field_name: str, wire: Any)
     validators that need the other fields. So the field's own compiled schema is taken from
     the model's core schema and run alone, in python mode like `model_validate`. A validator
     that needs the other fields (`info.data` is None here) and fails for want of them
-    (any error but a `ValidationError`) cannot be judged alone and is not held against
-    the default; the answer is still validated whole on arrival.
+    (any error but a `ValidationError`) cannot be judged alone and finds nothing; the
+    answer is still validated whole on arrival.
     """
-    validator = _field_validator(model, field_name)
     if validator is None:  # pragma: no cover - a model whose core schema is not pydantic's own
-        return None
+        return []
     try:
-        validator.validate_python(wire)
+        validator.validate_python(value)
     except ValidationError as exc:
-        return f"is refused by the field's own validation: {exc.errors()[0]['msg']}"
+        return exc.errors()
     except Exception:
-        return None
-    return None
+        return []
+    return []
+
+
+def _field_validation_reason(validator: SchemaValidator | None, wire: Any) -> str | None:
+    errors = _field_errors(validator, wire)
+    return f"is refused by the field's own validation: {errors[0]['msg']}" if errors else None
+
+
+def _check_answerable(validator: SchemaValidator | None, prop: Mapping[str, Any]) -> None:
+    """Refuse a field whose type check refuses every JSON value an answer can arrive as.
+
+    Answers arrive as JSON: options, dates, date-times and URLs as text, selections as
+    lists. `strict=True` (on the field or in the model config) makes pydantic refuse text
+    for an `Enum`, `date` or `datetime` and a list for a `set`, so no answer could ever be
+    valid. A well-formed sample answer is validated; a type error (not a constraint or a
+    validator's error) means that field can never be answered.
+    """
+    kind, fmt = prop["type"], prop.get("format")
+    sample: Any
+    if kind == "array":
+        sample = _options(prop["items"], "anyOf")[:1]
+    elif "enum" in prop or "oneOf" in prop:
+        sample = _options(prop, "oneOf")[0]
+    else:
+        sample = _SAMPLES[fmt or kind]
+    for error in _field_errors(validator, sample):
+        if error["type"] == "is_instance_of" or error["type"].endswith("_type"):
+            raise _FieldProblem(
+                f"its validation refuses the JSON value an answer arrives as ({sample!r}: "
+                f"{error['msg']}), so no answer could be valid; drop strict=True for this field "
+                "(Field(strict=False) overrides a strict model config)"
+            )
+
+
+_SAMPLES: dict[str, Any] = {
+    "string": "",
+    "integer": 0,
+    "number": 0.5,
+    "boolean": False,
+    "date": "2000-01-01",
+    "date-time": "2000-01-01T00:00:00Z",
+    "email": "user@example.com",
+    "uri": "https://example.com",
+}
 
 
 def _field_validator(model: type[BaseModel], field_name: str) -> SchemaValidator | None:
