@@ -524,3 +524,25 @@ def test_bounds_at_the_json_safe_limit_travel_exactly() -> None:
     schema = reduce_schema(one_field(int, 0, ge=-limit, le=limit))
     assert schema["properties"]["x"] == {"type": "integer", "minimum": -limit, "maximum": limit, "default": 0}
     parse_requested_schema(schema)
+
+
+def test_a_literal_of_str_enum_members_travels_as_their_values_and_is_answerable() -> None:
+    @form
+    class Pick(BaseModel):
+        level: Literal[Level.LOW, Level.HIGH] = Level.HIGH
+
+    schema = reduce_schema(Pick)
+    assert schema["properties"]["level"] == {"type": "string", "enum": ["low", "high"], "default": "high"}
+    assert validate_content(Pick, schema, {"level": "low"}).level is Level.LOW
+    parse_requested_schema(schema)
+
+
+def test_an_alias_the_model_does_not_validate_by_is_a_schema_error() -> None:
+    with pytest.raises(SchemaError, match=r"Person\.first: answers arrive keyed by the alias 'firstName'"):
+
+        @form
+        class Person(BaseModel):
+            model_config = ConfigDict(validate_by_name=True, validate_by_alias=False)
+
+            first: str = Field(alias="firstName")
+            last: str

@@ -294,6 +294,12 @@ def _reduce(model: type[BaseModel]) -> _Reduced:
         where = f"{name}.{field_name}"
         try:
             key = _wire_name(field_name, info)
+            if key != field_name and model.model_config.get("validate_by_alias") is False:
+                raise _FieldProblem(
+                    f"answers arrive keyed by the alias {key!r}, but the model validates by field name "
+                    "only (validate_by_alias=False), so every answer would be refused; drop the alias "
+                    "or validate_by_alias=False"
+                )
             prop, is_multi = _reduce_field(field_name, key, info)
             validator = _field_validator(model, field_name)
             _check_answerable(validator, prop)
@@ -725,7 +731,10 @@ def _strip_annotated(annotation: Any) -> tuple[Any, list[Any]]:
 def _option_values(annotation: Any) -> list[object] | None:
     """The raw options of a `Literal` or `Enum` annotation, else None."""
     if get_origin(annotation) is Literal:
-        return list(get_args(annotation))
+        # A str-Enum member travels as its value, which pydantic accepts for it.
+        return [
+            a.value if isinstance(a, enum.Enum) and isinstance(a, str) else a for a in get_args(annotation)
+        ]
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
         return [member.value for member in annotation]
     return None
