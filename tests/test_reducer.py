@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -159,7 +159,7 @@ DEFAULT_ROWS: list[tuple[str, Any, Any, Any]] = [
     ("Literal", Literal["a", "b"], "b", "b"),
     ("Enum member", Color, Color.GREEN, "green"),
     ("date", date, date(2026, 1, 2), "2026-01-02"),
-    ("datetime", datetime, datetime(2026, 1, 2, 3, 4, 5), "2026-01-02T03:04:05"),
+    ("datetime", datetime, datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc), "2026-01-02T03:04:05Z"),
 ]
 
 
@@ -328,7 +328,68 @@ def test_alias_named_like_a_secret_is_rejected() -> None:
         reduce_schema(M)
 
 
-@pytest.mark.parametrize("name", ["max_tokens", "pinned", "shipping", "secretary_name", "keyboard"])
+NEWLY_SECRET = [
+    "credit_card",
+    "creditCardNumber",
+    "ssn",
+    "SSN",
+    "otp",
+    "totp_code",
+    "pwd",
+    "user_pwd",
+    "iban",
+    "cvv",
+    "cvv2",
+    "pin",
+    "PIN",
+    "pin_code",
+    "one_time_code",
+    "oneTimeCode",
+    "card_number",
+    "security_code",
+    "verification_code",
+    "passcode",
+    "private_key",
+    "privateKey",
+    "client_secret",
+    "auth_token",
+    "social_security_number",
+]
+
+
+@pytest.mark.parametrize("name", NEWLY_SECRET)
+def test_payment_and_one_time_code_names_are_secrets_too(name: str) -> None:
+    model = type("Checkout", (BaseModel,), {"__annotations__": {name: str}})
+    with pytest.raises(
+        SchemaError, match=rf"Checkout\.{name}: the name suggests a secret.*URL mode"
+    ) as caught:
+        reduce_schema(model)
+    assert "form mode MUST NOT collect passwords, API keys, tokens or payment data" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "max_tokens",
+        "pinned",
+        "shipping",
+        "secretary_name",
+        "keyboard",
+        "pineapple",
+        "spin",
+        "topping",
+        "toppings",
+        "spinner_speed",
+        "session_id",
+        "one_time_fee",
+        "zip_code",
+        "country_code",
+        "otpauth_app_name",
+        "ibanez_guitar",
+        "passenger_count",
+        "opinion",
+    ],
+)
 def test_ordinary_names_that_contain_secret_words_are_allowed(name: str) -> None:
     model = type("Plain", (BaseModel,), {"__annotations__": {name: str}})
     assert list(reduce_schema(model)["properties"]) == [name]

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import itertools
 import math
+import operator
 import re
 import types
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping, Sized
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin, overload
@@ -21,8 +21,19 @@ from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_
 import annotated_types as at
 from pydantic import AnyUrl, BaseModel, EmailStr, SecretBytes, SecretStr
 from pydantic.fields import FieldInfo
-from pydantic_core import PydanticUndefined, to_jsonable_python
+from pydantic.networks import validate_email
+from pydantic_core import (
+    CoreSchema,
+    ErrorDetails,
+    PydanticCustomError,
+    PydanticSerializationError,
+    PydanticUndefined,
+    SchemaValidator,
+    ValidationError,
+    to_jsonable_python,
+)
 
+from ._client import MAX_FIELDS, MAX_NAME_LENGTH, MAX_OPTIONS
 from ._errors import ElicitationUnsupported, SchemaError
 from ._versions import (
     LATEST_PROTOCOL_VERSION,
@@ -31,6 +42,7 @@ from ._versions import (
     has_modern_enums,
     has_primitive_defaults,
 )
+from ._wire import check_date, check_datetime, check_text
 
 ModelT = TypeVar("ModelT", bound=type[BaseModel])
 
@@ -282,7 +294,17 @@ def _reduce(model: type[BaseModel]) -> _Reduced:
         where = f"{name}.{field_name}"
         try:
             key = _wire_name(field_name, info)
+            if key != field_name and model.model_config.get("validate_by_alias") is False:
+                raise _FieldProblem(
+                    f"answers arrive keyed by the alias {key!r}, but the model validates by field name "
+                    "only (validate_by_alias=False), so every answer would be refused; drop the alias "
+                    "or validate_by_alias=False"
+                )
             prop, is_multi = _reduce_field(field_name, key, info)
+            validator = _field_validator(model, field_name)
+            _check_answerable(validator, prop)
+            if "default" in prop:
+                _check_default(validator, info.default, prop, info.metadata)
         except _FieldProblem as problem:
             problems.append(f"{where}: {problem}")
             continue
@@ -291,6 +313,11 @@ def _reduce(model: type[BaseModel]) -> _Reduced:
             required.append(key)
         if is_multi:
             multi.append(field_name)
+    if len(model.model_fields) > MAX_FIELDS:
+        problems.append(
+            f"{name}: {len(model.model_fields)} fields are more than the {MAX_FIELDS} clients accept "
+            "in one form; ask in several steps"
+        )
     if not model.model_fields:
         problems.append(
             f"{name}: a model without fields asks nothing (some clients hang on empty schemas); "
@@ -313,19 +340,39 @@ def _wire_name(field_name: str, info: FieldInfo) -> str:
         raise _FieldProblem(
             "AliasPath/AliasChoices validation aliases have no single wire name; use a plain `alias=`"
         )
-    return alias or info.alias or field_name
+    # The name answers are validated under, exactly: an empty alias is still the alias.
+    name = alias if alias is not None else info.alias if info.alias is not None else field_name
+    if not 0 < len(name) <= MAX_NAME_LENGTH or not name.isprintable():
+        raise _FieldProblem(
+            f"the wire name {name[:40]!r} is not 1-{MAX_NAME_LENGTH} printable characters, which clients "
+            "refuse; choose a plain alias"
+        )
+    return name
 
 
+# Secret names, matched on whole words of a field's name and alias (split at `_`, `-`, digits'
+# neighbours and camelCase humps), so `pinned`, `spin`, `shipping`, `topping` and `secretary`
+# stay allowed. `session_id` is not among them: a conference session is no secret.
 _SECRET_WORDS = frozenset(
-    {"password", "passwd", "passphrase", "secret", "token", "apikey", "cvv", "cvc", "pin"}
-)
-_SECRET_PAIRS = frozenset({("api", "key"), ("access", "key"), ("private", "key"), ("card", "number")})
+    {
+        "password", "passwd", "pwd", "passphrase", "passcode", "secret", "token", "apikey",
+        "pin", "pincode", "otp", "totp", "hotp", "cvv", "cvv2", "cvc", "cvc2", "ssn", "iban",
+        "creditcard", "cardnumber", "privatekey",
+    }
+)  # fmt: skip
+_SECRET_RUNS = frozenset(
+    {
+        ("api", "key"), ("access", "key"), ("private", "key"), ("session", "key"),
+        ("card", "number"), ("credit", "card"), ("security", "code"), ("verification", "code"),
+        ("auth", "code"), ("mfa", "code"), ("social", "security"), ("one", "time", "code"),
+    }
+)  # fmt: skip
 
 
 def _looks_secret(name: str) -> bool:
     words = [w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name)]
     return bool(_SECRET_WORDS.intersection(words)) or any(
-        pair in _SECRET_PAIRS for pair in itertools.pairwise(words)
+        tuple(words[i : i + len(run)]) == run for run in _SECRET_RUNS for i in range(len(words))
     )
 
 
@@ -371,13 +418,32 @@ def _reduce_field(field_name: str, key: str, info: FieldInfo) -> tuple[dict[str,
             raise _FieldProblem("Titles(...) applies to Literal or Enum options only; remove it")
         prop = _scalar_property(annotation, metadata)
 
+    _check_ranges(prop)
     if info.title is not None:
         prop["title"] = info.title
     if info.description is not None:
         prop["description"] = info.description
     if has_default and info.default is not None:
-        prop["default"] = _wire_default(info.default, is_multi)
+        prop["default"] = _wire_default(info.default, prop)
     return _ordered(prop), is_multi
+
+
+def _check_ranges(prop: Mapping[str, Any]) -> None:
+    """Refuse bounds that leave no valid answer: every client refuses such a schema."""
+    for low, high, what in (
+        ("minimum", "maximum", "ge/gt and le/lt leave no number"),
+        ("minLength", "maxLength", "min_length and max_length leave no text"),
+        ("minItems", "maxItems", "min_length and max_length leave no selection"),
+    ):
+        if low in prop and high in prop and prop[low] > prop[high]:
+            raise _FieldProblem(f"{what}: {low} {prop[low]} is more than {high} {prop[high]}; fix the bounds")
+    if prop["type"] == "array":
+        count = len(_options(prop["items"], "anyOf"))
+        if prop.get("minItems", 0) > count:
+            raise _FieldProblem(
+                f"min_length={prop['minItems']} asks for more selections than the {count} options; "
+                "lower it or add options"
+            )
 
 
 _KEY_ORDER = ("type", "title", "description")
@@ -388,13 +454,254 @@ def _ordered(prop: dict[str, Any]) -> dict[str, Any]:
     return {**head, **{k: v for k, v in prop.items() if k not in head}}
 
 
-def _wire_default(default: object, is_multi: bool) -> Any:
-    if is_multi:
-        values = [_option_value(v) for v in cast("Iterable[object]", default)]
-        return sorted(values) if isinstance(default, (set, frozenset)) else values
+def _wire_default(default: object, prop: Mapping[str, Any]) -> Any:
+    """The JSON value a default travels as; a `_FieldProblem` if it has none of the field's kind."""
+    if prop["type"] == "array":
+        if not isinstance(default, list | tuple | set | frozenset):
+            raise _default_problem(default, "is not a list of options, as a multi-select default must be")
+        items = cast("Iterable[object]", default)
+        values = [v.value if isinstance(v, enum.Enum) else v for v in items]
+        if not all(isinstance(v, str) for v in values):
+            raise _default_problem(items, "holds a value that is not a string option")
+        names = cast("list[str]", values)
+        return sorted(names) if isinstance(default, set | frozenset) else names
     if isinstance(default, enum.Enum):
-        return _option_value(default)
-    return to_jsonable_python(default)
+        return default.value
+    try:
+        return to_jsonable_python(default)
+    except PydanticSerializationError:
+        raise _default_problem(default, "has no JSON form") from None
+
+
+# --- defaults: a default must satisfy its own field --------------------------------------------
+#
+# A default is sent to the client (every kind on 2025-11-25 and later, booleans on 2025-06-18),
+# pre-filled in the form, and comes back as an answer; when the user leaves the field out,
+# the tool gets it as is (pydantic does not validate defaults). So a default that breaks its
+# own field makes the client refuse the whole schema, or makes the user's "keep the default"
+# an invalid answer, or hands the tool an invalid value. It is refused when the model is
+# reduced, which happens once per model and not per revision: the check applies on every
+# revision, 2025-06-18 included, although that revision carries only boolean defaults.
+
+_SHOWN_DEFAULT = 80
+"""Longest default repr quoted in a message (the default is developer-written, but may be long)."""
+
+_DEFAULT_FIX = "choose a default the field accepts, or drop it to make the field required"
+
+_BOUNDS: tuple[tuple[type[at.BaseMetadata], str, Callable[[Any, Any], bool]], ...] = (
+    (at.Ge, "ge", operator.ge),
+    (at.Gt, "gt", operator.gt),
+    (at.Le, "le", operator.le),
+    (at.Lt, "lt", operator.lt),
+)
+
+
+def _default_problem(default: object, reason: str) -> _FieldProblem:
+    shown = repr(default)
+    if len(shown) > _SHOWN_DEFAULT:
+        shown = shown[: _SHOWN_DEFAULT - 3] + "..."
+    return _FieldProblem(f"the default {shown} {reason}; {_DEFAULT_FIX}")
+
+
+def _check_default(
+    validator: SchemaValidator | None, default: object, prop: Mapping[str, Any], metadata: list[Any]
+) -> None:
+    """Raise a `_FieldProblem` naming the rule `prop["default"]` breaks, if it breaks one.
+
+    Three checks, the first failure wins: the wire rules a client checks the default
+    against (`_wire_default_reason`, the same rules as `typed_elicit._client`), the
+    developer's own constraints by name (`ge=1`, `max_length=3`), and last the field's
+    own pydantic validation (`_field_validation_reason`), which covers the rest exactly.
+    """
+    wire = prop["default"]
+    reason = (
+        _wire_default_reason(prop, wire)
+        or _constraint_reason(wire, metadata)
+        or _field_validation_reason(validator, wire)
+    )
+    if reason is not None:
+        raise _default_problem(default, reason)
+
+
+def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
+    """Why a client refuses `wire` as the default of `prop`, or None: type, options, text, format."""
+    kind = prop["type"]
+    if kind == "boolean":
+        return None if isinstance(wire, bool) else "is not true or false, as a bool field needs"
+    if kind in ("integer", "number"):
+        if isinstance(wire, bool) or not isinstance(wire, int | float):
+            return f"is not a number, as an {kind} field needs"
+        if isinstance(wire, float) and not math.isfinite(wire):
+            return "is not a finite number (JSON has no NaN or infinity)"
+        if kind == "integer" and isinstance(wire, float) and not wire.is_integer():
+            return "is not a whole number, as an int field needs"
+        return None
+    if kind == "array":
+        options = (
+            [o["const"] for o in prop["items"]["anyOf"]]
+            if "anyOf" in prop["items"]
+            else prop["items"]["enum"]
+        )
+        unknown = [v for v in cast("list[str]", wire) if v not in options]
+        return _not_an_option(unknown[0], options) if unknown else None
+    if not isinstance(wire, str):
+        return "is not a string, as a text field needs"
+    try:
+        check_text(wire)
+    except ValueError as exc:
+        return f"is not valid text: {exc}"
+    if "enum" in prop or "oneOf" in prop:
+        options = _options(prop, "oneOf")
+        return None if wire in options else _not_an_option(wire, options)
+    fmt = prop.get("format")
+    try:
+        if fmt == "date":
+            check_date(wire)
+        elif fmt == "date-time":
+            check_datetime(wire)
+        elif fmt == "email":
+            validate_email(wire)
+        elif fmt == "uri":
+            _check_uri(wire)
+    except (ValueError, PydanticCustomError) as exc:
+        hint = ""
+        if fmt == "date-time":
+            hint = " (a datetime default needs a timezone, e.g. tzinfo=timezone.utc)"
+        return f"does not fit format {fmt!r} as {wire!r}: {exc}{hint}"
+    return None
+
+
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
+
+
+def _check_uri(value: str) -> None:
+    """The rule `typed_elicit._client` applies to a `uri` value: a scheme, `:`, and no blanks.
+
+    Pydantic's `AnyUrl` takes some values (`"a:"`) that this rule refuses.
+    """
+    if _URI.fullmatch(value) is None:
+        raise ValueError("expected an absolute URI such as https://example.com")
+
+
+def _options(prop: Mapping[str, Any], titled_key: str) -> list[str]:
+    """The option values of an enum property (or of a multi-select's `items`)."""
+    if titled_key in prop:
+        return [o["const"] for o in prop[titled_key]]
+    return cast("list[str]", prop["enum"])
+
+
+def _not_an_option(value: str, options: list[str]) -> str:
+    shown = ", ".join(repr(o) for o in options[:10]) + (", ..." if len(options) > 10 else "")
+    return f"offers {value!r}, which is not one of the options {shown}"
+
+
+def _constraint_reason(wire: Any, metadata: list[Any]) -> str | None:
+    """Which of the developer's bound or length constraints `wire` breaks, by its pydantic name."""
+    for meta in metadata:
+        for kind, name, holds in _BOUNDS:
+            if isinstance(meta, kind):
+                bound = getattr(meta, name)
+                if not holds(wire, bound):
+                    return f"breaks {name}={bound!r}"
+        if isinstance(meta, at.MinLen | at.MaxLen):
+            size = len(cast("Sized", wire))
+            unit = "items" if isinstance(wire, list) else "characters"
+            if isinstance(meta, at.MinLen) and size < meta.min_length:
+                return f"has {size} {unit}, fewer than min_length={meta.min_length}"
+            if isinstance(meta, at.MaxLen) and size > meta.max_length:
+                return f"has {size} {unit}, more than max_length={meta.max_length}"
+    return None
+
+
+def _field_errors(validator: SchemaValidator | None, value: Any) -> list[ErrorDetails]:
+    """The errors the field's own pydantic validation finds in `value`, as it would on arrival.
+
+    Why this validator: an answer is validated by `model.model_validate` on the wire values
+    (`typed_elicit._validate`), and each field there runs the schema pydantic compiled for
+    it: type, constraints (`pattern`, `multiple_of`, ...), the model's config (`strict`,
+    `str_*`) and its `@field_validator`s. A `TypeAdapter` of the annotated type would miss
+    the last two, and `validate_default` or `validate_assignment` would also run model
+    validators that need the other fields. So the field's own compiled schema is taken from
+    the model's core schema and run alone, in python mode like `model_validate`. A validator
+    that needs the other fields (`info.data` is None here) and fails for want of them
+    (any error but a `ValidationError`) cannot be judged alone and finds nothing; the
+    answer is still validated whole on arrival.
+    """
+    if validator is None:  # pragma: no cover - a model whose core schema is not pydantic's own
+        return []
+    try:
+        validator.validate_python(value)
+    except ValidationError as exc:
+        return exc.errors()
+    except Exception:
+        return []
+    return []
+
+
+def _field_validation_reason(validator: SchemaValidator | None, wire: Any) -> str | None:
+    errors = _field_errors(validator, wire)
+    return f"is refused by the field's own validation: {errors[0]['msg']}" if errors else None
+
+
+def _check_answerable(validator: SchemaValidator | None, prop: Mapping[str, Any]) -> None:
+    """Refuse a field whose type check refuses every JSON value an answer can arrive as.
+
+    Answers arrive as JSON: options, dates, date-times and URLs as text, selections as
+    lists. `strict=True` (on the field or in the model config) makes pydantic refuse text
+    for an `Enum`, `date` or `datetime` and a list for a `set`, so no answer could ever be
+    valid. A well-formed sample answer is validated; a type error (not a constraint or a
+    validator's error) means that field can never be answered.
+    """
+    kind, fmt = prop["type"], prop.get("format")
+    sample: Any
+    if kind == "array":
+        sample = _options(prop["items"], "anyOf")[:1]
+    elif "enum" in prop or "oneOf" in prop:
+        sample = _options(prop, "oneOf")[0]
+    else:
+        sample = _SAMPLES[fmt or kind]
+    for error in _field_errors(validator, sample):
+        if error["type"] == "is_instance_of" or error["type"].endswith("_type"):
+            raise _FieldProblem(
+                f"its validation refuses the JSON value an answer arrives as ({sample!r}: "
+                f"{error['msg']}), so no answer could be valid; drop strict=True for this field "
+                "(Field(strict=False) overrides a strict model config)"
+            )
+
+
+_SAMPLES: dict[str, Any] = {
+    "string": "",
+    "integer": 0,
+    "number": 0.5,
+    "boolean": False,
+    "date": "2000-01-01",
+    "date-time": "2000-01-01T00:00:00Z",
+    "email": "user@example.com",
+    "uri": "https://example.com",
+}
+
+
+def _field_validator(model: type[BaseModel], field_name: str) -> SchemaValidator | None:
+    """The validator pydantic compiled for one field of `model`, run alone under the model's config."""
+    compiled: object = model.__pydantic_core_schema__
+    node = cast("Mapping[str, Any]", compiled)
+    definitions: list[Any] = []
+    config: Any = None
+    for _ in range(64):  # a wrapper chain (validators, definitions) is a few levels deep
+        kind = node.get("type")
+        if kind == "definitions":
+            definitions.extend(node["definitions"])
+        elif kind == "model":
+            config = node.get("config")
+        elif kind == "model-fields":
+            schema = node["fields"][field_name]["schema"]
+            if definitions:
+                schema = {"type": "definitions", "schema": schema, "definitions": definitions}
+            return SchemaValidator(cast("CoreSchema", schema), config)
+        if "schema" not in node:  # pragma: no cover - see _field_validation_reason
+            break
+        node = node["schema"]
+    return None  # pragma: no cover - see _field_validation_reason
 
 
 def _find_titles(metadata: list[Any]) -> Titles | None:
@@ -424,7 +731,10 @@ def _strip_annotated(annotation: Any) -> tuple[Any, list[Any]]:
 def _option_values(annotation: Any) -> list[object] | None:
     """The raw options of a `Literal` or `Enum` annotation, else None."""
     if get_origin(annotation) is Literal:
-        return list(get_args(annotation))
+        # A str-Enum member travels as its value, which pydantic accepts for it.
+        return [
+            a.value if isinstance(a, enum.Enum) and isinstance(a, str) else a for a in get_args(annotation)
+        ]
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
         return [member.value for member in annotation]
     return None
@@ -442,7 +752,20 @@ def _string_options(annotation: Any) -> list[str]:
         )
     if not values:
         raise _FieldProblem("an Enum without members offers no choice; add members")
-    return [str(v) for v in values]
+    if len(values) > MAX_OPTIONS:
+        raise _FieldProblem(
+            f"{len(values)} options are more than the {MAX_OPTIONS} clients accept; ask in steps"
+        )
+    return [str(v) for v in values]  # pydantic itself refuses options that are not valid text
+
+
+def _valid_text(value: str, what: str) -> None:
+    try:
+        check_text(value)
+    except ValueError:
+        raise _FieldProblem(
+            f"the {what} {value[:40]!r} is not valid Unicode text (a lone surrogate); fix it"
+        ) from None
 
 
 def _titled(options: list[str], titles: Titles) -> list[dict[str, str]]:
@@ -455,6 +778,10 @@ def _titled(options: list[str], titles: Titles) -> list[dict[str, str]]:
         if extra:
             parts.append(f"titles for unknown options {', '.join(map(repr, extra))}")
         raise _FieldProblem(f"Titles(...) must name every option exactly once: {'; '.join(parts)}")
+    for title in titles.titles.values():
+        if not isinstance(title, str):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise _FieldProblem(f"Titles(...) must map options to strings, got {title!r}; give text")
+        _valid_text(title, "title")
     return [{"const": o, "title": titles.titles[o]} for o in options]
 
 
@@ -532,20 +859,41 @@ def _number_property(annotation: type[float], metadata: list[Any]) -> dict[str, 
     is_int = annotation is int
     prop: dict[str, Any] = {"type": "integer" if is_int else "number"}
     for meta in metadata:
-        # On integers every bound becomes the inclusive integer bound it implies.
+        # On integers every bound becomes the inclusive integer bound it implies (exactly:
+        # math.ceil and math.floor of an int or a float never go through a rounded float).
         if isinstance(meta, at.Ge):
-            _tighten(prop, "minimum", math.ceil(_num(meta.ge)) if is_int else meta.ge, max)
+            bound = _bound(meta.ge, "ge")
+            _tighten(prop, "minimum", math.ceil(bound) if is_int else bound, max)
         elif isinstance(meta, at.Le):
-            _tighten(prop, "maximum", math.floor(_num(meta.le)) if is_int else meta.le, min)
+            bound = _bound(meta.le, "le")
+            _tighten(prop, "maximum", math.floor(bound) if is_int else bound, min)
         elif isinstance(meta, at.Gt) and is_int:
-            _tighten(prop, "minimum", math.floor(_num(meta.gt)) + 1, max)
+            _tighten(prop, "minimum", math.floor(_bound(meta.gt, "gt")) + 1, max)
         elif isinstance(meta, at.Lt) and is_int:
-            _tighten(prop, "maximum", math.ceil(_num(meta.lt)) - 1, min)
+            _tighten(prop, "maximum", math.ceil(_bound(meta.lt, "lt")) - 1, min)
+    for key in ("minimum", "maximum"):
+        value = prop.get(key)
+        if isinstance(value, int) and abs(value) > _MAX_SAFE_INTEGER:
+            raise _FieldProblem(
+                f"the {key} {value} is beyond ±{_MAX_SAFE_INTEGER}, the largest integer every JSON client "
+                "reads exactly; use a smaller bound (or a float bound on a float field)"
+            )
     return prop
 
 
-def _num(bound: object) -> float:
-    return float(cast("float", bound))
+_MAX_SAFE_INTEGER = 2**53 - 1
+"""The largest integer a JSON number carries exactly in every client (JavaScript's safe range)."""
+
+
+def _bound(value: object, name: str) -> float:
+    """A numeric bound that can travel as a JSON number, else a `_FieldProblem` saying why not."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _FieldProblem(
+            f"the bound {name}={value!r} cannot travel as a JSON number; write it as an int or a float"
+        )
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _FieldProblem(f"the bound {name}={value!r} is not a finite number (JSON has none); drop it")
+    return value
 
 
 def _tighten(prop: dict[str, Any], key: str, value: Any, pick: Callable[[Any, Any], Any]) -> None:
