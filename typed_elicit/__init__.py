@@ -45,6 +45,7 @@ from ._fallback import RedeemedTokens, install_fallback
 from ._hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
 from ._reducer import Titles, form, form_message, is_form, reduce_schema
 from ._responder import Responder
+from ._store import ClaimStore, configure
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 
@@ -57,6 +58,7 @@ __all__ = [
     "Accepted",
     "AnswerEvent",
     "Cancelled",
+    "ClaimStore",
     "ClientError",
     "Consented",
     "Declined",
@@ -90,6 +92,7 @@ __all__ = [
     "UrlRequest",
     "UrlResult",
     "add_hooks",
+    "configure",
     "elicitation_handler",
     "elicits",
     "form",

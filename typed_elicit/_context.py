@@ -1107,7 +1107,9 @@ def _json_size(value: object, limit: int) -> int:
     """
     if isinstance(value, str):
         return len(value) + 2 if len(value) > limit else len(json.dumps(value))
-    if value is None or isinstance(value, bool):
+    if value is None or value is True:
+        return 4
+    if value is False:
         return 5
     if isinstance(value, int):
         return value.bit_length() * 30103 // 100000 + 2  # at least its digits and sign
