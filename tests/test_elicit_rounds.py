@@ -471,15 +471,19 @@ def test_the_answer_size_counts_json_bytes_without_serialising_huge_values():
     assert size({"l": ["q" * 100] * 1000}, 500) > 500
 
 
+class Count(BaseModel):
+    n: int
+
+
 def reasker() -> MCPServer:
     server = MCPServer("reask")
 
     @server.tool()
     @elicits(retries=60)
-    async def code(ctx: ElicitContext) -> str:
-        match await ctx.elicit(Code, "Enter the code"):
-            case Accepted(Code(code=value)):
-                return value
+    async def count(ctx: ElicitContext) -> str:
+        match await ctx.elicit(Count, "How many?"):
+            case Accepted(Count(n=value)):
+                return str(value)
             case _:
                 return "no"
 
@@ -491,25 +495,28 @@ HOSTILE_BYTES = 40_000
 
 
 async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, push_era):
-    """Distinct invalid answers, each just under the size limit, re-asked one after another."""
-    answers = [accept(code=f"{i:06d}" + "!" * HOSTILE_BYTES) for i in range(HOSTILE)] + [accept(code="123456")]
+    """Distinct invalid answers, each under the size limit and quoted in its re-ask, one after another."""
+    answers = [accept(n=f"{i}" + "!" * HOSTILE_BYTES) for i in range(HOSTILE)] + [accept(n=7)]
     server = reasker()
-    async with connect(server, push_era, user(accept(code="000000"))) as client:  # warm the caches
+    async with connect(server, push_era, user(accept(n=1))) as client:  # warm the caches
         with anyio.fail_after(BOUND):
-            await client.call_tool("code", {})
+            await client.call_tool("count", {})
     checked = len(context_module._CHECKED_SCHEMAS)  # pyright: ignore[reportPrivateUsage]
     gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.take_snapshot()
-        async with connect(server, push_era, user(*answers)) as client:
+        scripted = user(*answers)
+        async with connect(server, push_era, scripted) as client:
             with anyio.fail_after(BOUND * 3):
-                out = await client.call_tool("code", {})
+                out = await client.call_tool("count", {})
+        assert len(scripted.asked) == HOSTILE + 1
+        del client, scripted, answers  # the test's own client keeps what it was asked
         gc.collect()
         after = tracemalloc.take_snapshot()
     finally:
         tracemalloc.stop()
-    assert text(out) == "123456"
+    assert text(out) == "7"
     retained = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
     ours = sum(
         stat.size_diff for stat in after.compare_to(before, "filename") if "typed_elicit" in str(stat.traceback)
