@@ -56,6 +56,7 @@ class Clock:
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     moved = Clock()
     monkeypatch.setattr(context_module, "_now", moved)
+    monkeypatch.setattr(store_module, "_now", moved)  # the claim store shares the clock
     return moved
 
 
