@@ -12,6 +12,7 @@ from typing import Any
 
 import anyio
 import pytest
+from mcp import Client
 from mcp.client.session import ClientSession
 from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import RequestStateSecurity
@@ -91,21 +92,17 @@ def build(**policy: Any) -> MCPServer:
 @asynccontextmanager
 async def raw(server: MCPServer) -> AsyncIterator[ClientSession]:
     """A 2026-07-28 session driven by hand, round by round, as an attacker would."""
-    async with Client2026(server) as session:
-        yield session
-
-
-@asynccontextmanager
-async def Client2026(server: MCPServer) -> AsyncIterator[ClientSession]:  # noqa: N802 - reads as a type
-    from mcp import Client
-
     async with Client(server, mode="auto", elicitation_callback=user()) as client:
         assert client.protocol_version == "2026-07-28"
         yield client.session
 
 
 async def round_(
-    session: ClientSession, tool: str, state: str | None = None, answer: ElicitResult | None = None, key: str = "q0"
+    session: ClientSession,
+    tool: str,
+    state: str | None = None,
+    answer: ElicitResult | None = None,
+    key: str = "q0",
 ) -> CallToolResult | InputRequiredResult:
     with anyio.fail_after(BOUND):
         return await session.call_tool(
@@ -148,7 +145,9 @@ async def test_a_resent_round_is_refused_with_a_clear_invalid_params_error():
     assert RAN == ["123456"]
 
 
-@pytest.mark.parametrize("first", [decline(), cancel(), accept(code="bad")], ids=["decline", "cancel", "invalid"])
+@pytest.mark.parametrize(
+    "first", [decline(), cancel(), accept(code="bad")], ids=["decline", "cancel", "invalid"]
+)
 async def test_a_round_answered_with_decline_cancel_or_an_invalid_answer_takes_no_second_answer(first):
     RAN.clear()
     async with raw(build()) as session:
@@ -206,9 +205,7 @@ async def test_a_call_older_than_its_call_timeout_ends_with_elicitation_timeout(
         late_refresh = await round_(session, "ask", state)
         late_answer = await round_(session, "ask", state, accept(code="123456"))
     for out in (late_refresh, late_answer):
-        assert "ElicitationTimeout: this call of build.<locals>.ask started 101 s ago, longer than its 100 s" in (
-            text(out)
-        )
+        assert "this call of build.<locals>.ask started 101 s ago, longer than its 100 s" in text(out)
     assert RAN == []
 
 
@@ -255,11 +252,11 @@ async def test_a_refresh_by_a_client_without_the_capability_spends_the_round_it_
     server = build(on_unsupported="decline")
     async with raw(server) as session:
         state = asked(await round_(session, "ask"))
-    from mcp import Client
-
     async with Client(server, mode="auto") as bare:  # no elicitation capability: the policy declines
         with anyio.fail_after(BOUND):
-            declined = await bare.session.call_tool("ask", ARGS, request_state=state, allow_input_required=True)
+            declined = await bare.session.call_tool(
+                "ask", ARGS, request_state=state, allow_input_required=True
+            )
     assert text(declined) == "Declined"
     async with raw(server) as session:
         await refused(session, "ask", state, accept(code="123456"))
@@ -308,8 +305,6 @@ async def test_configure_gives_the_server_its_store_for_rounds_and_fallback_toke
     assert key.startswith("round:")
     assert len(key) > len("round:") + 20
     assert expires_at == 1_000_000.0 + 120 + 60  # the question's last moment, plus a margin
-    from mcp import Client
-
     async with Client(server, mode="auto") as bare:  # cannot elicit: the question goes through the model
         with anyio.fail_after(BOUND):
             handed = await bare.call_tool("ask", {})
@@ -337,8 +332,6 @@ async def test_configure_refuses_a_second_call_and_a_call_after_serving():
 async def test_a_fallback_resume_ends_with_elicitation_timeout_once_the_call_is_too_old(clock):
     server = build(on_unsupported="fallback", call_timeout=100)
     install_fallback(server)
-    from mcp import Client
-
     async with Client(server, mode="auto") as bare:
         with anyio.fail_after(BOUND):
             handed = await bare.call_tool("ask", {})
@@ -520,7 +513,9 @@ async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, p
     assert text(out) == "7"
     retained = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
     ours = sum(
-        stat.size_diff for stat in after.compare_to(before, "filename") if "typed_elicit" in str(stat.traceback)
+        stat.size_diff
+        for stat in after.compare_to(before, "filename")
+        if "typed_elicit" in str(stat.traceback)
     )
     assert len(context_module._CHECKED_SCHEMAS) == checked  # pyright: ignore[reportPrivateUsage]
     assert ours < 20_000, ours

@@ -98,7 +98,9 @@ async def test_the_code_question_refreshed_past_120_s_times_out_and_moves_nothin
     assert "ElicitationTimeout: no answer to Verification within 120 s: it was asked 121 s ago" in text_of(
         refreshed
     )
-    assert "ElicitationTimeout: the answer to Verification arrived 121 s after it was asked" in text_of(answered)
+    assert "ElicitationTimeout: the answer to Verification arrived 121 s after it was asked" in text_of(
+        answered
+    )
     assert module.TRANSFERS == {}
     assert len(module.OUTBOX) >= 1
 

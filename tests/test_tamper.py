@@ -99,7 +99,7 @@ class Tally:
         except MCPError as error:
             self.outcomes["refused" if error.error.code == INVALID_PARAMS else "crash"] += 1
             return None
-        except Exception:  # noqa: BLE001 - anything else is counted as a crash
+        except Exception:
             self.outcomes["crash"] += 1
             return None
         if len(RAN) > ran:

@@ -45,8 +45,8 @@ from ._fallback import RedeemedTokens, install_fallback
 from ._hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
 from ._reducer import Titles, form, form_message, is_form, reduce_schema
 from ._responder import Responder
-from ._store import ClaimStore, configure
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
+from ._store import ClaimStore, configure
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 
 logging.getLogger("typed_elicit").addHandler(logging.NullHandler())

@@ -129,7 +129,9 @@ def configure(server: MCPServer, *, store: ClaimStore | None = None) -> None:
                 f"typed_elicit.configure {why}; call it once per server, after creating the "
                 "MCPServer and before serving"
             )
-        _configured[server] = _Configured(store if store is not None else InProcessClaimStore(), explicit=True)
+        _configured[server] = _Configured(
+            store if store is not None else InProcessClaimStore(), explicit=True
+        )
 
 
 def store_for(server: MCPServer) -> ClaimStore:
