@@ -455,10 +455,13 @@ class ElicitContext:
             SchemaError: If `model` cannot be elicited on the negotiated revision.
             ElicitationUnsupported: If the client cannot be asked and the policy is `"raise"`.
             ElicitationTimeout: If no answer arrived in time (on push eras the
-                pending request is cancelled first).
+                pending request is cancelled first); on 2026-07-28 and fallback
+                resumes also when the call is older than `@elicits(call_timeout=...)`.
+                Refreshing a question never restarts either clock.
             ClientError: On push eras, if the client answered the question with a
                 JSON-RPC error instead of a result.
-            InvalidResponse: If the answer is still invalid after `retries` re-asks,
+            InvalidResponse: If the answer is still invalid after `retries` re-asks
+                (an answer over `@elicits(max_answer_bytes=...)` counts as invalid),
                 or the client's result is malformed (never asked again).
             ReplayMismatch: On 2026-07-28, if a re-run asks a different question
                 than the one recorded at this position.
@@ -466,7 +469,8 @@ class ElicitContext:
                 asked, and the server has no `install_fallback` companion tool.
             HookError: If an elicitation hook fails (see `ElicitHook`).
             ValueError: If `timeout` or `retries` is out of range, or
-                `on_unsupported` is not one of the policies.
+                `on_unsupported` is not one of the policies; on 2026-07-28, before
+                asking, if a finite `timeout` exceeds the server's request-state TTL.
         """
         fallback = self._policy.timeout if self._policy.timeout is not None else _default_timeout
         wait = check_timeout(timeout if timeout is not None else fallback, "ctx.elicit")

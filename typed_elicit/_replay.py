@@ -10,6 +10,12 @@ digest (a URL-mode question: position, the kind `url` and the URL's digest); a
 re-run that asks something else at that position gets `ReplayMismatch`.
 The SDK seals the state (AES-256-GCM, bound to the tool, its arguments and the
 principal), so what arrives here is plaintext this server minted.
+
+The state also carries when the call started and, for the pending question, when it
+was asked, its attempt count and a random round id. A round that only refreshes the
+question keeps all three, so timeouts and `retries` hold however often a client
+refreshes, and the round id (claimed when the answer is taken, see `_store`) makes
+each round single-use.
 """
 
 from __future__ import annotations
