@@ -66,8 +66,6 @@ async def transfer_funds(
     ctx: ElicitContext,
 ) -> str:
     """Transfer funds between accounts after confirmation and a one-time code."""
-    if from_account == to_account:
-        return "Nothing to transfer: the accounts are the same"
     transfer_id = await ctx.once("transfer-id", lambda: secrets.token_urlsafe(16))
     question = f"Transfer ${amount:.2f} from {from_account} to {to_account}?"
     match await ctx.elicit(TransferConfirmation, question):
