@@ -520,3 +520,37 @@ async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, p
     assert len(context_module._CHECKED_SCHEMAS) == checked  # pyright: ignore[reportPrivateUsage]
     assert ours < 20_000, ours
     assert retained < HOSTILE * HOSTILE_BYTES // 10, retained  # far below what the answers weighed
+
+
+async def test_a_url_mode_refresh_answered_by_policy_spends_its_round():
+    RAN.clear()
+    server = build(on_unsupported="decline")
+    async with raw(server) as session:
+        state = asked(await round_(session, "visit"))
+    async with Client(server, mode="auto") as bare:  # no elicitation capability: the policy declines
+        with anyio.fail_after(BOUND):
+            declined = await bare.session.call_tool(
+                "visit", ARGS, request_state=state, allow_input_required=True
+            )
+    assert text(declined) == "Declined"
+    async with raw(server) as session:
+        await refused(session, "visit", state, ElicitResult(action="accept"))
+    assert RAN == ["Declined"]
+
+
+def test_a_server_without_a_request_state_boundary_has_no_state_ttl():
+    server = short_lived(60)
+    assert context_module.state_ttl(server) == 60
+    server.middleware[:] = [m for m in server.middleware if type(m).__name__ != "RequestStateBoundary"]
+    assert context_module.state_ttl(server) is None
+
+
+def test_the_schema_check_cache_is_bounded_and_holds_no_message():
+    form_params = context_module._form_params  # pyright: ignore[reportPrivateUsage]
+    schemas = [{"type": "object", "properties": {f"f{i}": {"type": "string"}}} for i in range(1100)]
+    for i, schema in enumerate(schemas):
+        params = form_params(f"message {i}", schema)
+        assert (params.message, params.requested_schema) == (f"message {i}", schema)
+    cached = context_module._CHECKED_SCHEMAS  # pyright: ignore[reportPrivateUsage]
+    assert len(cached) <= 1024
+    assert all(isinstance(value, dict) and "message" not in value for value in cached.values())
