@@ -554,3 +554,10 @@ def test_the_schema_check_cache_is_bounded_and_holds_no_message():
     cached = context_module._CHECKED_SCHEMAS  # pyright: ignore[reportPrivateUsage]
     assert len(cached) <= 1024
     assert all(isinstance(value, dict) and "message" not in value for value in cached.values())
+
+
+def test_a_process_wide_default_timeout_over_the_default_state_ttl_warns(monkeypatch):
+    monkeypatch.setattr(context_module, "_default_timeout", context_module.DEFAULT_TIMEOUT)
+    with pytest.warns(UserWarning, match=r"set_default_timeout timeout=700 s exceeds the 600 s"):
+        context_module.set_default_timeout(700)
+    assert context_module.get_default_timeout() == 700

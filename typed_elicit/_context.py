@@ -133,9 +133,13 @@ def set_default_timeout(seconds: float) -> None:
 
     Raises:
         ValueError: If `seconds` is not positive.
+
+    Warns:
+        UserWarning: If `seconds` exceeds the SDK's default request-state TTL (600 s).
     """
     global _default_timeout
     _default_timeout = check_timeout(seconds, "the default")
+    warn_if_over_state_ttl(seconds, "set_default_timeout", stacklevel=2)
 
 
 def get_default_timeout() -> float:
