@@ -1,18 +1,28 @@
 """A two-step funds transfer: confirm the details, then enter a one-time code.
 
-The code is sent inside `ctx.once`, so on protocol 2026-07-28, where the tool
-runs again for every answer, the text message still goes out exactly once and
-every round compares against the same code (kept in the sealed request state).
+What makes it safe to copy:
 
-The transfer itself runs after the last question, so a client that resends the
-final round runs it again. The transfer id, minted in `ctx.once` before the last
-question, is the same in every such run and the bank ignores a repeated one.
+- The code is sent inside `ctx.once`, so on protocol 2026-07-28, where the tool
+  runs again for every answer, the text message goes out exactly once per call
+  and every round compares against the same code (kept in the sealed request state).
+- Each round takes one answer (single-use rounds, on by default): a client that
+  resends one sealed state with another code is refused (JSON-RPC error -32602),
+  so a code gets one try per call, and each new call sends a new code.
+- The code question times out after 120 s however often the client refreshes it,
+  and the whole call after 10 minutes (`call_timeout`).
+- A malformed code (not six digits) is asked again once (`retries=1`); a wrong
+  code cancels the transfer.
+- The transfer runs after the last question, once: a resent final round is
+  refused. Its id, minted in `ctx.once` before the last question, is also the
+  bank's idempotency key, so even a server configured without single-use rounds
+  (or replicas without a shared store) cannot move the money twice.
 """
 
 from __future__ import annotations
 
 import hmac
 import secrets
+from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
@@ -48,8 +58,13 @@ async def send_code() -> str:
 
 
 @server.tool()
-@elicits(TransferConfirmation, Verification)
-async def transfer_funds(from_account: str, to_account: str, amount: float, ctx: ElicitContext) -> str:
+@elicits(TransferConfirmation, Verification, call_timeout=600)
+async def transfer_funds(
+    from_account: str,
+    to_account: str,
+    amount: Annotated[float, Field(gt=0, le=10_000, description="Dollars, at most 10,000")],
+    ctx: ElicitContext,
+) -> str:
     """Transfer funds between accounts after confirmation and a one-time code."""
     transfer_id = await ctx.once("transfer-id", lambda: secrets.token_urlsafe(16))
     question = f"Transfer ${amount:.2f} from {from_account} to {to_account}?"

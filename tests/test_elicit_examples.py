@@ -11,7 +11,15 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp_types import CallToolResult, ElicitRequestFormParams, ElicitResult, InputRequiredResult, TextContent
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    ElicitRequestFormParams,
+    ElicitResult,
+    InputRequiredResult,
+    TextContent,
+)
 
 from tests.conftest import BOUND, Reply, accept, cancel, decline, user
 
@@ -204,15 +212,18 @@ async def test_a_resent_final_round_moves_the_money_once(connect):
             )
             assert isinstance(second, InputRequiredResult)
             final = {"q1": accept(code=bank.OUTBOX[-1])}
-            done = [
-                await session.call_tool(
-                    "transfer_funds", arguments, input_responses=final, request_state=second.request_state
-                )
-                for _ in range(3)
-            ]
-    for result in done:
-        assert isinstance(result, CallToolResult)
-        assert isinstance(result.content[0], TextContent)
-        assert result.content[0].text == "Transferred $25.00 from A to B"
+            done = await session.call_tool(
+                "transfer_funds", arguments, input_responses=final, request_state=second.request_state
+            )
+            for _ in range(2):
+                with pytest.raises(MCPError) as refused:
+                    await session.call_tool(
+                        "transfer_funds", arguments, input_responses=final, request_state=second.request_state
+                    )
+                assert refused.value.error.code == INVALID_PARAMS
+                assert "was already answered" in refused.value.error.message
+    assert isinstance(done, CallToolResult)
+    assert isinstance(done.content[0], TextContent)
+    assert done.content[0].text == "Transferred $25.00 from A to B"
     new = {key: transfer for key, transfer in bank.TRANSFERS.items() if key not in before}
     assert list(new.values()) == [("A", "B", 25)]

@@ -20,6 +20,7 @@ from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY, CallToolResult, TextCo
 from pydantic import BaseModel, Field
 
 import typed_elicit._fallback as fallback_module
+import typed_elicit._store as store_module
 from tests.conftest import BOUND, ERAS, PUSH_ERAS, accept, serve_http, user
 from typed_elicit import (
     Accepted,
@@ -497,7 +498,7 @@ async def test_replicas_sharing_a_redeemed_store_refuse_a_token_used_on_another(
 async def test_the_in_process_store_forgets_ids_once_their_tokens_expire(monkeypatch):
     store = InProcessRedeemedTokens()
     now = [1000.0]
-    monkeypatch.setattr(fallback_module, "_now", lambda: now[0])
+    monkeypatch.setattr(store_module, "_now", lambda: now[0])
     assert await store.claim("a", 1600.0)
     assert not await store.claim("a", 1600.0)
     assert await store.claim("b", 1700.0)

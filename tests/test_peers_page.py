@@ -11,7 +11,9 @@ PAGE = (ROOT / "docs" / "peers.md").read_text(encoding="utf-8")
 
 
 def expected_checks() -> set[tuple[str, str]]:
-    spec = importlib.util.spec_from_file_location("check_results", ROOT / "tests" / "peers" / "check_results.py")
+    spec = importlib.util.spec_from_file_location(
+        "check_results", ROOT / "tests" / "peers" / "check_results.py"
+    )
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)

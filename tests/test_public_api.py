@@ -34,3 +34,8 @@ def test_every_error_derives_from_the_one_base() -> None:
 
 def test_the_package_ships_its_type_marker() -> None:
     assert importlib.resources.files("typed_elicit").joinpath("py.typed").is_file()
+
+
+def test_the_store_protocol_and_configure_are_public_and_redeemed_tokens_stays_an_alias() -> None:
+    assert {"ClaimStore", "configure", "RedeemedTokens"} <= set(typed_elicit.__all__)
+    assert typed_elicit.RedeemedTokens is typed_elicit.ClaimStore

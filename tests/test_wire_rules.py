@@ -26,7 +26,7 @@ SSN = "078-05-1120"
 class Applicant(BaseModel):
     """Who is applying?"""
 
-    ssn: str = Field(min_length=11, max_length=11)
+    tax_ref: str = Field(min_length=11, max_length=11)
     age: int = Field(ge=0, le=150)
     note: str = ""
 
@@ -81,13 +81,13 @@ async def apply_and_catch(ctx: ElicitContext) -> str:
     try:
         await ctx.elicit(Applicant)
     except InvalidResponse as problem:
-        kept = problem.content is not None and problem.content.get("ssn") == SSN
+        kept = problem.content is not None and problem.content.get("tax_ref") == SSN
         return f"caught; content kept: {kept}"
     return "valid"
 
 
 @server.tool()
-@elicits(Echoing, retries=1)
+@elicits(Echoing, retries=2)
 async def echoing(ctx: ElicitContext) -> str:
     match await ctx.elicit(Echoing):
         case Accepted(Echoing(name=name, count=count)):
@@ -123,7 +123,7 @@ async def test_an_invalid_answer_leaks_no_value_into_the_result_the_logs_or_the_
     connect, era, tool, caplog: pytest.LogCaptureFixture
 ):
     caplog.set_level(logging.DEBUG)
-    content = {"ssn": SSN, "age": "many", "note": "PRIVATE-NOTE"}
+    content = {"tax_ref": SSN, "age": "many", "note": "PRIVATE-NOTE"}
     scripted = user(accept(**content), accept(**content))
     async with connect(server, era, scripted) as client:
         is_error, text = await call(client, tool)
@@ -146,20 +146,20 @@ async def test_an_invalid_answer_leaks_no_value_into_the_result_the_logs_or_the_
 
 @pytest.mark.anyio
 async def test_the_tool_still_reads_the_raw_answer_from_the_error(connect, era):
-    async with connect(server, era, user(accept(ssn=SSN, age=-1))) as client:
+    async with connect(server, era, user(accept(tax_ref=SSN, age=-1))) as client:
         assert await call(client, "apply_and_catch") == (False, "caught; content kept: True")
 
 
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
-        ({"ssn": SSN, "age": True}, "age: expected a number, got a boolean"),
-        ({"ssn": SSN, "age": [SSN]}, "age: expected a number, got a list"),
-        ({"ssn": SSN, "age": {"v": SSN}}, "age: expected a number, got an object"),
-        ({"ssn": SSN, "age": 30, "note": 7}, "note: expected a string, got a number"),
-        ({"ssn": SSN, "age": 2.5}, "age: expected a whole number, got a fraction"),
-        ({"ssn": SSN, "age": 200}, "age: Input should be less than or equal to 150"),
-        ({"ssn": SSN + "0", "age": 3}, "ssn: String should have at most 11 characters"),
+        ({"tax_ref": SSN, "age": True}, "age: expected a number, got a boolean"),
+        ({"tax_ref": SSN, "age": [SSN]}, "age: expected a number, got a list"),
+        ({"tax_ref": SSN, "age": {"v": SSN}}, "age: expected a number, got an object"),
+        ({"tax_ref": SSN, "age": 30, "note": 7}, "note: expected a string, got a number"),
+        ({"tax_ref": SSN, "age": 2.5}, "age: expected a whole number, got a fraction"),
+        ({"tax_ref": SSN, "age": 200}, "age: Input should be less than or equal to 150"),
+        ({"tax_ref": SSN + "0", "age": 3}, "tax_ref: String should have at most 11 characters"),
     ],
 )
 def test_every_problem_names_the_kind_of_value_never_the_value(content, problem):
@@ -216,15 +216,18 @@ def test_stray_keys_are_cut_escaped_and_counted_not_listed_without_end():
 
 @pytest.mark.anyio
 async def test_a_multi_mib_invalid_answer_gets_a_small_re_ask(connect, era):
-    huge = "x" * (4 * 1024 * 1024)
-    scripted = user(accept(name=huge, count=1), accept(name="ok", count=2))
+    big = "x" * 60_000  # under the 64 KiB answer limit: the model's validator quotes it
+    huge = "x" * (4 * 1024 * 1024)  # over it: refused on arrival, before any validator
+    scripted = user(accept(name=big, count=1), accept(name=huge, count=1), accept(name="ok", count=2))
     async with connect(server, era, scripted) as client:
         assert await call(client, "echoing") == (False, "ok/2")
-    first, second = scripted.asked
+    first, second, third = scripted.asked
     assert second.message.startswith(f"{first.message}\n\nYour previous answer could not be used (name: ")
     assert "name: Value error, xxx" in second.message
     assert "x" * MAX_PROBLEM_LENGTH not in second.message
-    assert len(second.message) - len(first.message) < 400  # a 4 MiB answer adds about 270 characters
+    assert len(second.message) - len(first.message) < 400  # a 60 kB quoted value adds about 270 characters
+    assert "larger than the limit" in third.message
+    assert len(third.message) - len(first.message) < 400  # a 4 MiB answer adds a sentence
 
 
 # --- item 5: valid Unicode text, RFC 3339 dates and date-times, on both ends -------------------

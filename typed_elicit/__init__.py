@@ -47,6 +47,7 @@ from ._hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_ho
 from ._reducer import Titles, form, form_message, is_form, reduce_schema
 from ._responder import Responder
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
+from ._store import ClaimStore, configure
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 
 logging.getLogger("typed_elicit").addHandler(logging.NullHandler())
@@ -58,6 +59,7 @@ __all__ = [
     "Accepted",
     "AnswerEvent",
     "Cancelled",
+    "ClaimStore",
     "ClientError",
     "Consented",
     "Declined",
@@ -92,6 +94,7 @@ __all__ = [
     "UrlRequest",
     "UrlResult",
     "add_hooks",
+    "configure",
     "elicitation_handler",
     "elicits",
     "form",

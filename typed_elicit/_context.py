@@ -8,6 +8,7 @@ import json
 import math
 import time
 import uuid
+import warnings
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -15,10 +16,12 @@ from typing import Any, Final, Literal, TypeAlias, TypeVar, overload
 from urllib.parse import SplitResult, urlsplit
 
 from mcp.server.context import ServerRequestContext
-from mcp.server.mcpserver import Context
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types import (
+    INVALID_PARAMS,
     REQUEST_TIMEOUT,
     CallToolResult,
     ElicitRequest,
@@ -59,11 +62,13 @@ from ._replay import (
     QuestionId,
     ReplayState,
     model_id,
+    new_round,
     question_key,
     schema_digest,
     url_digest,
 )
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
+from ._store import store_for
 from ._validate import validate_content
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, is_mrtr
 
@@ -105,6 +110,18 @@ J = TypeVar("J", bound=JSON)
 DEFAULT_TIMEOUT: Final = 300.0
 """Seconds a question waits for its answer unless configured otherwise (5 minutes)."""
 
+DEFAULT_CALL_TIMEOUT: Final = 3600.0
+"""Seconds a 2026-07-28 (or fallback) call may take from its first round to its last answer (1 hour)."""
+
+DEFAULT_MAX_ANSWER_BYTES: Final = 64 * 1024
+"""The largest answer accepted, in bytes of compact ASCII JSON content (64 KiB)."""
+
+SDK_STATE_TTL: Final = 600.0
+"""Seconds the SDK's default `RequestStateSecurity` keeps a 2026-07-28 request state valid."""
+
+_CLAIM_MARGIN: Final = 60.0
+"""Seconds a claimed round id is kept past the round's last possible answer (clock skew)."""
+
 _default_timeout: float = DEFAULT_TIMEOUT
 
 
@@ -119,9 +136,13 @@ def set_default_timeout(seconds: float) -> None:
 
     Raises:
         ValueError: If `seconds` is not positive.
+
+    Warns:
+        UserWarning: If `seconds` exceeds the SDK's default request-state TTL (600 s).
     """
     global _default_timeout
     _default_timeout = check_timeout(seconds, "the default")
+    warn_if_over_state_ttl(seconds, "set_default_timeout", stacklevel=2)
 
 
 def get_default_timeout() -> float:
@@ -144,6 +165,63 @@ def check_timeout(seconds: float, owner: str) -> float:
             f"{owner} timeout must be a positive number of seconds (or math.inf), got {seconds!r}"
         )
     return seconds
+
+
+def check_call_timeout(seconds: float, owner: str) -> float:
+    """`seconds` if it is a valid call limit (positive and finite), else ValueError.
+
+    Finite, because a single-use round's id must be remembered until the round can
+    no longer be answered, and the call limit is what bounds that.
+
+    Args:
+        seconds: The limit to check.
+        owner: Whose limit it is, for the message.
+
+    Returns:
+        `seconds`, unchanged.
+    """
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds < math.inf:  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ValueError(
+            f"{owner} call_timeout must be a positive, finite number of seconds, got {seconds!r}: every "
+            "question of a 2026-07-28 call must be answered within it (the default is "
+            f"{DEFAULT_CALL_TIMEOUT:g} s)"
+        )
+    return seconds
+
+
+def check_max_answer_bytes(limit: int, owner: str) -> int:
+    """`limit` if it is a valid answer size limit (a positive int, not a bool), else ValueError."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ValueError(f"{owner} max_answer_bytes must be a positive int, got {limit!r}")
+    return limit
+
+
+def warn_if_over_state_ttl(seconds: float, owner: str, stacklevel: int) -> None:
+    """Warn (`UserWarning`) when a finite timeout exceeds the SDK's default request-state TTL."""
+    if SDK_STATE_TTL < seconds < math.inf:
+        warnings.warn(
+            f"{owner} timeout={seconds:g} s exceeds the {SDK_STATE_TTL:g} s a 2026-07-28 request state "
+            "lives by default: such a question fails before asking on a server that keeps the default. "
+            "Give the server a longer ttl, MCPServer(..., request_state_security="
+            "RequestStateSecurity.ephemeral(ttl=...)) for one process or RequestStateSecurity(keys=[secret], "
+            f"ttl=...) for several replicas, or keep the timeout at most {SDK_STATE_TTL:g} s.",
+            UserWarning,
+            stacklevel=stacklevel + 1,
+        )
+
+
+def state_ttl(server: MCPServer) -> float | None:
+    """The TTL of `server`'s 2026-07-28 request states, or None if it has no request-state boundary.
+
+    `MCPServer` keeps its `RequestStateSecurity` only inside the `RequestStateBoundary`
+    it puts in its middleware.
+    """
+    for middleware in server.middleware:
+        if isinstance(middleware, RequestStateBoundary):
+            security = getattr(middleware, "_security", None)
+            if isinstance(security, RequestStateSecurity):
+                return security.ttl
+    return None
 
 
 def check_retries(retries: int, owner: str) -> int:
@@ -178,35 +256,41 @@ class Policy:
         retries: How often an invalid answer is asked again before `InvalidResponse`.
         on_unsupported: What to do when the client cannot be asked.
         hooks: The function's own hooks (after the process-wide ones).
+        call_timeout: Seconds from a 2026-07-28 (or fallback) call's first round
+            within which every answer must arrive.
+        max_answer_bytes: The largest answer accepted (compact ASCII JSON of its content).
+        single_use_rounds: Whether each 2026-07-28 round (and fallback question) takes one answer.
     """
 
     timeout: float | None = None
     retries: int = 0
     on_unsupported: OnUnsupported = "raise"
     hooks: tuple[ElicitHook, ...] = ()
+    call_timeout: float = DEFAULT_CALL_TIMEOUT
+    max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES
+    single_use_rounds: bool = True
 
 
 _DEFAULT_POLICY = Policy()
 _EMPTY_STATE = ReplayState()
-_FORM_PARAMS: dict[tuple[str, int], tuple[dict[str, Any], ElicitRequestFormParams]] = {}
+_CHECKED_SCHEMAS: dict[int, dict[str, Any]] = {}
+"""Schemas already validated as `requestedSchema`, by id (the entry keeps the object alive)."""
 
 
 def _form_params(message: str, schema: dict[str, Any]) -> ElicitRequestFormParams:
-    """The request params for a form question, built (and validated) once per message and schema.
+    """The request params for a form question; the schema is validated once per schema object.
 
-    Building `ElicitRequestFormParams` validates the whole schema again; the params are
-    only ever serialised, so one instance is shared. The entry keeps the schema object
-    alive, so its id cannot be reused while cached.
+    Only the schema's validation is cached, keyed by the schema object, which comes
+    from `reduce_schema`'s own bounded cache: messages (which may hold tool arguments
+    and, on a re-ask, the problems of the client's answer) are never cached, so
+    nothing a client sends stays in memory after its question.
     """
-    key = (message, id(schema))
-    hit = _FORM_PARAMS.get(key)
-    if hit is not None and hit[0] is schema:
-        return hit[1]
-    params = ElicitRequestFormParams(message=message, requested_schema=schema)
-    if len(_FORM_PARAMS) >= 1024:  # messages built per call must not grow this forever
-        _FORM_PARAMS.clear()
-    _FORM_PARAMS[key] = (schema, params)
-    return params
+    if _CHECKED_SCHEMAS.get(id(schema)) is not schema:
+        ElicitRequestFormParams(message="", requested_schema=schema)
+        if len(_CHECKED_SCHEMAS) >= 1024:  # schemas built per call must not grow this forever
+            _CHECKED_SCHEMAS.clear()
+        _CHECKED_SCHEMAS[id(schema)] = schema
+    return ElicitRequestFormParams.model_construct(message=message, requested_schema=schema)
 
 
 class InputRequired(BaseException):
@@ -220,6 +304,18 @@ class InputRequired(BaseException):
         super().__init__("a question awaits the client's answer")
         self.result = result
         _record_suspension(self)
+
+
+class RoundRefused(BaseException):
+    """Internal: ends a call whose round was already answered (single-use rounds).
+
+    Derives from `BaseException` so that no tool code runs on after it;
+    `@elicits` raises its `error`, a JSON-RPC error -32602, to the client.
+    """
+
+    def __init__(self, error: MCPError) -> None:
+        super().__init__("this round was already answered")
+        self.error = error
 
 
 class FallbackRequired(BaseException):
@@ -335,6 +431,7 @@ class ElicitContext:
         else:
             self._state = _EMPTY_STATE  # frozen: one empty state serves every push-era call
             self._responses = {}
+        self._started = self._state.started if self._state.started is not None else _now()
         self._answers: list[Answer] = []
         self._once: dict[str, Any] = dict(self._state.once) if self._state.once else {}
         self._index = 0
@@ -409,10 +506,13 @@ class ElicitContext:
             SchemaError: If `model` cannot be elicited on the negotiated revision.
             ElicitationUnsupported: If the client cannot be asked and the policy is `"raise"`.
             ElicitationTimeout: If no answer arrived in time (on push eras the
-                pending request is cancelled first).
+                pending request is cancelled first); on 2026-07-28 and fallback
+                resumes also when the call is older than `@elicits(call_timeout=...)`.
+                Refreshing a question never restarts either clock.
             ClientError: On push eras, if the client answered the question with a
                 JSON-RPC error instead of a result.
-            InvalidResponse: If the answer is still invalid after `retries` re-asks,
+            InvalidResponse: If the answer is still invalid after `retries` re-asks
+                (an answer over `@elicits(max_answer_bytes=...)` counts as invalid),
                 or the client's result is malformed (never asked again).
             ReplayMismatch: On 2026-07-28, if a re-run asks a different question
                 than the one recorded at this position.
@@ -667,9 +767,10 @@ class ElicitContext:
             event = self._event(params, model, attempt, "client")
             await run_question_hooks(self._hooks, event)
             wire = await self._send(params, model.__name__, timeout)
-            # Answer events name a re-asked question by its base message, as on 2026-07-28.
-            wire = await self._answered(dataclasses.replace(event, message=message), wire)
             try:
+                _check_size(model, wire, self._policy.max_answer_bytes)
+                # Answer events name a re-asked question by its base message, as on 2026-07-28.
+                wire = await self._answered(dataclasses.replace(event, message=message), wire)
                 outcome = _outcome(model, schema, wire)
             except InvalidResponse as problem:
                 if attempt >= retries:
@@ -776,7 +877,11 @@ class ElicitContext:
         retries: int,
         policy: OnUnsupported,
     ) -> ElicitResult[M]:
-        """2026-07-28 or a resumed fallback: answer from the record or this round, else end the round."""
+        """2026-07-28 or a resumed fallback: answer from the record or this round, else end the round.
+
+        A round without an answer to the pending question ends with the same pending
+        record (same asked time, attempt and round id), once it is checked in time.
+        """
         index = self._next_index()
         question = QuestionId(key=question_key(index), model=model_id(model), digest=schema_digest(schema))
         if index < len(self._state.answers):
@@ -785,22 +890,29 @@ class ElicitContext:
                 raise _mismatch(index, answer.question, question)
             self._answers.append(answer)
             return _outcome(model, schema, WireResult(action=answer.action, content=answer.content))
-        pending = self._state.pending
-        response = self._responses.get(question.key)
-        if pending is not None and pending.question.key == question.key:
-            if pending.question != question:
-                raise _mismatch(index, pending.question, question)
+        pending = self._pending(index, question)
+        if pending is not None:
+            response = self._responses.get(question.key)
             if isinstance(response, WireResult):
                 return await self._take(model, schema, message, timeout, retries, pending, response)
+            self._check_in_time(pending, timeout, model.__name__, "ctx.elicit", answered=False)
         params = _form_params(message, schema)
+        attempt = 0 if pending is None else pending.attempt
         if self._resume is not None:
-            raise await self._suspend(question, params, 0, model, via="fallback")
+            raise await self._suspend(question, params, attempt, model, via="fallback", pending=pending)
         reason = self._cannot_ask()
         if reason is not None:
             if policy != "fallback":
-                return _unsupported(model, policy, reason)
-            raise await self._suspend(question, params, 0, model, via="fallback", reason=reason)
-        raise await self._suspend(question, params, 0, model, via="client")
+                outcome = _unsupported(model, policy, reason)
+                if pending is not None:  # the tool goes on with an outcome for this round
+                    await self._claim(pending, timeout)
+                return outcome
+            raise await self._suspend(
+                question, params, attempt, model, via="fallback", reason=reason, pending=pending
+            )
+        if pending is None:
+            self._check_state_ttl(timeout, "ctx.elicit")
+        raise await self._suspend(question, params, attempt, model, via="client", pending=pending)
 
     async def _take(
         self,
@@ -812,12 +924,15 @@ class ElicitContext:
         pending: Pending,
         response: WireResult,
     ) -> ElicitResult[M]:
-        _check_in_time(pending, timeout, model.__name__, "ctx.elicit")
+        """Take this round's answer to the pending question: in time, once, within the size limit."""
+        self._check_in_time(pending, timeout, model.__name__, "ctx.elicit", answered=True)
+        await self._claim(pending, timeout)
         via: Via = "fallback" if self._resume is not None else "client"
         # The answer event names the question by its base message (a re-ask's text is not recorded).
         asked = _form_params(message, schema)
-        response = await self._answered(self._event(asked, model, pending.attempt, via), response)
         try:
+            _check_size(model, response, self._policy.max_answer_bytes)
+            response = await self._answered(self._event(asked, model, pending.attempt, via), response)
             outcome = _outcome(model, schema, response)
         except InvalidResponse as problem:
             if pending.attempt >= retries:
@@ -841,27 +956,128 @@ class ElicitContext:
                 raise _mismatch(index, answer.question, question)
             self._answers.append(answer)
             return _url_outcome(answer.action)
-        pending = self._state.pending
-        response = self._responses.get(question.key)
-        if pending is not None and pending.question.key == question.key:
-            if pending.question != question:
-                raise _mismatch(index, pending.question, question)
+        subject = "the URL-mode question"
+        pending = self._pending(index, question)
+        if pending is not None:
+            response = self._responses.get(question.key)
             if isinstance(response, WireResult):
-                _check_in_time(pending, timeout, "the URL-mode question", "ctx.elicit_url")
+                self._check_in_time(pending, timeout, subject, "ctx.elicit_url", answered=True)
+                await self._claim(pending, timeout)
                 params = ElicitRequestURLParams(message=message, url=url)
                 await self._answered(self._event(params, None, 0, "client"), response)
                 self._answers.append(Answer(question=question, action=response.action))
                 return _url_outcome(response.action)
+            self._check_in_time(pending, timeout, subject, "ctx.elicit_url", answered=False)
         reason = (
             "URL-mode questions never fall back to the model, and the fallback cannot reach the client"
             if self._resume is not None
             else self._cannot_ask("url")
         )
         if reason is not None:
-            return _url_unsupported(policy, reason)
+            outcome = _url_unsupported(policy, reason)
+            if pending is not None:  # the tool goes on with an outcome for this round
+                await self._claim(pending, timeout)
+            return outcome
+        if pending is None:
+            self._check_state_ttl(timeout, "ctx.elicit_url")
         # 2026-07-28 URL requests carry no elicitationId (and there is no completion notification).
         params = ElicitRequestURLParams(message=message, url=url)
-        raise await self._suspend(question, params, 0, None, via="client")
+        raise await self._suspend(question, params, 0, None, via="client", pending=pending)
+
+    def _pending(self, index: int, question: QuestionId) -> Pending | None:
+        """The pending record if this round's `index`-th question is the one it awaits, else None.
+
+        Raises:
+            ReplayMismatch: If the record awaits another question at this position.
+        """
+        pending = self._state.pending
+        if pending is None or pending.question.key != question.key:
+            return None
+        if pending.question != question:
+            raise _mismatch(index, pending.question, question)
+        return pending
+
+    def _check_in_time(
+        self, pending: Pending, timeout: float, subject: str, asker: str, *, answered: bool
+    ) -> None:
+        """Raise `ElicitationTimeout` if the pending question, or the call, has run out of time.
+
+        Checked when a round answers the question and when it only refreshes it, so a
+        question past its timeout, or a call past its `call_timeout`, can never be
+        answered, however often it is refreshed.
+        """
+        now = _now()
+        waited = now - pending.asked_at
+        if waited > timeout:
+            fix = (
+                f"Pass timeout= to {asker} or @elicits to wait longer (and keep the server's "
+                "RequestStateSecurity ttl above it)."
+            )
+            if answered:
+                raise ElicitationTimeout(
+                    f"the answer to {subject} arrived {waited:.0f} s after it was asked, later than "
+                    f"the {timeout:g} s timeout. {fix}"
+                )
+            raise ElicitationTimeout(
+                f"no answer to {subject} within {timeout:g} s: it was asked {waited:.0f} s ago, and "
+                f"asking again does not restart its timeout. Call the tool again to start afresh. {fix}"
+            )
+        limit = self._policy.call_timeout
+        age = now - self._started
+        if age > limit:
+            raise ElicitationTimeout(
+                f"this call of {self._function} started {age:.0f} s ago, longer than its {limit:g} s "
+                f"limit, so {subject} can no longer be answered. Call the tool again to start afresh, "
+                "or pass a longer call_timeout= to @elicits."
+            )
+
+    async def _claim(self, pending: Pending, timeout: float) -> None:
+        """Claim the pending round's id, so that the round takes one answer (single-use rounds).
+
+        Raises:
+            RoundRefused: If the round was answered already; the client gets -32602.
+        """
+        if not self._policy.single_use_rounds:
+            return
+        # The round cannot be answered after this (`_check_in_time`), so its id need not be kept longer.
+        last = min(pending.asked_at + timeout, self._started + self._policy.call_timeout)
+        if await store_for(self._sdk.mcp_server).claim(f"round:{pending.round}", last + _CLAIM_MARGIN):
+            return
+        raise RoundRefused(
+            MCPError(
+                code=INVALID_PARAMS,
+                message=(
+                    f"this round of {self._function} was already answered: each requestState takes "
+                    "one answer, and a resent or replayed round is refused (single-use rounds). Answer "
+                    "the latest question with the requestState that came with it, or call the tool "
+                    "again without requestState to start afresh."
+                ),
+                data={"reason": "round_already_answered"},
+            )
+        )
+
+    def _check_state_ttl(self, timeout: float, asker: str) -> None:
+        """On 2026-07-28, refuse to ask a question whose timeout outlives the server's request state.
+
+        Raises:
+            ValueError: If the finite `timeout` exceeds the state's TTL, naming the fix.
+        """
+        if not self._mrtr or math.isinf(timeout):
+            return
+        if self._policy.timeout is None and timeout == _default_timeout:
+            # The process-wide default was checked by `set_default_timeout` (a warning); a
+            # server with a deliberately short ttl still asks, and an answer within it works.
+            return
+        ttl = state_ttl(self._sdk.mcp_server)
+        if ttl is not None and timeout > ttl:
+            raise ValueError(
+                f"{asker} in {self._function} has a {timeout:g} s timeout, longer than the {ttl:g} s this "
+                "server's 2026-07-28 request state lives (its RequestStateSecurity ttl): the SDK would "
+                "refuse a later answer as 'Invalid or expired requestState'. Pass a timeout of at most "
+                f"{ttl:g} s, or give the server a longer ttl: MCPServer(..., request_state_security="
+                "RequestStateSecurity.ephemeral(ttl=...)) for one process, or "
+                "RequestStateSecurity(keys=[secret], ttl=...) for several replicas."
+            )
 
     async def _suspend(
         self,
@@ -872,11 +1088,20 @@ class ElicitContext:
         *,
         via: Via,
         reason: str = "",
+        pending: Pending | None = None,
     ) -> BaseException:
-        """End this round: an `InputRequiredResult` (via the client) or a fallback result (via the model)."""
+        """End this round: an `InputRequiredResult` (via the client) or a fallback result (via the model).
+
+        `pending` is the record of a question asked before and not yet answered: it is
+        kept as is (asked time, attempt, round id). Otherwise the question is asked now,
+        as attempt `attempt`, in a fresh round.
+        """
+        if pending is None:
+            pending = Pending(question=question, asked_at=_now(), attempt=attempt, round=new_round())
         state = ReplayState(
+            started=self._started,
             answers=tuple(self._answers),
-            pending=Pending(question=question, asked_at=_now(), attempt=attempt),
+            pending=pending,
             once=dict(self._once),
         )
         if via == "fallback":
@@ -920,6 +1145,56 @@ class ElicitContext:
                 companion=config.name, token=token, message=params.message, schema=params.requested_schema
             )
         )
+
+
+def _check_size(model: type[BaseModel], wire: WireResult, limit: int) -> None:
+    """Refuse an answer whose content exceeds `limit` bytes of compact ASCII JSON.
+
+    Raises:
+        InvalidResponse: Naming the limit and the fix; it keeps no content (nor any value).
+    """
+    if wire.content is not None and _json_size(wire.content, limit) > limit:
+        raise InvalidResponse(
+            model.__name__,
+            [("(answer)", f"the answer is larger than the limit of {limit} bytes")],
+            None,
+            advice=(
+                f"An answer may carry at most {limit} bytes of JSON content (@elicits(max_answer_bytes=...), "
+                f"{DEFAULT_MAX_ANSWER_BYTES} by default), so that it fits in the request state a "
+                "2026-07-28 round carries. Ask for less per question (set max_length on long text "
+                "fields, or split the form), or pass a larger max_answer_bytes to @elicits."
+            ),
+        )
+
+
+def _json_size(value: object, limit: int) -> int:
+    """Bytes of `value` as compact ASCII JSON (as the request state carries it), counted up to `limit`.
+
+    Past `limit` it returns any number above `limit`. Strings longer than the limit
+    and integers are sized without being serialised.
+    """
+    if isinstance(value, str):
+        return len(value) + 2 if len(value) > limit else len(json.dumps(value))
+    if value is None or value is True:
+        return 4
+    if value is False:
+        return 5
+    if isinstance(value, int):
+        return value.bit_length() * 30103 // 100000 + 2  # at least its digits and sign
+    if isinstance(value, float):
+        return len(repr(value))
+    items: list[object]
+    if isinstance(value, dict):
+        items = [part for pair in value.items() for part in pair]  # pyright: ignore[reportUnknownVariableType]
+    else:
+        assert isinstance(value, list), "an elicitation result's content holds JSON values only"
+        items = value  # pyright: ignore[reportUnknownVariableType]
+    total = 2 + max(len(items) - 1, 0)  # brackets, separators
+    for item in items:
+        total += _json_size(item, limit - total)
+        if total > limit:
+            break
+    return total
 
 
 def _kept(wire: WireResult) -> dict[str, Any] | None:
@@ -1043,17 +1318,6 @@ def _url_unsupported(policy: OnUnsupported, reason: str) -> UrlResult:
 
 def _asker(params: ElicitRequestParams) -> str:
     return "ctx.elicit_url" if isinstance(params, ElicitRequestURLParams) else "ctx.elicit"
-
-
-def _check_in_time(pending: Pending, timeout: float, subject: str, asker: str) -> None:
-    """2026-07-28: raise `ElicitationTimeout` if the answer came later than `timeout`."""
-    waited = _now() - pending.asked_at
-    if waited > timeout:
-        raise ElicitationTimeout(
-            f"the answer to {subject} arrived {waited:.0f} s after it was asked, later than "
-            f"the {timeout:g} s timeout. Pass timeout= to {asker} or @elicits to wait longer "
-            "(and keep the server's RequestStateSecurity ttl above it)."
-        )
 
 
 _URL_SCHEMES: Final = ("https", "http")

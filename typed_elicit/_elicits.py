@@ -25,17 +25,23 @@ from mcp_types import (
 from pydantic import BaseModel
 
 from ._context import (
+    DEFAULT_CALL_TIMEOUT,
+    DEFAULT_MAX_ANSWER_BYTES,
     ON_UNSUPPORTED,
     ElicitContext,
     FallbackRequired,
     InputRequired,
     OnUnsupported,
     Policy,
+    RoundRefused,
+    check_call_timeout,
+    check_max_answer_bytes,
     check_on_unsupported,
     check_retries,
     check_timeout,
     negotiated_era,
     suspensions,
+    warn_if_over_state_ttl,
 )
 from ._errors import ElicitationUnsupported, ElicitUsageError, SchemaError, TypedElicitError
 from ._fallback import resuming
@@ -63,6 +69,9 @@ def elicits(
     retries: int = 0,
     on_unsupported: OnUnsupported = "raise",
     hooks: Sequence[ElicitHook] = (),
+    call_timeout: float = DEFAULT_CALL_TIMEOUT,
+    max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+    single_use_rounds: bool = True,
 ) -> ElicitsDecorator: ...
 def elicits(
     *args: Any,
@@ -70,6 +79,9 @@ def elicits(
     retries: int = 0,
     on_unsupported: OnUnsupported = "raise",
     hooks: Sequence[ElicitHook] = (),
+    call_timeout: float = DEFAULT_CALL_TIMEOUT,
+    max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+    single_use_rounds: bool = True,
 ) -> Any:
     """Let an async tool, prompt or resource-template function ask the user questions.
 
@@ -97,12 +109,24 @@ def elicits(
     Args:
         *args: The function (bare use), or the models the function asks for:
             they are reduced now, so a model that cannot be elicited fails at import.
-        timeout: Default seconds per question for this function.
+        timeout: Default seconds per question for this function. On 2026-07-28
+            it must not exceed the server's request-state TTL (600 s by
+            default): a longer one warns here and fails before asking.
         retries: Default number of re-asks after an invalid answer.
         on_unsupported: Default policy when the client cannot be asked;
             `"fallback"` needs `install_fallback(server)`.
         hooks: This function's elicitation hooks, run after the process-wide
             ones (`add_hooks`); see `ElicitHook`.
+        call_timeout: Seconds from a 2026-07-28 (or fallback) call's first round
+            within which every answer must arrive (1 hour by default); a later
+            answer, or a refresh, ends the call with `ElicitationTimeout`.
+        max_answer_bytes: The largest answer accepted, in bytes of its content as
+            compact JSON (64 KiB by default); a larger one is an `InvalidResponse`
+            (asked again while `retries` allow), on every era.
+        single_use_rounds: Whether each 2026-07-28 round (and each fallback
+            question) takes one answer; a second answer to a round gets a
+            JSON-RPC error -32602. Turning it off lets a client resend the final
+            round, and every resend runs the code after the last question again.
 
     Returns:
         The wrapped function, or a decorator producing it.
@@ -111,7 +135,12 @@ def elicits(
         TypeError: If the function is not async, has no `ElicitContext` parameter,
             has several, or also takes the SDK `Context`.
         SchemaError: If a listed model cannot be elicited.
-        ValueError: If `timeout` is not positive or `retries` is negative.
+        ValueError: If `timeout` is not positive, `retries` is negative,
+            `call_timeout` is not positive and finite, or `max_answer_bytes` is
+            not a positive int.
+
+    Warns:
+        UserWarning: If `timeout` exceeds the SDK's default request-state TTL (600 s).
     """
     if len(args) == 1 and _is_function(args[0]):
         return _wrap(args[0], Policy())
@@ -120,9 +149,20 @@ def elicits(
         _prereduce(model)
     if timeout is not None:
         check_timeout(timeout, "@elicits")
+        warn_if_over_state_ttl(timeout, "@elicits", stacklevel=2)
     check_retries(retries, "@elicits")
     check_on_unsupported(on_unsupported, "@elicits", ON_UNSUPPORTED)
-    policy = Policy(timeout=timeout, retries=retries, on_unsupported=on_unsupported, hooks=tuple(hooks))
+    check_call_timeout(call_timeout, "@elicits")
+    check_max_answer_bytes(max_answer_bytes, "@elicits")
+    policy = Policy(
+        timeout=timeout,
+        retries=retries,
+        on_unsupported=on_unsupported,
+        hooks=tuple(hooks),
+        call_timeout=call_timeout,
+        max_answer_bytes=max_answer_bytes,
+        single_use_rounds=bool(single_use_rounds),
+    )
 
     def decorate(fn: F) -> F:
         return _wrap(fn, policy, models)
@@ -233,6 +273,8 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
                 bound.arguments[ctx_name] = ctx
                 call = fn(*bound.args, **bound.kwargs)
             return await _settle(call, created, name)
+        except RoundRefused as spent:
+            raise spent.error from None
         except TypedElicitError as exc:
             surfaced = _for_client(exc, sdk)
             if surfaced is exc:

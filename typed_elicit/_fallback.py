@@ -11,23 +11,22 @@ round (see `_replay`), so the same tool code asks, re-asks and continues.
 The token is sealed with a `RequestStateSecurity` codec (AES-256-GCM by
 default): the model can neither read nor alter it. It expires, names the server
 (its audience) and, when the transport authenticates, the principal. It also
-carries a random id (`jti`), and is single-use: the companion claims the id in a
-`RedeemedTokens` store when it accepts the token, and refuses it after that.
+carries a random id (`jti`), and is single-use: the companion claims `token:<jti>`
+in a `ClaimStore` (the server's, see `configure`) when it accepts the token, and
+refuses it after that.
 """
 
 from __future__ import annotations
 
 import contextvars
 import hashlib
-import heapq
 import hmac
 import json
 import secrets
-import threading
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal, Protocol
+from typing import Annotated, Any, Final, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -39,62 +38,22 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ._client import FieldSpec, parse_requested_schema
 from ._errors import InvalidFallbackToken, TypedElicitError
 from ._replay import ReplayState
+from ._store import ClaimStore, InProcessClaimStore, store_for
 
 TOKEN_VERSION: Final[Literal[2]] = 2
 META_KEY: Final = "io.github.typed-elicit/fallback"
 """The `_meta` key of a fallback result: token, companion tool name, message and schema."""
 
 
-class RedeemedTokens(Protocol):
-    """Where the companion tool records the ids of the fallback tokens it accepted.
+RedeemedTokens = ClaimStore
+"""Where the companion tool records the fallback tokens it accepted: a `ClaimStore`.
 
-    The default (used when `install_fallback` gets no `redeemed=`) lives in the
-    process. Several replicas behind one client need one shared store (or sticky
-    routing) for a token to stay single-use across them; for example, with Redis:
-    `return bool(await redis.set(f"fallback:{token_id}", 1, nx=True, exat=math.ceil(expires_at)))`.
-    """
+Kept under this name for code written before `ClaimStore`; the companion claims
+`token:<id>` keys in it.
+"""
 
-    async def claim(self, token_id: str, expires_at: float) -> bool:
-        """Record `token_id` as redeemed; False if it was recorded already.
-
-        Must be atomic: of two concurrent claims of one id, exactly one returns True.
-
-        Args:
-            token_id: The token's random id.
-            expires_at: When the token expires (Unix time, seconds). The store may
-                forget the id after that (allow for clock skew between replicas):
-                an expired token is refused before its id is claimed.
-        """
-        ...
-
-
-class InProcessRedeemedTokens:
-    """The default `RedeemedTokens`: the ids of tokens accepted by this process.
-
-    It holds one entry per token accepted within the last TTL and forgets each id
-    once its token has expired, so its size is bounded by the fallback answers
-    received per TTL.
-    """
-
-    def __init__(self) -> None:
-        self._ids: set[str] = set()
-        self._expiry: list[tuple[float, str]] = []  # a heap, soonest expiry first
-        self._lock = threading.Lock()
-
-    async def claim(self, token_id: str, expires_at: float) -> bool:
-        """Record `token_id` as redeemed; False if it was recorded already (see `RedeemedTokens`)."""
-        with self._lock:
-            now = _now()
-            while self._expiry and self._expiry[0][0] <= now:
-                self._ids.discard(heapq.heappop(self._expiry)[1])
-            if token_id in self._ids:
-                return False
-            self._ids.add(token_id)
-            heapq.heappush(self._expiry, (expires_at, token_id))
-            return True
-
-    def __len__(self) -> int:
-        return len(self._ids)
+InProcessRedeemedTokens = InProcessClaimStore
+"""The in-process `ClaimStore`, under its former name."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +63,8 @@ class Installed:
     name: str
     security: RequestStateSecurity
     audience: str
-    redeemed: RedeemedTokens
+    redeemed: ClaimStore | None
+    """The store given to `install_fallback`; None means the server's (`store_for`)."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +97,7 @@ def install_fallback(
     *,
     name: str = "send_elicitation_result",
     security: RequestStateSecurity | None = None,
-    redeemed: RedeemedTokens | None = None,
+    redeemed: ClaimStore | None = None,
 ) -> None:
     """Register the companion tool that `on_unsupported="fallback"` needs.
 
@@ -168,9 +128,10 @@ def install_fallback(
         security: Seals the tokens; its `ttl` is how long a token stays valid.
             None makes a process-local key (`RequestStateSecurity.ephemeral()`,
             600 s); several replicas need `RequestStateSecurity(keys=[shared_secret])`.
-        redeemed: Records the tokens already redeemed. None keeps them in this
-            process, which holds across replicas only with sticky routing;
-            otherwise give every replica one shared store (see `RedeemedTokens`).
+        redeemed: Records the tokens already redeemed. None uses the server's
+            store (`configure(server, store=...)`; by default one in this process,
+            which holds across replicas only with sticky routing); several replicas
+            need one shared store (see `ClaimStore`).
 
     Raises:
         ValueError: If `server` already has a companion tool from `install_fallback`.
@@ -184,7 +145,7 @@ def install_fallback(
         name=name,
         security=security or RequestStateSecurity.ephemeral(),
         audience=server.name or "",
-        redeemed=redeemed if redeemed is not None else InProcessRedeemedTokens(),
+        redeemed=redeemed,
     )
 
     async def companion(
@@ -222,7 +183,8 @@ async def _redeem(
 ) -> CallToolResult:
     try:
         claims = _unseal(config, ctx, token)
-        if not await config.redeemed.claim(claims.jti, claims.exp):
+        store = config.redeemed if config.redeemed is not None else store_for(server)
+        if not await store.claim(f"token:{claims.jti}", claims.exp):
             raise InvalidFallbackToken(
                 "the token was already used: each token delivers one answer, once, and the tool "
                 f"already ran with it. To answer again, call the tool {claims.tool!r} again; it asks "

@@ -10,6 +10,12 @@ digest (a URL-mode question: position, the kind `url` and the URL's digest); a
 re-run that asks something else at that position gets `ReplayMismatch`.
 The SDK seals the state (AES-256-GCM, bound to the tool, its arguments and the
 principal), so what arrives here is plaintext this server minted.
+
+The state also carries when the call started and, for the pending question, when it
+was asked, its attempt count and a random round id. A round that only refreshes the
+question keeps all three, so timeouts and `retries` hold however often a client
+refreshes, and the round id (claimed when the answer is taken, see `_store`) makes
+each round single-use.
 """
 
 from __future__ import annotations
@@ -18,13 +24,14 @@ import base64
 import hashlib
 import json
 import logging
+import secrets
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 logger = logging.getLogger(__name__)
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 """Bumped whenever the layout changes; a state of another version starts the call afresh."""
 
 
@@ -63,17 +70,39 @@ class Answer(_Record):
 
 
 class Pending(_Record):
-    """The question the last round ended on, awaiting the client's response."""
+    """The question the last round ended on, awaiting the client's response.
+
+    A round that brings no answer to it ends with this same record (same time,
+    attempt and round id), so refreshing a question neither restarts its timeout
+    nor gives the client another try.
+
+    Attributes:
+        question: The question asked.
+        asked_at: When this attempt of the question was first asked (Unix time).
+        attempt: 0, then 1, 2, ... for re-asks after invalid answers.
+        round: A random id, claimed when the answer is taken (single-use rounds).
+    """
 
     question: QuestionId
     asked_at: float
     attempt: int = 0
+    round: str
 
 
 class ReplayState(_Record):
-    """Everything a call carries from one round to the next."""
+    """Everything a call carries from one round to the next.
+
+    Attributes:
+        v: The layout version (`STATE_VERSION`).
+        started: When the call's first round ran (Unix time), for its `call_timeout`;
+            None before the call has suspended.
+        answers: The answers so far, in the order asked.
+        pending: The question awaiting an answer, if any.
+        once: The results of `ctx.once`, by key.
+    """
 
     v: int = STATE_VERSION
+    started: float | None = None
     answers: tuple[Answer, ...] = ()
     pending: Pending | None = None
     once: dict[str, Any] = {}
@@ -142,6 +171,11 @@ def url_digest(url: str) -> str:
 def _digest(text: str) -> str:
     digest = hashlib.sha256(text.encode()).digest()[:9]
     return base64.urlsafe_b64encode(digest).decode()
+
+
+def new_round() -> str:
+    """A fresh random round id (128 bits, URL-safe)."""
+    return secrets.token_urlsafe(16)
 
 
 def question_key(index: int) -> str:
