@@ -181,10 +181,11 @@ def hot_functions(
         return []
     _, n, m = sizes
     ours_n, ours_m, floor_n, floor_m = (self_costs(dump) for dump in (*ours, *floor))
-    extra = {
-        key: ((ours_m.get(key, 0) - ours_n.get(key, 0)) - (floor_m.get(key, 0) - floor_n.get(key, 0))) / (m - n)
-        for key in ours_n.keys() | ours_m.keys() | floor_n.keys() | floor_m.keys()
-    }
+    extra: dict[str, float] = {}
+    for key in ours_n.keys() | ours_m.keys() | floor_n.keys() | floor_m.keys():
+        ours_calls = ours_m.get(key, 0) - ours_n.get(key, 0)
+        floor_calls = floor_m.get(key, 0) - floor_n.get(key, 0)
+        extra[key] = (ours_calls - floor_calls) / (m - n)
     return sorted(extra.items(), key=lambda item: -item[1])[:top]
 
 
@@ -228,7 +229,7 @@ def table(run: InstructionRun) -> list[str]:
 
 
 def worker(warmup: int, n: int, m: int) -> None:
-    """Inside valgrind: warm every contender up uninstrumented, switch instrumentation on, then mark stretches."""
+    """Inside valgrind: warm up uninstrumented, switch instrumentation on, then the marked stretches."""
     import anyio
     from mcp import Client
 
