@@ -175,12 +175,15 @@ def hot_functions(
     """The `top` functions with the most extra instructions per call in `ours` over `floor`.
 
     Per function: ((ours M - ours N) - (floor M - floor N)) / (M - N), from the self costs of the
-    (N, M) stretch dumps of each. Empty when `callgrind_annotate` is missing.
+    (N, M) stretch dumps of each. Empty when `callgrind_annotate` is missing or fails.
     """
     if shutil.which("callgrind_annotate") is None:
         return []
     _, n, m = sizes
-    ours_n, ours_m, floor_n, floor_m = (self_costs(dump) for dump in (*ours, *floor))
+    try:
+        ours_n, ours_m, floor_n, floor_m = (self_costs(dump) for dump in (*ours, *floor))
+    except (OSError, subprocess.CalledProcessError):  # e.g. no perl to run the script
+        return []
     extra: dict[str, float] = {}
     for key in ours_n.keys() | ours_m.keys() | floor_n.keys() | floor_m.keys():
         ours_calls = ours_m.get(key, 0) - ours_n.get(key, 0)
