@@ -6,6 +6,7 @@ Usage (from the repository root):
     .venv/bin/python -m tests.bench --quick  # smoke run, seconds; prints the tables, writes nothing
 
 Options: `--no-fastmcp` skips FastMCP; `--fastmcp` creates its venv even with `--quick`;
+`--no-callgrind` skips the instruction count (1d; skipped with a note when valgrind is missing);
 `--pending N` sets the scale run's question count (10,000); `--write`/`--no-write`;
 `--json FILE` keeps the raw numbers.
 """
@@ -26,8 +27,9 @@ from typing import Any
 
 import anyio
 
-from . import bench_schema, overhead, roundtrip, scale, wizard
+from . import bench_schema, instructions, overhead, roundtrip, scale, wizard
 from ._common import Era, Samples
+from .instructions import InstructionRun
 from .report import render_markdown, write_outputs
 from .roundtrip import FastMCPRun
 from .scale import ScaleRun
@@ -54,6 +56,9 @@ class Config:
     clients: int = 10
     traced_pending: int = 2_000
     """tracemalloc makes the scale run ~3x slower; the breakdown is per question, so fewer suffice."""
+    callgrind: bool = True
+    instructions_size: tuple[int, int, int] = instructions.FULL
+    """(warm-up calls, N, M) per contender of the callgrind count."""
 
     @classmethod
     def quick_run(cls, **changes: Any) -> Config:
@@ -67,6 +72,7 @@ class Config:
             "pending": 200,
             "clients": 2,
             "traced_pending": 100,
+            "instructions_size": instructions.QUICK,
         }
         return cls(**(preset | changes))
 
@@ -80,6 +86,7 @@ class Results:
     roundtrip: Samples
     fastmcp: FastMCPRun
     steps: dict[str, float]
+    instructions: InstructionRun
     three_step: dict[str, Samples]
     three_step_runs: dict[str, dict[str, int]]
     growth: list[GrowthRow]
@@ -119,7 +126,7 @@ def _log(message: str) -> None:
 
 
 def run(config: Config) -> Results:
-    """Run the five comparisons in order; each is bounded in time."""
+    """Run the comparisons in order; each is bounded in time."""
     started = time.perf_counter()
     calls, blocks = config.roundtrip_size
     _log(f"1. round trip, push era: {calls} calls x {blocks} blocks per contender")
@@ -133,6 +140,13 @@ def run(config: Config) -> Results:
         _log(fm.note)
     _log("1c. typed_elicit's steps, timed inside a live tool call")
     steps = anyio.run(overhead.measure, 2_000 if config.quick else 20_000)
+    if config.callgrind:
+        _log(f"1d. instructions per round trip under callgrind: (warm-up, N, M) = {config.instructions_size}")
+        counted = instructions.measure(config.instructions_size, timeout=300.0 if config.quick else 900.0)
+    else:
+        counted = InstructionRun(note="callgrind skipped: --no-callgrind")
+    if counted.note:
+        _log(counted.note)
 
     wcalls, wblocks = config.wizard_size
     three: dict[str, Samples] = {}
@@ -164,7 +178,7 @@ def run(config: Config) -> Results:
 
     _log("5. schema cost")
     schema = bench_schema.run(config.quick)
-    results = Results(config, environment(), rt, fm, steps, three, three_runs, growth, runs, schema)
+    results = Results(config, environment(), rt, fm, steps, counted, three, three_runs, growth, runs, schema)
     results.seconds = time.perf_counter() - started
     _log(f"done in {results.seconds:.0f} s")
     return results
@@ -177,6 +191,7 @@ def main(argv: list[str] | None = None) -> Results:
     parser.add_argument("--quick", action="store_true", help="tiny sizes (CI smoke run); writes nothing")
     parser.add_argument("--no-fastmcp", action="store_true", help="skip the FastMCP comparison")
     parser.add_argument("--fastmcp", action="store_true", help="create the FastMCP venv even with --quick")
+    parser.add_argument("--no-callgrind", action="store_true", help="skip the instruction count (1d)")
     parser.add_argument("--pending", type=int, help="scale run size (default 10000; 200 with --quick)")
     parser.add_argument("--write", dest="write", action="store_true", default=None)
     parser.add_argument("--no-write", dest="write", action="store_false")
@@ -187,6 +202,7 @@ def main(argv: list[str] | None = None) -> Results:
     options: dict[str, Any] = {
         "fastmcp": not args.no_fastmcp,
         "install_fastmcp": args.fastmcp or not args.quick,
+        "callgrind": not args.no_callgrind,
     }
     if args.pending is not None:
         options["pending"] = args.pending

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import bench_schema, overhead
+from . import bench_schema, instructions, overhead
 
 if TYPE_CHECKING:
     from .__main__ import Results
@@ -141,6 +141,7 @@ def render_markdown(results: Results, image: Path, doc: Path) -> str:
     lines += ["", f"![benchmark plots]({os.path.relpath(image, doc.parent)})", ""]
     lines += _roundtrip(results)
     lines += _steps(results)
+    lines += instructions.table(results.instructions)
     lines += _three_step(results)
     lines += _growth(results)
     lines += _scale(results)
