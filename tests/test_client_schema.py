@@ -226,7 +226,7 @@ HOSTILE: list[tuple[object, str]] = [
     ({"type": "object", "properties": {"a": {"type": "integer", "enum": ["1"]}}}, "numeric enums"),
     ({"type": "object", "properties": {"a": {"type": "string", "format": "hostname"}}}, "format"),
     ({"type": "object", "properties": {"a": {"type": "string", "minLength": 5, "maxLength": 2}}}, "greater"),
-    ({"type": "object", "properties": {"a": {"type": "string", "minLength": -1}}}, "non-negative"),
+    ({"type": "object", "properties": {"a": {"type": "string", "minLength": -1}}}, "integer from 0"),
     ({"type": "object", "properties": {"a": {"type": "integer", "minimum": "0"}}}, "finite number"),
     ({"type": "object", "properties": {"a": {"type": "integer", "minimum": True}}}, "finite number"),
     ({"type": "object", "properties": {"a": {"type": "integer", "default": "x"}}}, "does not fit"),
