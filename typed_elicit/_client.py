@@ -90,6 +90,7 @@ _FORBIDDEN_KEYWORDS: Final = (
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _FLOAT_MAX: Final = int(sys.float_info.max)
 _SHOWN: Final = 40
+_LONG_DIGITS: Final = re.compile(r"[0-9]{21,}")
 _LINE: Final = 300
 _CHOICE_KEYS: Final = ("enum", "oneOf", "const")
 
@@ -197,7 +198,10 @@ class FormSpec:
             InvalidAnswer: The answer does not satisfy the schema.
         """
         if isinstance(answer, BaseModel):
-            values: Mapping[str, Any] = answer.model_dump(mode="json", by_alias=True, exclude_none=True)
+            # warnings=False: pydantic's serializer warnings quote the offending value.
+            values: Mapping[str, Any] = answer.model_dump(
+                mode="json", by_alias=True, exclude_none=True, warnings=False
+            )
         else:
             values = answer
         try:
@@ -589,7 +593,7 @@ class _Parser:
         try:
             checked = adapter.validate_python(value)
         except ValidationError as exc:
-            problem = exc.errors()[0]["msg"]
+            problem = _LONG_DIGITS.sub(lambda m: f"{m[0][:12]}...", exc.errors()[0]["msg"])[:120]
             self.fail(f"{path}.default", f"{show_value(value)} does not fit the field: {problem}")
             return spec
         return replace(spec, has_default=True, default=adapter.dump_python(checked, mode="json"))
