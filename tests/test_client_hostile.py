@@ -36,6 +36,7 @@ from pydantic import BaseModel
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._client import (
     CACHE_ENTRIES,
+    CACHED_FIELDS,
     CACHED_SCHEMA_LENGTH,
     MAX_FIELDS,
     MAX_MESSAGE_LENGTH,
@@ -84,7 +85,7 @@ def hostile_cases() -> Iterator[tuple[str, object, str]]:
                 yield f"{kind}-{key}-{type(wrong).__name__}", obj(a={"type": kind, key: wrong}), path
         for key in ("minimum", "maximum"):
             yield f"{kind}-{key}-bool", obj(a={"type": kind, key: True}), f"properties.a.{key}"
-        for default in (10**400, -(10**400), "1e400", "-1e99999", "0x10", True):
+        for default in (10**400, -(10**400), "1e400", "-1e99999", "0x10", True, "0e99999999999999999999"):
             case = f"{kind}-default-{str(default)[:6]}"
             yield case, obj(a={"type": kind, "default": default}), "properties.a.default"
     # Lengths and item counts that overflow a machine word, or are not counts.
@@ -426,6 +427,7 @@ def retained_after(schemas: Iterator[object]) -> int:
                 parse_requested_schema(schema)
             except RequestedSchemaError:
                 pass
+        del schema  # the test's own input, not what the client kept
         gc.collect()
         return tracemalloc.get_traced_memory()[0] - before
     finally:
@@ -441,28 +443,39 @@ def test_ten_schemas_with_20_mb_descriptions_leave_nothing_behind() -> None:
     assert retained < 256 * 1024
 
 
-def test_schemas_just_over_the_cached_size_are_parsed_but_not_kept() -> None:
-    size = CACHED_SCHEMA_LENGTH + 10
-    first = obj(a={"type": "string", "description": "x" * size})
+def big_form(seed: int, fields: int, options: int) -> dict[str, object]:
+    """A valid form of `fields` choices of `options` 100-character values each."""
+    values = [f"{seed}-{i}-".ljust(100, "v") for i in range(options)]
+    return obj(**{f"f{i}": {"type": "string", "enum": values} for i in range(fields)})
 
-    assert parse_requested_schema(first) is not parse_requested_schema(first)
-    retained = retained_after(
-        obj(a={"type": "string", "description": f"{i}" + "x" * (MAX_SCHEMA_LENGTH - 100)}) for i in range(20)
-    )
 
-    print(f"retained after 20 accepted 1 MiB schemas: {retained} bytes")
-    assert retained < 256 * 1024
+def many_fields(seed: int, fields: int, pad: int = 0) -> dict[str, object]:
+    """A valid form of `fields` booleans, the costliest model per character of JSON."""
+    return {**obj(**{f"f{seed}_{i}": {"type": "boolean"} for i in range(fields)}), "description": "d" * pad}
+
+
+def test_schemas_over_the_cached_size_are_parsed_but_not_kept() -> None:
+    long_one, wide_one = big_form(0, 1, 90), many_fields(0, CACHED_FIELDS + 1)
+    assert CACHED_SCHEMA_LENGTH < len(json.dumps(long_one)) < 2 * CACHED_SCHEMA_LENGTH
+
+    assert parse_requested_schema(long_one) is not parse_requested_schema(long_one)
+    assert parse_requested_schema(wide_one) is not parse_requested_schema(wide_one)
+    retained = retained_after(big_form(i, 100, 90) for i in range(10))
+    wide = retained_after(many_fields(i, 50) for i in range(CACHE_ENTRIES + 8))
+
+    print(f"retained after 10 accepted 0.9 MiB schemas: {retained} bytes")
+    print(f"retained after {CACHE_ENTRIES + 8} accepted 50-field schemas: {wide} bytes")
+    assert retained < 128 * 1024
+    assert wide < 4 * 1024 * 1024  # typing's own LRU caches (128 entries each), full after ~128 forms
 
 
 def test_the_cache_holds_at_most_its_entries_of_at_most_the_cached_size() -> None:
-    retained = retained_after(
-        obj(a={"type": "string", "description": f"{i}" + "x" * (CACHED_SCHEMA_LENGTH - 200)})
-        for i in range(3 * CACHE_ENTRIES)
-    )
+    pad = CACHED_SCHEMA_LENGTH - len(json.dumps(many_fields(999, CACHED_FIELDS))) - 10
+    retained = retained_after(many_fields(i, CACHED_FIELDS, pad) for i in range(3 * CACHE_ENTRIES))
 
-    print(f"retained after {3 * CACHE_ENTRIES} distinct cacheable schemas: {retained} bytes")
+    print(f"retained after {3 * CACHE_ENTRIES} distinct cacheable schemas (worst case): {retained} bytes")
     assert _parse_cached.cache_info().currsize == CACHE_ENTRIES
-    assert retained < CACHE_ENTRIES * (CACHED_SCHEMA_LENGTH + 64 * 1024)
+    assert retained < CACHE_ENTRIES * 128 * 1024
 
 
 # --- over the wire ------------------------------------------------------------------------------

@@ -413,3 +413,17 @@ def test_unusual_property_names_get_safe_attributes() -> None:
 
     assert spec.content({n: n for n in names}) == {n: n for n in names}
     assert [f.attr for f in spec.fields] == ["field_model_dump_json_x", "field_t", "field_field", "fi"]
+
+
+@pytest.mark.parametrize(
+    "value", ["0e99999999999999999999", "1e-99999999999999999999", "9" * 5000, 10**400, "1" + "0" * 400]
+)
+def test_numbers_beyond_what_the_client_handles_are_invalid_answers_not_crashes(value: object) -> None:
+    spec = parse_requested_schema(
+        {"type": "object", "properties": {"i": {"type": "integer"}, "n": {"type": "number"}}}
+    )
+
+    for name in ("i", "n"):
+        with pytest.raises(InvalidAnswer, match="expected a number") as caught:
+            spec.content({name: value})
+        assert "999999" not in str(caught.value)

@@ -63,9 +63,11 @@ MAX_COUNT: Final = 2**31 - 1
 """Largest accepted `minLength`, `maxLength`, `minItems` or `maxItems`."""
 MAX_PROBLEMS: Final = 20
 """A refusal lists at most this many problems (and says how many more there were)."""
-CACHED_SCHEMA_LENGTH: Final = 16_384
+CACHED_SCHEMA_LENGTH: Final = 8_192
 """Only schemas at most this long (as JSON) are kept in the parse cache."""
-CACHE_ENTRIES: Final = 128
+CACHED_FIELDS: Final = 16
+"""Only schemas with at most this many properties are kept in the parse cache."""
+CACHE_ENTRIES: Final = 64
 """How many parsed schemas the cache keeps (least recently used first out)."""
 
 ContentValue: TypeAlias = str | int | float | bool | list[str]
@@ -262,8 +264,8 @@ def parse_requested_schema(schema: object) -> FormSpec:
     make the form impossible to render and are rejected. Liberal where the spec is: an
     `enum` or `oneOf` without `type` is a string choice, a `const` is a one-option
     choice, `exclusiveMinimum`/`exclusiveMaximum` are honoured. Sizes are bounded
-    (`MAX_SCHEMA_LENGTH`, `MAX_TEXT_LENGTH`, `MAX_COUNT`, ...); schemas up to
-    `CACHED_SCHEMA_LENGTH` are cached.
+    (`MAX_SCHEMA_LENGTH`, `MAX_TEXT_LENGTH`, `MAX_COUNT`, ...); only small schemas
+    (`CACHED_SCHEMA_LENGTH`, `CACHED_FIELDS`) are cached, `CACHE_ENTRIES` at most.
 
     Args:
         schema: The `requestedSchema` of an elicitation request, as decoded JSON.
@@ -290,7 +292,7 @@ def parse_requested_schema(schema: object) -> FormSpec:
             [f"schema: {len(key)} characters as JSON, more than the {MAX_SCHEMA_LENGTH} allowed"]
         )
     try:
-        return _parse_cached(key) if len(key) <= CACHED_SCHEMA_LENGTH else _parse(key)
+        return _parse_cached(key) if _cacheable(schema, key) else _parse(key)
     except RequestedSchemaError:
         raise
     except Exception as exc:  # a safety net: every known hostile input has its own check
@@ -316,6 +318,14 @@ def model_from_schema(schema: object) -> type[BaseModel]:
         RequestedSchemaError: The schema is not a valid elicitation schema.
     """
     return parse_requested_schema(schema).model
+
+
+def _cacheable(schema: object, key: str) -> bool:
+    """Whether a parsed schema may be kept: small as JSON and with few fields (models cost ~4 KiB a field)."""
+    if len(key) > CACHED_SCHEMA_LENGTH or not isinstance(schema, dict):
+        return False
+    properties = cast("dict[str, object]", schema).get("properties")
+    return not isinstance(properties, dict) or len(cast("dict[str, object]", properties)) <= CACHED_FIELDS
 
 
 def _parse(key: str) -> FormSpec:
@@ -682,6 +692,8 @@ def _wire_value(value: object, *, integer: bool) -> int | float:
         number = wire_number(value, integer=integer)
     except ValueError as exc:
         raise ValueError(str(exc).partition(", got ")[0]) from None
+    except ArithmeticError:  # decimal.InvalidOperation on exponents like 0e99999999999999999999
+        raise ValueError("expected a number of a size this client handles") from None
     if not _is_number(number):
         raise ValueError("expected a number within ±1.8e308")
     return number
@@ -735,12 +747,47 @@ def _field_type(spec: FieldSpec, *, optional: bool) -> Any:
     elif spec.kind == "boolean":
         t = Annotated[bool, Field(strict=True)]
     else:
-        choice: Any = Literal[tuple(o.value for o in spec.options)]
+        values = tuple(o.value for o in spec.options)
+        if sum(map(len, values)) > LITERAL_TEXT_LENGTH:
+            return _long_choice_type(spec, values, optional=optional)
+        choice: Any = Literal[values]
         if spec.kind == "choice":
             t = choice
         else:
             t = Annotated[list[choice], Field(min_length=spec.min_items, max_length=spec.max_items)]
     return t | None if optional else t
+
+
+LITERAL_TEXT_LENGTH: Final = 2_048
+"""Option lists up to this many characters in all become a `Literal`; longer ones a checked `str`.
+
+`typing` caches every `Literal[...]` (its last 128), so long option lists a server sent
+would stay in memory; they are checked by membership instead, outside every cache.
+"""
+
+
+class _Uncached:
+    """`Annotated` metadata that `typing` cannot hash, so it never caches the type; pydantic ignores it."""
+
+    __hash__ = None  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+
+
+def _long_choice_type(spec: FieldSpec, values: tuple[str, ...], *, optional: bool) -> Any:
+    """A long option list's type: a `str` checked by membership, built outside typing's caches."""
+    allowed = frozenset(values)
+
+    def one_of(value: str | None) -> str | None:
+        if value is not None and value not in allowed:
+            raise ValueError(f"expected one of the {len(allowed)} options")
+        return value
+
+    item: Any = Annotated[str, Field(strict=True), AfterValidator(one_of), _Uncached()]
+    if spec.kind == "choice":
+        if optional:
+            return Annotated[str | None, Field(strict=True), AfterValidator(one_of), _Uncached()]
+        return item
+    many: Any = list[item] | None if optional else list[item]
+    return Annotated[many, Field(min_length=spec.min_items, max_length=spec.max_items), _Uncached()]
 
 
 def _build_model(title: str | None, fields: Sequence[FieldSpec]) -> type[BaseModel]:
