@@ -9,6 +9,7 @@ a `FormSpec`'s model builds and round-trips a valid value.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import re
@@ -43,7 +44,6 @@ from typed_elicit._client import (
     MAX_NAME_LENGTH,
     MAX_OPTIONS,
     MAX_PROBLEMS,
-    MAX_SCHEMA_LENGTH,
     MAX_TEXT_LENGTH,
     UNCHECKED_PROBLEM,
     FormRequest,
@@ -63,7 +63,7 @@ from .test_client_schema import HOSTILE as STRUCTURAL
 MAX_MESSAGE_CHARS = 200 + MAX_PROBLEMS * 310
 """The longest a refusal's message may be: a header and `MAX_PROBLEMS` bounded lines."""
 LONG_DIGITS = re.compile(r"[0-9]{46,}")
-PYTHON_TEXT = ("Traceback", "Error building", "OverflowError", "SchemaError", "TypeError", "File \"")
+PYTHON_TEXT = ("Traceback", "Error building", "OverflowError", "SchemaError", "TypeError", 'File "')
 
 
 def obj(**properties: object) -> dict[str, object]:
@@ -127,7 +127,11 @@ def hostile_cases() -> Iterator[tuple[str, object, str]]:
     yield "many-fields", obj(**{f"f{i}": {"type": "string"} for i in range(MAX_FIELDS + 1)}), "fields"
     many = [str(i) for i in range(MAX_OPTIONS + 1)]
     yield "many-enum", obj(a={"enum": many}), "options"
-    yield "many-oneOf", obj(a={"type": "string", "oneOf": [{"const": v, "title": v} for v in many]}), "options"
+    yield (
+        "many-oneOf",
+        obj(a={"type": "string", "oneOf": [{"const": v, "title": v} for v in many]}),
+        "options",
+    )
     yield "many-items", obj(a={"type": "array", "items": {"enum": many}}), "options"
     yield "huge-schema", obj(a={"enum": ["x" * 1000] * 2000}), "characters as JSON"
     nested: dict[str, Any] = {}
@@ -136,9 +140,17 @@ def hostile_cases() -> Iterator[tuple[str, object, str]]:
     yield "deep-nesting", obj(a=nested), "nested too deeply"
     yield "not-json", obj(a={"type": "string", "default": object()}), "not JSON"
     # Bounds no value satisfies.
-    yield "exclusive-equal", obj(a={"type": "number", "exclusiveMinimum": 5, "exclusiveMaximum": 5}), "no number"
+    yield (
+        "exclusive-equal",
+        obj(a={"type": "number", "exclusiveMinimum": 5, "exclusiveMaximum": 5}),
+        "no number",
+    )
     yield "exclusive-vs-max", obj(a={"type": "number", "minimum": 1, "exclusiveMaximum": 1}), "no number"
-    yield "exclusive-no-int", obj(a={"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 1}), "no integer"
+    yield (
+        "exclusive-no-int",
+        obj(a={"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 1}),
+        "no integer",
+    )
     draft4 = {"type": "integer", "minimum": 3, "maximum": 3, "exclusiveMinimum": True}
     yield "exclusive-draft4", obj(a=draft4), "no integer"
     yield "exclusive-crossed", obj(a={"type": "number", "exclusiveMinimum": 9, "maximum": 2}), "no number"
@@ -196,7 +208,10 @@ async def test_every_hand_made_hostile_schema_is_refused_cleanly_by_parser_handl
             continue
         assert expected in str(error), case
         assert_clean(str(error))
-        for reply in (await callback(NO_CONTEXT, form_params(schema)), responder.respond(form_params(schema))):
+        for reply in (
+            await callback(NO_CONTEXT, form_params(schema)),
+            responder.respond(form_params(schema)),
+        ):
             assert isinstance(reply, ErrorData), case
             assert reply.code == INVALID_PARAMS
             assert_clean(reply.message)
@@ -222,8 +237,9 @@ def test_a_refusal_lists_at_most_max_problems_and_says_how_many_more() -> None:
 def test_a_long_value_is_shown_shortened_and_ascii_escaped() -> None:
     error = refusal(obj(a={"type": "string", "format": "\u00e9" * 10_000}))
 
-    assert error.problems == ("properties.a.format: must be one of email, uri, date, date-time, got '"
-                              + "\\xe9" * 40 + "...'",)
+    assert error.problems == (
+        "properties.a.format: must be one of email, uri, date, date-time, got '" + "\\xe9" * 40 + "...'",
+    )
 
 
 @pytest.mark.anyio
@@ -307,13 +323,19 @@ BOUNDS = st.fixed_dictionaries(
 NEAR_VALID = st.one_of(
     st.builds(
         lambda lengths, fmt, default: {"type": "string", **lengths, **fmt, **default},
-        st.fixed_dictionaries({}, optional={"minLength": st.integers(0, 12), "maxLength": st.integers(0, 40)}),
-        st.one_of(st.just({}), st.sampled_from(["email", "uri", "date", "date-time"]).map(lambda f: {"format": f})),
+        st.fixed_dictionaries(
+            {}, optional={"minLength": st.integers(0, 12), "maxLength": st.integers(0, 40)}
+        ),
+        st.one_of(
+            st.just({}), st.sampled_from(["email", "uri", "date", "date-time"]).map(lambda f: {"format": f})
+        ),
         st.one_of(st.just({}), CLEAN.map(lambda d: {"default": d})),
     ),
     st.builds(lambda kind, bounds: {"type": kind, **bounds}, st.sampled_from(["integer", "number"]), BOUNDS),
     st.builds(lambda default: {"type": "boolean", "default": default}, st.booleans()),
-    st.builds(lambda values, typed: {"enum": values, **typed}, WORDS, st.sampled_from([{}, {"type": "string"}])),
+    st.builds(
+        lambda values, typed: {"enum": values, **typed}, WORDS, st.sampled_from([{}, {"type": "string"}])
+    ),
     st.builds(lambda value: {"const": value}, CLEAN),
     st.builds(
         lambda values: {"type": "string", "oneOf": [{"const": v, "title": v.upper()} for v in values]}, WORDS
@@ -332,17 +354,25 @@ SCHEMA = st.one_of(
         st.integers(0, 5),
     ),
     st.builds(
-        lambda props: {"type": "object", "properties": props}, st.dictionaries(NICE_NAMES, NEAR_VALID, max_size=3)
+        lambda props: {"type": "object", "properties": props},
+        st.dictionaries(NICE_NAMES, NEAR_VALID, max_size=3),
     ),
     st.fixed_dictionaries(
-        {"type": st.just("object"), "properties": st.dictionaries(NAMES, st.one_of(NEAR_VALID, PROPERTY), max_size=4)},
+        {
+            "type": st.just("object"),
+            "properties": st.dictionaries(NAMES, st.one_of(NEAR_VALID, PROPERTY), max_size=4),
+        },
     ),
     st.fixed_dictionaries(
         {
             "type": st.one_of(st.just("object"), st.just("object"), KIND),
             "properties": st.one_of(st.dictionaries(NAMES, PROPERTY, max_size=4), LEAF),
         },
-        optional={"required": st.one_of(st.lists(NAMES, max_size=3), LEAF), "title": TEXT, "description": TEXT},
+        optional={
+            "required": st.one_of(st.lists(NAMES, max_size=3), LEAF),
+            "title": TEXT,
+            "description": TEXT,
+        },
     ),
     st.recursive(LEAF, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3)),
 )
@@ -423,10 +453,8 @@ def retained_after(schemas: Iterator[object]) -> int:
     try:
         before = tracemalloc.get_traced_memory()[0]
         for schema in schemas:
-            try:
+            with contextlib.suppress(RequestedSchemaError):
                 parse_requested_schema(schema)
-            except RequestedSchemaError:
-                pass
         del schema  # the test's own input, not what the client kept
         gc.collect()
         return tracemalloc.get_traced_memory()[0] - before
@@ -534,4 +562,3 @@ def test_valid_schemas_still_parse_after_the_hostile_ones() -> None:
             parse_requested_schema(schema)
 
     assert parse_requested_schema(obj(a={"type": "string"})).content({"a": "x"}) == {"a": "x"}
-

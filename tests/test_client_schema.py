@@ -388,7 +388,12 @@ def test_a_pydantic_json_schema_with_const_untyped_enum_and_exclusive_bounds_is_
     schema = Order.model_json_schema()
     schema["properties"]["size"].pop("type")
     assert schema["properties"]["confirm"]["const"] == "yes"
-    assert schema["properties"]["qty"] == {"exclusiveMaximum": 10, "exclusiveMinimum": 0, "title": "Qty", "type": "integer"}
+    assert schema["properties"]["qty"] == {
+        "exclusiveMaximum": 10,
+        "exclusiveMinimum": 0,
+        "title": "Qty",
+        "type": "integer",
+    }
 
     spec = parse_requested_schema(schema)
     content = spec.content({"confirm": "yes", "qty": 9})

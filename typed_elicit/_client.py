@@ -17,8 +17,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import TracebackType
-from urllib.parse import urlsplit
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeAlias, cast
+from urllib.parse import urlsplit
 
 import mcp_types as types
 from mcp.client import ClientRequestContext, Transport
@@ -286,7 +286,9 @@ def parse_requested_schema(schema: object) -> FormSpec:
             ["schema: not JSON: holds NaN, an infinity or an integer of more than 4300 digits"]
         ) from None
     except TypeError:
-        raise RequestedSchemaError(["schema: not JSON: holds a value that is not text, number or list"]) from None
+        raise RequestedSchemaError(
+            ["schema: not JSON: holds a value that is not text, number or list"]
+        ) from None
     if len(key) > MAX_SCHEMA_LENGTH:
         raise RequestedSchemaError(
             [f"schema: {len(key)} characters as JSON, more than the {MAX_SCHEMA_LENGTH} allowed"]
@@ -300,7 +302,9 @@ def parse_requested_schema(schema: object) -> FormSpec:
         raise RequestedSchemaError([UNCHECKED_PROBLEM]) from None
 
 
-UNCHECKED_PROBLEM: Final = "schema: no form can be built from it (a value is out of the range this client handles)"
+UNCHECKED_PROBLEM: Final = (
+    "schema: no form can be built from it (a value is out of the range this client handles)"
+)
 """The problem reported when building the form failed in a way no specific check caught."""
 
 
@@ -489,7 +493,8 @@ class _Parser:
                 ):
                     self.fail(f"{path}.enumNames", "must be a list of strings, one per enum value")
                 elif all(
-                    self.valid_text(n, f"{path}.enumNames[{i}]") for i, n in enumerate(cast("list[str]", names))
+                    self.valid_text(n, f"{path}.enumNames[{i}]")
+                    for i, n in enumerate(cast("list[str]", names))
                 ):
                     titles = cast("list[str]", names)
             return replace(base, kind="choice", options=tuple(map(Option, values, titles)))
@@ -502,7 +507,7 @@ class _Parser:
         lo, hi = self.count(p, "minLength", path), self.count(p, "maxLength", path)
         if lo is not None and hi is not None and lo > hi:
             self.fail(path, f"minLength {lo} is greater than maxLength {hi}")
-        return replace(base, min_length=lo, max_length=hi, format=cast("Format | None", fmt))
+        return replace(base, min_length=lo, max_length=hi, format=fmt)
 
     def numeric(
         self, base: FieldSpec, p: Mapping[str, object], path: str, kind: Literal["integer", "number"]
@@ -510,7 +515,10 @@ class _Parser:
         if "enum" in p:
             self.fail(f"{path}.enum", "enums must be strings; numeric enums are not in the spec")
         lo, hi = self.number(p, "minimum", path), self.number(p, "maximum", path)
-        xlo, xhi = self.exclusive(p, "exclusiveMinimum", path, lo), self.exclusive(p, "exclusiveMaximum", path, hi)
+        xlo, xhi = (
+            self.exclusive(p, "exclusiveMinimum", path, lo),
+            self.exclusive(p, "exclusiveMaximum", path, hi),
+        )
         if xlo is not None and lo is not None and p.get("exclusiveMinimum") is True:
             lo = None  # draft-4 style: `minimum` itself is the exclusive bound
         if xhi is not None and hi is not None and p.get("exclusiveMaximum") is True:
@@ -525,10 +533,14 @@ class _Parser:
             else:
                 empty = low > high or (low == high and (low_open or high_open))
             if empty:
-                self.fail(path, f"no {kind} fits between the lower bound {low:g} and the upper bound {high:g}")
+                self.fail(
+                    path, f"no {kind} fits between the lower bound {low:g} and the upper bound {high:g}"
+                )
         return replace(base, kind=kind, minimum=lo, maximum=hi, exclusive_minimum=xlo, exclusive_maximum=xhi)
 
-    def exclusive(self, p: Mapping[str, object], key: str, path: str, inclusive: float | None) -> float | None:
+    def exclusive(
+        self, p: Mapping[str, object], key: str, path: str, inclusive: float | None
+    ) -> float | None:
         value = p.get(key)
         if value is True:  # draft 4: a flag that makes `minimum`/`maximum` exclusive
             return inclusive
@@ -591,7 +603,10 @@ class _Parser:
             if not isinstance(const, str) or not isinstance(title, str):
                 self.fail(f"{path}[{index}]", "must be {const: string, title: string}")
                 return ()
-            if not (self.valid_text(const, f"{path}[{index}].const") and self.valid_text(title, f"{path}[{index}].title")):
+            if not (
+                self.valid_text(const, f"{path}[{index}].const")
+                and self.valid_text(title, f"{path}[{index}].title")
+            ):
                 return ()
             options.append(Option(const, title))
         if len({o.value for o in options}) != len(options):

@@ -123,7 +123,9 @@ class Responder:
         except InvalidAnswer as exc:
             return self._decline(request.message, str(exc))
         self.log.append(ResponderEntry(request.message, "accept", content=content))
-        logger.debug("accepted %s with fields %s", show_value(request.message), ", ".join(content) or "(none)")
+        logger.debug(
+            "accepted %s with fields %s", show_value(request.message), ", ".join(content) or "(none)"
+        )
         return types.ElicitResult(action="accept", content=dict(content))
 
     def _decline(self, message: str, reason: str) -> types.ElicitResult:
