@@ -562,3 +562,15 @@ def test_valid_schemas_still_parse_after_the_hostile_ones() -> None:
             parse_requested_schema(schema)
 
     assert parse_requested_schema(obj(a={"type": "string"})).content({"a": "x"}) == {"a": "x"}
+
+
+def test_a_failure_no_check_foresaw_is_still_a_clean_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    def overflow(self: object, schema: object) -> FormSpec:
+        raise OverflowError("int too large to convert to float: 1" + "0" * 400)
+
+    monkeypatch.setattr("typed_elicit._client._Parser.parse", overflow)
+
+    error = refusal(obj(a={"type": "string", "title": "unforeseen"}))
+
+    assert error.problems == (UNCHECKED_PROBLEM,)
+    assert "OverflowError" not in str(error)

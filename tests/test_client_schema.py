@@ -432,3 +432,28 @@ def test_numbers_beyond_what_the_client_handles_are_invalid_answers_not_crashes(
         with pytest.raises(InvalidAnswer, match="expected a number") as caught:
             spec.content({name: value})
         assert "999999" not in str(caught.value)
+
+
+def test_long_option_lists_are_checked_by_membership_as_literals_are() -> None:
+    values = [f"{i}-".ljust(100, "v") for i in range(30)]
+    schema = {
+        "type": "object",
+        "properties": {
+            "one": {"enum": values},
+            "maybe": {"enum": values},
+            "many": {"type": "array", "items": {"enum": values}, "maxItems": 2},
+            "some": {"type": "array", "items": {"enum": values}},
+        },
+        "required": ["one", "many"],
+    }
+    spec = parse_requested_schema(schema)
+
+    assert spec.content({"one": values[1], "many": values[:2]}) == {"one": values[1], "many": values[:2]}
+    assert spec.content({"one": values[0], "many": [], "maybe": values[2], "some": [values[3]]})["some"] == [
+        values[3]
+    ]
+    with pytest.raises(InvalidAnswer) as caught:
+        spec.content({"one": "x", "maybe": "y", "many": values[:3], "some": ["z"]})
+    assert {name for name, _ in caught.value.errors} == {"one", "maybe", "many", "some"}
+    assert "expected one of the 30 options" in str(caught.value)
+    assert "x" * 5 not in str(caught.value)
