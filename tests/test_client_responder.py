@@ -13,6 +13,7 @@ import pytest
 from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, ErrorData, TextContent
 
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
+from typed_elicit._client import parse_requested_schema
 from typed_elicit._responder import Responder, redacted_url
 from typed_elicit._testing import connect
 
@@ -164,3 +165,28 @@ def test_the_ci_responder_example_deploys_then_declines_with_the_reason() -> Non
         "decline: Configure resources for staging "
         "(no value for required field(s) cpu_cores, memory_gb; pass them in values)",
     ]
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"type": "integer", "exclusiveMinimum": 0},
+        {"type": "integer", "exclusiveMaximum": -5},
+        {"type": "integer", "minimum": 2, "exclusiveMaximum": 4},
+        {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5},
+        {"type": "number", "exclusiveMinimum": 1e-300, "exclusiveMaximum": 2e-300},
+        {"type": "number", "exclusiveMinimum": 1.7e308},
+        {"type": "number", "minimum": 0, "exclusiveMinimum": True, "maximum": 1, "exclusiveMaximum": True},
+        {"type": "number", "maximum": -1e308},
+    ],
+)
+def test_invented_numbers_fit_every_bound_exclusive_ones_included(prop: dict[str, Any]) -> None:
+    schema = {"type": "object", "properties": {"x": prop}, "required": ["x"]}
+
+    result = Responder(invent=True).respond(ask(schema))
+
+    assert isinstance(result, ElicitResult)
+    assert result.content is not None
+    value = result.content["x"]
+    assert isinstance(value, (int, float))
+    assert parse_requested_schema(schema).content({"x": value}) == {"x": value}

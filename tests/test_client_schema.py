@@ -226,7 +226,7 @@ HOSTILE: list[tuple[object, str]] = [
     ({"type": "object", "properties": {"a": {"type": "integer", "enum": ["1"]}}}, "numeric enums"),
     ({"type": "object", "properties": {"a": {"type": "string", "format": "hostname"}}}, "format"),
     ({"type": "object", "properties": {"a": {"type": "string", "minLength": 5, "maxLength": 2}}}, "greater"),
-    ({"type": "object", "properties": {"a": {"type": "string", "minLength": -1}}}, "non-negative"),
+    ({"type": "object", "properties": {"a": {"type": "string", "minLength": -1}}}, "integer from 0"),
     ({"type": "object", "properties": {"a": {"type": "integer", "minimum": "0"}}}, "finite number"),
     ({"type": "object", "properties": {"a": {"type": "integer", "minimum": True}}}, "finite number"),
     ({"type": "object", "properties": {"a": {"type": "integer", "default": "x"}}}, "does not fit"),
@@ -310,3 +310,150 @@ def test_a_form_with_no_fields_is_a_plain_confirmation() -> None:
 
     assert spec.fields == ()
     assert spec.content({}) == {}
+
+
+# --- liberal where the spec is (issue 9, item 8) -------------------------------------------------
+
+
+def one(prop: dict[str, Any], *, required: bool = True) -> dict[str, Any]:
+    return {"type": "object", "properties": {"x": prop}, "required": ["x"] if required else []}
+
+
+def test_an_enum_without_type_is_a_string_choice() -> None:
+    spec = parse_requested_schema(one({"enum": ["a", "b"], "title": "Pick"}))
+
+    assert (spec.fields[0].kind, spec.fields[0].options) == ("choice", (Option("a", "a"), Option("b", "b")))
+    assert spec.content({"x": "b"}) == {"x": "b"}
+    with pytest.raises(InvalidAnswer):
+        spec.content({"x": "c"})
+
+
+def test_an_untyped_enum_of_non_strings_is_still_refused() -> None:
+    with pytest.raises(RequestedSchemaError, match="enum values must be strings"):
+        parse_requested_schema(one({"enum": [1, "a"]}))
+
+
+def test_multi_select_items_without_type_are_string_options() -> None:
+    spec = parse_requested_schema(one({"type": "array", "items": {"enum": ["a", "b"]}, "maxItems": 1}))
+
+    assert spec.content({"x": ["a"]}) == {"x": ["a"]}
+    with pytest.raises(InvalidAnswer):
+        spec.content({"x": ["a", "b"]})
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [{"const": "yes", "title": "Confirm"}, {"type": "string", "const": "yes", "title": "Confirm"}],
+    ids=["untyped", "typed"],
+)
+def test_a_const_property_is_a_one_option_choice(prop: dict[str, Any]) -> None:
+    spec = parse_requested_schema(one(prop))
+
+    assert spec.fields[0].options == (Option("yes", "Confirm"),)
+    assert spec.content({"x": "yes"}) == {"x": "yes"}
+    for bad in ({"x": "no"}, {}):
+        with pytest.raises(InvalidAnswer):
+            spec.content(bad)
+
+
+@pytest.mark.parametrize(
+    ("prop", "good", "bad"),
+    [
+        ({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 10}, [0.001, 9.5], [0, 10, -1]),
+        ({"type": "integer", "exclusiveMinimum": 0}, [1, 50], [0, -3]),
+        ({"type": "integer", "exclusiveMaximum": 5, "minimum": 2}, [2, 4], [5, 1]),
+        ({"type": "number", "minimum": 3, "exclusiveMinimum": 1}, [3], [2, 1]),
+        ({"type": "number", "minimum": 0, "exclusiveMinimum": True}, [0.5], [0]),
+        ({"type": "number", "maximum": 5, "exclusiveMaximum": True}, [4.9], [5]),
+        ({"type": "number", "maximum": 5, "exclusiveMaximum": False}, [5], [5.1]),
+    ],
+)
+def test_exclusive_bounds_are_honoured(prop: dict[str, Any], good: list[float], bad: list[float]) -> None:
+    spec = parse_requested_schema(one(prop))
+
+    for value in good:
+        assert spec.content({"x": value}) == {"x": value}
+    for value in bad:
+        with pytest.raises(InvalidAnswer):
+            spec.content({"x": value})
+
+
+def test_a_pydantic_json_schema_with_const_untyped_enum_and_exclusive_bounds_is_answered() -> None:
+    class Order(BaseModel):
+        confirm: Literal["yes"]
+        size: Literal["s", "m"] = "m"
+        qty: int = Field(gt=0, lt=10)
+        ratio: float = Field(default=0.5, gt=0, le=1)
+
+    schema = Order.model_json_schema()
+    schema["properties"]["size"].pop("type")
+    assert schema["properties"]["confirm"]["const"] == "yes"
+    assert schema["properties"]["qty"] == {
+        "exclusiveMaximum": 10,
+        "exclusiveMinimum": 0,
+        "title": "Qty",
+        "type": "integer",
+    }
+
+    spec = parse_requested_schema(schema)
+    content = spec.content({"confirm": "yes", "qty": 9})
+
+    assert content == {"confirm": "yes", "size": "m", "qty": 9, "ratio": 0.5}
+    assert Order.model_validate(content).qty == 9
+    for bad in ({"qty": 10}, {"qty": 0}, {"ratio": 0}):
+        with pytest.raises(InvalidAnswer):
+            spec.content({"confirm": "yes", "qty": 1, **bad})
+
+
+def test_answers_with_lone_surrogates_are_refused_before_sending() -> None:
+    spec = parse_requested_schema(one({"type": "string"}))
+
+    with pytest.raises(InvalidAnswer, match="lone surrogate"):
+        spec.content({"x": "a\ud800"})
+
+
+def test_unusual_property_names_get_safe_attributes() -> None:
+    names = ["model_dump_json_x", "\u00e9t\u00e9", "\ufb01", "fi"]
+    spec = parse_requested_schema({"type": "object", "properties": {n: {"type": "string"} for n in names}})
+
+    assert spec.content({n: n for n in names}) == {n: n for n in names}
+    assert [f.attr for f in spec.fields] == ["field_model_dump_json_x", "field_t", "field_field", "fi"]
+
+
+@pytest.mark.parametrize(
+    "value", ["0e99999999999999999999", "1e-99999999999999999999", "9" * 5000, 10**400, "1" + "0" * 400]
+)
+def test_numbers_beyond_what_the_client_handles_are_invalid_answers_not_crashes(value: object) -> None:
+    spec = parse_requested_schema(
+        {"type": "object", "properties": {"i": {"type": "integer"}, "n": {"type": "number"}}}
+    )
+
+    for name in ("i", "n"):
+        with pytest.raises(InvalidAnswer, match="expected a number") as caught:
+            spec.content({name: value})
+        assert "999999" not in str(caught.value)
+
+
+def test_long_option_lists_are_checked_by_membership_as_literals_are() -> None:
+    values = [f"{i}-".ljust(100, "v") for i in range(30)]
+    schema = {
+        "type": "object",
+        "properties": {
+            "one": {"enum": values},
+            "maybe": {"enum": values},
+            "many": {"type": "array", "items": {"enum": values}, "maxItems": 2},
+            "some": {"type": "array", "items": {"enum": values}},
+        },
+        "required": ["one", "many"],
+    }
+    spec = parse_requested_schema(schema)
+
+    assert spec.content({"one": values[1], "many": values[:2]}) == {"one": values[1], "many": values[:2]}
+    assert spec.content({"one": values[0], "many": [], "maybe": values[2], "some": [values[3]]})["some"] == [
+        values[3]
+    ]
+    with pytest.raises(InvalidAnswer) as caught:
+        spec.content({"one": "x", "maybe": "y", "many": values[:3], "some": ["z"]})
+    assert {name for name, _ in caught.value.errors} == {"one", "maybe", "many", "some"}
+    assert "expected one of the 30 options" in str(caught.value)
+    assert "x" * 5 not in str(caught.value)

@@ -12,11 +12,13 @@ import keyword
 import logging
 import math
 import re
+import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from types import TracebackType
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, TypeAlias, cast
+from urllib.parse import urlsplit
 
 import mcp_types as types
 from mcp.client import ClientRequestContext, Transport
@@ -37,7 +39,7 @@ from typing_extensions import Self
 
 from typed_elicit._errors import TypedElicitError
 from typed_elicit._results import Accepted, Cancelled, Declined
-from typed_elicit._wire import check_date, check_datetime, wire_number
+from typed_elicit._wire import check_date, check_datetime, check_text, wire_number
 
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
@@ -51,6 +53,22 @@ MAX_OPTIONS: Final = 1000
 """More options than this in one enum is treated as hostile."""
 MAX_NAME_LENGTH: Final = 200
 """Longest accepted property name."""
+MAX_TEXT_LENGTH: Final = 10_000
+"""Longest accepted title, description, option value or option title, in characters."""
+MAX_MESSAGE_LENGTH: Final = 65_536
+"""Longest accepted request message (and URL-mode URL), in characters."""
+MAX_SCHEMA_LENGTH: Final = 1_048_576
+"""Longest accepted requested schema, in characters of its compact ASCII JSON."""
+MAX_COUNT: Final = 2**31 - 1
+"""Largest accepted `minLength`, `maxLength`, `minItems` or `maxItems`."""
+MAX_PROBLEMS: Final = 20
+"""A refusal lists at most this many problems (and says how many more there were)."""
+CACHED_SCHEMA_LENGTH: Final = 8_192
+"""Only schemas at most this long (as JSON) are kept in the parse cache."""
+CACHED_FIELDS: Final = 16
+"""Only schemas with at most this many properties are kept in the parse cache."""
+CACHE_ENTRIES: Final = 64
+"""How many parsed schemas the cache keeps (least recently used first out)."""
 
 ContentValue: TypeAlias = str | int | float | bool | list[str]
 """One value of an accepted answer's `content`, as it travels on the wire."""
@@ -72,6 +90,11 @@ _FORBIDDEN_KEYWORDS: Final = (
     "const",
 )
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_FLOAT_MAX: Final = int(sys.float_info.max)
+_SHOWN: Final = 40
+_LONG_DIGITS: Final = re.compile(r"[0-9]{21,}")
+_LINE: Final = 300
+_CHOICE_KEYS: Final = ("enum", "oneOf", "const")
 
 
 class RequestedSchemaError(TypedElicitError, ValueError):
@@ -81,12 +104,16 @@ class RequestedSchemaError(TypedElicitError, ValueError):
     showing a form it cannot render or validate.
 
     Attributes:
-        problems: One line per problem, as `path: what is wrong`.
+        problems: One line per problem, as `path: what is wrong` (at most `MAX_PROBLEMS`
+            lines of at most 300 characters; values are shown shortened and ASCII-escaped).
     """
 
     def __init__(self, problems: Sequence[str]) -> None:
-        self.problems = tuple(problems)
-        count = len(self.problems)
+        count = len(problems)
+        kept = [p if len(p) <= _LINE else p[: _LINE - 3] + "..." for p in problems[:MAX_PROBLEMS]]
+        if count > MAX_PROBLEMS:
+            kept.append(f"... and {count - MAX_PROBLEMS} more")
+        self.problems = tuple(kept)
         plural = "s" if count != 1 else ""
         header = f"the requested schema is not a valid elicitation schema ({count} problem{plural}):"
         super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
@@ -138,6 +165,10 @@ class FieldSpec:
     format: Format | None = None
     minimum: float | None = None
     maximum: float | None = None
+    exclusive_minimum: float | None = None
+    """Values must be greater than this (`exclusiveMinimum`)."""
+    exclusive_maximum: float | None = None
+    """Values must be less than this (`exclusiveMaximum`)."""
     min_items: int | None = None
     max_items: int | None = None
 
@@ -169,7 +200,10 @@ class FormSpec:
             InvalidAnswer: The answer does not satisfy the schema.
         """
         if isinstance(answer, BaseModel):
-            values: Mapping[str, Any] = answer.model_dump(mode="json", by_alias=True, exclude_none=True)
+            # warnings=False: pydantic's serializer warnings quote the offending value.
+            values: Mapping[str, Any] = answer.model_dump(
+                mode="json", by_alias=True, exclude_none=True, warnings=False
+            )
         else:
             values = answer
         try:
@@ -227,7 +261,11 @@ def parse_requested_schema(schema: object) -> FormSpec:
 
     Keywords the spec defines must carry valid values; keywords it does not define are
     ignored, except structural ones (`$ref`, `anyOf`, nested `properties`, ...) which
-    make the form impossible to render and are rejected. Results are cached.
+    make the form impossible to render and are rejected. Liberal where the spec is: an
+    `enum` or `oneOf` without `type` is a string choice, a `const` is a one-option
+    choice, `exclusiveMinimum`/`exclusiveMaximum` are honoured. Sizes are bounded
+    (`MAX_SCHEMA_LENGTH`, `MAX_TEXT_LENGTH`, `MAX_COUNT`, ...); only small schemas
+    (`CACHED_SCHEMA_LENGTH`, `CACHED_FIELDS`) are cached, `CACHE_ENTRIES` at most.
 
     Args:
         schema: The `requestedSchema` of an elicitation request, as decoded JSON.
@@ -240,10 +278,34 @@ def parse_requested_schema(schema: object) -> FormSpec:
             (too many fields or options); every problem is listed.
     """
     try:
-        key = json.dumps(schema, allow_nan=False)
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise RequestedSchemaError([f"schema: not JSON ({exc})"]) from None
-    return _parse_cached(key)
+        key = json.dumps(schema, allow_nan=False, separators=(",", ":"))
+    except RecursionError:
+        raise RequestedSchemaError(["schema: not JSON: nested too deeply"]) from None
+    except ValueError:
+        raise RequestedSchemaError(
+            ["schema: not JSON: holds NaN, an infinity or an integer of more than 4300 digits"]
+        ) from None
+    except TypeError:
+        raise RequestedSchemaError(
+            ["schema: not JSON: holds a value that is not text, number or list"]
+        ) from None
+    if len(key) > MAX_SCHEMA_LENGTH:
+        raise RequestedSchemaError(
+            [f"schema: {len(key)} characters as JSON, more than the {MAX_SCHEMA_LENGTH} allowed"]
+        )
+    try:
+        return _parse_cached(key) if _cacheable(schema, key) else _parse(key)
+    except RequestedSchemaError:
+        raise
+    except Exception as exc:  # a safety net: every known hostile input has its own check
+        logger.debug("schema check failed with %s", type(exc).__name__)
+        raise RequestedSchemaError([UNCHECKED_PROBLEM]) from None
+
+
+UNCHECKED_PROBLEM: Final = (
+    "schema: no form can be built from it (a value is out of the range this client handles)"
+)
+"""The problem reported when building the form failed in a way no specific check caught."""
 
 
 def model_from_schema(schema: object) -> type[BaseModel]:
@@ -262,9 +324,19 @@ def model_from_schema(schema: object) -> type[BaseModel]:
     return parse_requested_schema(schema).model
 
 
-@lru_cache(maxsize=256)
-def _parse_cached(key: str) -> FormSpec:
+def _cacheable(schema: object, key: str) -> bool:
+    """Whether a parsed schema may be kept: small as JSON and with few fields (models cost ~4 KiB a field)."""
+    if len(key) > CACHED_SCHEMA_LENGTH or not isinstance(schema, dict):
+        return False
+    properties = cast("dict[str, object]", schema).get("properties")
+    return not isinstance(properties, dict) or len(cast("dict[str, object]", properties)) <= CACHED_FIELDS
+
+
+def _parse(key: str) -> FormSpec:
     return _Parser().parse(json.loads(key))
+
+
+_parse_cached = lru_cache(maxsize=CACHE_ENTRIES)(_parse)
 
 
 class _Parser:
@@ -279,7 +351,7 @@ class _Parser:
             raise RequestedSchemaError([f"schema: must be a JSON object, got {_kind(schema)}"])
         top = cast("dict[str, object]", schema)
         if top.get("type") != "object":
-            self.fail("type", f"must be 'object', got {top.get('type')!r}")
+            self.fail("type", f"must be 'object', got {show_value(top.get('type'))}")
         props = top.get("properties", {})
         if not isinstance(props, dict):
             raise RequestedSchemaError([*self.problems, f"properties: must be an object, got {_kind(props)}"])
@@ -308,24 +380,37 @@ class _Parser:
         names: set[str] = set()
         for item in cast("list[object]", value):
             if not isinstance(item, str) or item not in properties:
-                self.fail("required", f"names {item!r}, which is not a property")
+                self.fail("required", f"names {show_value(item)}, which is not a property")
             else:
                 names.add(item)
         return names
 
     def text(self, obj: Mapping[str, object], key: str, path: str) -> str | None:
         value = obj.get(key)
-        if value is not None and not isinstance(value, str):
+        if value is None:
+            return None
+        if not isinstance(value, str):
             self.fail(f"{path}{key}", f"must be a string, got {_kind(value)}")
             return None
-        return value
+        return value if self.valid_text(value, f"{path}{key}") else None
+
+    def valid_text(self, value: str, path: str, limit: int = MAX_TEXT_LENGTH) -> bool:
+        if len(value) > limit:
+            self.fail(path, f"{len(value)} characters, more than the {limit} allowed")
+            return False
+        try:
+            check_text(value)
+        except ValueError:
+            self.fail(path, f"{show_value(value)} is not valid Unicode text (it holds a lone surrogate)")
+            return False
+        return True
 
     def count(self, obj: Mapping[str, object], key: str, path: str) -> int | None:
         value = obj.get(key)
         if value is None:
             return None
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            self.fail(f"{path}.{key}", f"must be a non-negative integer, got {value!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COUNT:
+            self.fail(f"{path}.{key}", f"must be an integer from 0 to {MAX_COUNT}, got {show_value(value)}")
             return None
         return value
 
@@ -334,22 +419,24 @@ class _Parser:
         if value is None:
             return None
         if not _is_number(value):
-            self.fail(f"{path}.{key}", f"must be a finite number, got {value!r}")
+            self.fail(f"{path}.{key}", f"must be a finite number within ±1.8e308, got {show_value(value)}")
             return None
         return cast("float", value)
 
     def field(self, name: str, prop: object, required: bool, taken: set[str]) -> FieldSpec | None:
-        path = f"properties.{name}"
+        path = f"properties.{_show_name(name)}"
         if not name or len(name) > MAX_NAME_LENGTH or _CONTROL.search(name):
-            self.fail(
-                f"properties.{name!r}", f"a property name must be 1-{MAX_NAME_LENGTH} printable characters"
-            )
+            self.fail(path, f"a property name must be 1-{MAX_NAME_LENGTH} printable characters")
+            return None
+        if not self.valid_text(name, path):
             return None
         if not isinstance(prop, dict):
             self.fail(path, f"must be a JSON object, got {_kind(prop)}")
             return None
         p = cast("dict[str, object]", prop)
         kind = p.get("type")
+        if kind is None and any(key in p for key in _CHOICE_KEYS):
+            kind = "string"  # an untyped enum, oneOf or const: a string choice when its values are strings
         forbidden = [k for k in _FORBIDDEN_KEYWORDS if k in p and not _allowed_keyword(k, kind)]
         if forbidden:
             self.fail(
@@ -373,16 +460,27 @@ class _Parser:
         elif kind == "array":
             spec = self.multi(base, p, path)
         else:
-            self.fail(f"{path}.type", f"must be string, integer, number, boolean or array, got {kind!r}")
+            self.fail(
+                f"{path}.type", f"must be string, integer, number, boolean or array, got {show_value(kind)}"
+            )
             return None
         if spec is not None and "default" in p:
             spec = self.default(spec, p["default"], path)
         return spec
 
     def string(self, base: FieldSpec, p: Mapping[str, object], path: str) -> FieldSpec | None:
-        if "enum" in p and "oneOf" in p:
-            self.fail(path, "has both enum and oneOf; use one")
+        given = [key for key in _CHOICE_KEYS if key in p]
+        if len(given) > 1:
+            self.fail(path, f"has {' and '.join(given)}; use one")
             return None
+        if "const" in p:
+            const = p["const"]
+            if not isinstance(const, str):
+                self.fail(f"{path}.const", f"must be a string, got {_kind(const)}")
+                return None
+            if not self.valid_text(const, f"{path}.const"):
+                return None
+            return replace(base, kind="choice", options=(Option(const, base.title or const),))
         if "enum" in p:
             values = self.values(p["enum"], f"{path}.enum")
             names = p.get("enumNames")
@@ -394,14 +492,17 @@ class _Parser:
                     or not all(isinstance(n, str) for n in cast("list[object]", names))
                 ):
                     self.fail(f"{path}.enumNames", "must be a list of strings, one per enum value")
-                else:
+                elif all(
+                    self.valid_text(n, f"{path}.enumNames[{i}]")
+                    for i, n in enumerate(cast("list[str]", names))
+                ):
                     titles = cast("list[str]", names)
             return replace(base, kind="choice", options=tuple(map(Option, values, titles)))
         if "oneOf" in p:
             return replace(base, kind="choice", options=self.titled(p["oneOf"], f"{path}.oneOf"))
         fmt = p.get("format")
         if fmt is not None and fmt not in _FORMATS:
-            self.fail(f"{path}.format", f"must be one of {', '.join(_FORMATS)}, got {fmt!r}")
+            self.fail(f"{path}.format", f"must be one of {', '.join(_FORMATS)}, got {show_value(fmt)}")
             fmt = None
         lo, hi = self.count(p, "minLength", path), self.count(p, "maxLength", path)
         if lo is not None and hi is not None and lo > hi:
@@ -414,9 +515,38 @@ class _Parser:
         if "enum" in p:
             self.fail(f"{path}.enum", "enums must be strings; numeric enums are not in the spec")
         lo, hi = self.number(p, "minimum", path), self.number(p, "maximum", path)
-        if lo is not None and hi is not None and lo > hi:
-            self.fail(path, f"minimum {lo} is greater than maximum {hi}")
-        return replace(base, kind=kind, minimum=lo, maximum=hi)
+        xlo, xhi = (
+            self.exclusive(p, "exclusiveMinimum", path, lo),
+            self.exclusive(p, "exclusiveMaximum", path, hi),
+        )
+        if xlo is not None and lo is not None and p.get("exclusiveMinimum") is True:
+            lo = None  # draft-4 style: `minimum` itself is the exclusive bound
+        if xhi is not None and hi is not None and p.get("exclusiveMaximum") is True:
+            hi = None
+        low, low_open = _tighter(lo, xlo, max)
+        high, high_open = _tighter(hi, xhi, min)
+        if low is not None and high is not None:
+            if kind == "integer":
+                first = math.floor(low) + 1 if low_open else math.ceil(low)
+                last = math.ceil(high) - 1 if high_open else math.floor(high)
+                empty = first > last
+            else:
+                empty = low > high or (low == high and (low_open or high_open))
+            if empty:
+                self.fail(
+                    path, f"no {kind} fits between the lower bound {low:g} and the upper bound {high:g}"
+                )
+        return replace(base, kind=kind, minimum=lo, maximum=hi, exclusive_minimum=xlo, exclusive_maximum=xhi)
+
+    def exclusive(
+        self, p: Mapping[str, object], key: str, path: str, inclusive: float | None
+    ) -> float | None:
+        value = p.get(key)
+        if value is True:  # draft 4: a flag that makes `minimum`/`maximum` exclusive
+            return inclusive
+        if value is False:
+            return None
+        return self.number(p, key, path)
 
     def multi(self, base: FieldSpec, p: Mapping[str, object], path: str) -> FieldSpec | None:
         items = p.get("items")
@@ -424,7 +554,7 @@ class _Parser:
             self.fail(f"{path}.items", "an array must have items with enum or anyOf options")
             return None
         it = cast("dict[str, object]", items)
-        if "enum" in it and it.get("type") == "string" and "anyOf" not in it:
+        if "enum" in it and it.get("type", "string") == "string" and "anyOf" not in it:
             options = tuple(Option(v, v) for v in self.values(it["enum"], f"{path}.items.enum"))
         elif "anyOf" in it and "enum" not in it and it.get("type", "string") == "string":
             options = self.titled(it["anyOf"], f"{path}.items.anyOf")
@@ -452,6 +582,8 @@ class _Parser:
             self.fail(path, "enum values must be strings")
             return []
         values = cast("list[str]", items)
+        if not all(self.valid_text(v, f"{path}[{i}]") for i, v in enumerate(values)):
+            return []
         if len(set(values)) != len(values):
             self.fail(path, "enum values must be unique")
         return values
@@ -471,6 +603,11 @@ class _Parser:
             if not isinstance(const, str) or not isinstance(title, str):
                 self.fail(f"{path}[{index}]", "must be {const: string, title: string}")
                 return ()
+            if not (
+                self.valid_text(const, f"{path}[{index}].const")
+                and self.valid_text(title, f"{path}[{index}].title")
+            ):
+                return ()
             options.append(Option(const, title))
         if len({o.value for o in options}) != len(options):
             self.fail(path, "const values must be unique")
@@ -481,21 +618,54 @@ class _Parser:
         try:
             checked = adapter.validate_python(value)
         except ValidationError as exc:
-            self.fail(f"{path}.default", f"{value!r} does not fit the field: {exc.errors()[0]['msg']}")
+            problem = _LONG_DIGITS.sub(lambda m: f"{m[0][:12]}...", exc.errors()[0]["msg"])[:120]
+            self.fail(f"{path}.default", f"{show_value(value)} does not fit the field: {problem}")
             return spec
         return replace(spec, has_default=True, default=adapter.dump_python(checked, mode="json"))
+
+
+def _tighter(
+    inclusive: float | None, exclusive: float | None, pick: Callable[[float, float], float]
+) -> tuple[float | None, bool]:
+    """The tighter of an inclusive and an exclusive bound, and whether it is exclusive."""
+    if exclusive is None:
+        return inclusive, False
+    if inclusive is None or pick(inclusive, exclusive) == exclusive:
+        return exclusive, True
+    return inclusive, False
 
 
 def _kind(value: object) -> str:
     return "null" if value is None else type(value).__name__
 
 
+def show_value(value: object) -> str:
+    """A short, ASCII-only picture of a value from the wire, safe in any error message."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**_SHOWN:
+        return f"an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits"
+    if isinstance(value, str):
+        shown = ascii(value[:_SHOWN])
+        return shown if len(value) <= _SHOWN else f"{shown[:-1]}...{shown[-1]}"
+    if value is None or isinstance(value, (bool, int, float)):
+        return json.dumps(value)
+    return f"a {_kind(value)}"
+
+
+def _show_name(name: str) -> str:
+    """A property name as it appears in a problem's path: plain if printable ASCII, else escaped."""
+    if len(name) <= _SHOWN and name.isascii() and name.isprintable() and name:
+        return name
+    return show_value(name)
+
+
 def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return abs(value) <= _FLOAT_MAX if isinstance(value, int) else math.isfinite(value)
 
 
 def _allowed_keyword(key: str, kind: object) -> bool:
-    return (key == "oneOf" and kind == "string") or (key == "items" and kind == "array")
+    return (key in ("oneOf", "const") and kind == "string") or (key == "items" and kind == "array")
 
 
 _RESERVED: Final = frozenset(dir(BaseModel))
@@ -504,12 +674,13 @@ _RESERVED: Final = frozenset(dir(BaseModel))
 def _attr_name(name: str, taken: set[str]) -> str:
     if (
         name.isidentifier()
+        and name.isascii()
         and not keyword.iskeyword(name)
-        and not name.startswith("_")
+        and not name.startswith(("_", "model_"))
         and name not in _RESERVED
     ):
         return name
-    base = re.sub(r"\W", "_", name).strip("_") or "field"
+    base = re.sub(r"\W", "_", name, flags=re.ASCII).strip("_") or "field"
     candidate = f"field_{base}"
     while candidate in taken or candidate in _RESERVED or keyword.iskeyword(candidate):
         candidate += "_"
@@ -522,16 +693,32 @@ def _attr_name(name: str, taken: set[str]) -> str:
 
 def _number(value: object) -> int | float:
     """A `number` field's value, by the rule the server re-validates with (`wire_number`)."""
-    return wire_number(value)
+    return _wire_value(value, integer=False)
 
 
 def _integer(value: object) -> int | float:
     """An `integer` field's value, by the rule the server re-validates with (`wire_number`)."""
-    return wire_number(value, integer=True)
+    return _wire_value(value, integer=True)
+
+
+def _wire_value(value: object, *, integer: bool) -> int | float:
+    """`wire_number`, within a float's range, with a message that never repeats the value."""
+    try:
+        number = wire_number(value, integer=integer)
+    except ValueError as exc:
+        raise ValueError(str(exc).partition(", got ")[0]) from None
+    except ArithmeticError:  # decimal.InvalidOperation on exponents like 0e99999999999999999999
+        raise ValueError("expected a number of a size this client handles") from None
+    if not _is_number(number):
+        raise ValueError("expected a number within ±1.8e308")
+    return number
 
 
 def _check_email(value: str) -> str:
-    validate_email(value)
+    try:
+        validate_email(value)
+    except ValueError:
+        raise ValueError("expected an email address such as name@example.com") from None
     return value
 
 
@@ -554,24 +741,68 @@ def _field_type(spec: FieldSpec, *, optional: bool) -> Any:
     """The annotation that validates one field's value."""
     t: Any
     if spec.kind == "string":
-        t = Annotated[str, Field(strict=True, min_length=spec.min_length, max_length=spec.max_length)]
+        t = Annotated[
+            str,
+            Field(strict=True, min_length=spec.min_length, max_length=spec.max_length),
+            AfterValidator(check_text),
+        ]
         if spec.format is not None:
             t = Annotated[t, AfterValidator(_FORMAT_CHECKS[spec.format])]
     elif spec.kind in ("integer", "number"):
         base: Any = int if spec.kind == "integer" else int | float
         check = _integer if spec.kind == "integer" else _number
-        t = Annotated[
-            base, BeforeValidator(check), Field(ge=spec.minimum, le=spec.maximum, allow_inf_nan=False)
-        ]
+        bounds = Field(
+            ge=spec.minimum,
+            le=spec.maximum,
+            gt=spec.exclusive_minimum,
+            lt=spec.exclusive_maximum,
+            allow_inf_nan=False,
+        )
+        t = Annotated[base, BeforeValidator(check), bounds]
     elif spec.kind == "boolean":
         t = Annotated[bool, Field(strict=True)]
     else:
-        choice: Any = Literal[tuple(o.value for o in spec.options)]
+        values = tuple(o.value for o in spec.options)
+        if sum(map(len, values)) > LITERAL_TEXT_LENGTH:
+            return _long_choice_type(spec, values, optional=optional)
+        choice: Any = Literal[values]
         if spec.kind == "choice":
             t = choice
         else:
             t = Annotated[list[choice], Field(min_length=spec.min_items, max_length=spec.max_items)]
     return t | None if optional else t
+
+
+LITERAL_TEXT_LENGTH: Final = 2_048
+"""Option lists up to this many characters in all become a `Literal`; longer ones a checked `str`.
+
+`typing` caches every `Literal[...]` (its last 128), so long option lists a server sent
+would stay in memory; they are checked by membership instead, outside every cache.
+"""
+
+
+class _Uncached:
+    """`Annotated` metadata that `typing` cannot hash, so it never caches the type; pydantic ignores it."""
+
+    __hash__ = None  # type: ignore[assignment]  # pyright: ignore[reportAssignmentType]
+
+
+def _long_choice_type(spec: FieldSpec, values: tuple[str, ...], *, optional: bool) -> Any:
+    """A long option list's type: a `str` checked by membership, built outside typing's caches."""
+    allowed = frozenset(values)
+
+    def one_of(value: str | None) -> str | None:
+        if value is not None and value not in allowed:
+            raise ValueError(f"expected one of the {len(allowed)} options")
+        return value
+
+    item: Any = Annotated[str, Field(strict=True), AfterValidator(one_of), _Uncached()]
+    if spec.kind == "choice":
+        if optional:
+            return Annotated[str | None, Field(strict=True), AfterValidator(one_of), _Uncached()]
+        return item
+    many: Any = list[item] | None if optional else list[item]
+    return Annotated[many, Field(min_length=spec.min_items, max_length=spec.max_items), _Uncached()]
 
 
 def _build_model(title: str | None, fields: Sequence[FieldSpec]) -> type[BaseModel]:
@@ -640,6 +871,41 @@ class UrlRequest:
     protocol_version: str | None = None
     server_name: str | None = None
 
+    def __repr__(self) -> str:
+        """The request with its URL redacted (`redacted_url`): a query may hold a one-time token."""
+        return (
+            f"UrlRequest(message={self.message!r}, url={redacted_url(self.url)!r}, "
+            f"elicitation_id={self.elicitation_id!r}, protocol_version={self.protocol_version!r}, "
+            f"server_name={self.server_name!r})"
+        )
+
+
+def redacted_url(url: str) -> str:
+    """`url` without what may be secret: only scheme, host (and port) and path.
+
+    URL-mode URLs carry single-use tokens in their query, and may carry anything in
+    their fragment or user info, so logs, reprs and `ResponderEntry.reason` keep only
+    `https://id.example.com/authorize?…` (the `?…` marks a dropped query or fragment).
+
+    Args:
+        url: The URL as the server sent it.
+
+    Returns:
+        The redacted URL.
+    """
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "<unreadable URL>"
+    if ":" in host:
+        host = f"[{host}]"
+    if port is not None:
+        host = f"{host}:{port}"
+    elided = "?…" if parts.query or parts.fragment or url.endswith(("?", "#")) else ""
+    return f"{parts.scheme}://{host}{parts.path}{elided}"
+
 
 UrlAnswer: TypeAlias = Literal["accept", "decline", "cancel"]
 """A URL-mode answer: `accept` means consent only; no content travels back."""
@@ -662,8 +928,15 @@ def read_request(
         The typed request.
 
     Raises:
-        RequestedSchemaError: A form request's schema is not a valid elicitation schema.
+        RequestedSchemaError: A form request's schema is not a valid elicitation schema, or
+            the message (or URL) is longer than `MAX_MESSAGE_LENGTH` or not valid Unicode.
     """
+    checker = _Parser()
+    checker.valid_text(params.message, "message", MAX_MESSAGE_LENGTH)
+    if isinstance(params, types.ElicitRequestURLParams):
+        checker.valid_text(params.url, "url", MAX_MESSAGE_LENGTH)
+    if checker.problems:
+        raise RequestedSchemaError(checker.problems)
     version, server = None, None
     if context is not None:
         version = context.session.protocol_version
@@ -676,7 +949,11 @@ def read_request(
 
 
 def schema_error_reply(error: RequestedSchemaError) -> types.ErrorData:
-    """The JSON-RPC error a client sends back for a request whose schema it cannot use."""
+    """The JSON-RPC error (-32602) a client sends back for a request it cannot use.
+
+    Its message and `data.problems` are bounded (`MAX_PROBLEMS` lines of at most 300
+    characters) and never carry a long or non-ASCII value from the request.
+    """
     logger.warning("refusing an elicitation request: %s", error)
     return types.ErrorData(
         code=types.INVALID_PARAMS, message=str(error), data={"problems": list(error.problems)}
@@ -699,9 +976,10 @@ def elicitation_handler(form: FormHandler, *, url: UrlHandler | None = None) -> 
         url: Answers URL-mode requests; when None they are declined.
 
     Returns:
-        A callback for `mcp.Client(..., elicitation_callback=...)`. Exceptions raised by
-        the handlers propagate to the SDK, which reports them to the server as errors;
-        `InvalidAnswer` is raised when an accepted answer does not fit the schema.
+        A callback for `mcp.Client(..., elicitation_callback=...)`. It never raises: an
+        unusable request gets -32602; an accepted answer that does not fit the schema,
+        or a handler that raises, gets -32603 (INTERNAL_ERROR) naming only the fields or
+        the exception type, and is logged on `typed_elicit.client` (no values).
     """
 
     async def callback(
@@ -711,16 +989,37 @@ def elicitation_handler(form: FormHandler, *, url: UrlHandler | None = None) -> 
             request = read_request(context, params)
         except RequestedSchemaError as exc:
             return schema_error_reply(exc)
-        if isinstance(request, UrlRequest):
-            answer: UrlAnswer = "decline" if url is None else await url(request)
-            return types.ElicitResult(action=answer)
-        outcome = await form(request)
-        if isinstance(outcome, Accepted):
-            content = request.form.content(outcome.data)
-            return types.ElicitResult(action="accept", content=cast("dict[str, Any]", content))
-        return types.ElicitResult(action="decline" if isinstance(outcome, Declined) else "cancel")
+        try:
+            return await _answer(request, form, url)
+        except InvalidAnswer as exc:
+            fields = ", ".join(sorted({name or "(form)" for name, _ in exc.errors}))
+            logger.error("the form handler's answer does not fit the requested form (fields: %s)", fields)
+            return types.ErrorData(
+                code=types.INTERNAL_ERROR,
+                message=f"the client's answer does not fit the requested form (fields: {fields})",
+            )
+        except Exception as exc:
+            which = "URL" if isinstance(request, UrlRequest) else "form"
+            logger.error("the %s handler raised %s", which, type(exc).__name__)
+            return types.ErrorData(
+                code=types.INTERNAL_ERROR,
+                message=f"the client's {which} handler failed ({type(exc).__name__})",
+            )
 
     return callback
+
+
+async def _answer(
+    request: FormRequest | UrlRequest, form: FormHandler, url: UrlHandler | None
+) -> types.ElicitResult:
+    if isinstance(request, UrlRequest):
+        answer: UrlAnswer = "decline" if url is None else await url(request)
+        return types.ElicitResult(action=answer)
+    outcome = await form(request)
+    if isinstance(outcome, Accepted):
+        content = request.form.content(outcome.data)
+        return types.ElicitResult(action="accept", content=cast("dict[str, Any]", content))
+    return types.ElicitResult(action="decline" if isinstance(outcome, Declined) else "cancel")
 
 
 # --- pinning the handshake revision --------------------------------------------------------

@@ -7,8 +7,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from typing import Any, Literal
-from urllib.parse import urlsplit
+from typing import Any, Literal, cast
 
 import mcp_types as types
 from mcp.client import ClientRequestContext
@@ -19,8 +18,11 @@ from typed_elicit._client import (
     FormRequest,
     InvalidAnswer,
     RequestedSchemaError,
+    check_value,
     read_request,
+    redacted_url,
     schema_error_reply,
+    show_value,
 )
 
 __all__ = ["Responder", "ResponderEntry", "plausible_value"]
@@ -121,40 +123,15 @@ class Responder:
         except InvalidAnswer as exc:
             return self._decline(request.message, str(exc))
         self.log.append(ResponderEntry(request.message, "accept", content=content))
-        logger.debug("accepted %r with %r", request.message, content)
+        logger.debug(
+            "accepted %s with fields %s", show_value(request.message), ", ".join(content) or "(none)"
+        )
         return types.ElicitResult(action="accept", content=dict(content))
 
     def _decline(self, message: str, reason: str) -> types.ElicitResult:
         self.log.append(ResponderEntry(message, "decline", reason=reason))
-        logger.warning("declined %r: %s", message, reason)
+        logger.warning("declined %s: %s", show_value(message), reason)
         return types.ElicitResult(action="decline")
-
-
-def redacted_url(url: str) -> str:
-    """`url` without what may be secret: only scheme, host (and port) and path.
-
-    URL-mode URLs carry single-use tokens in their query, and may carry anything in
-    their fragment or user info, so logs and `ResponderEntry.reason` keep only
-    `https://id.example.com/authorize?…` (the `?…` marks a dropped query or fragment).
-
-    Args:
-        url: The URL as the server sent it.
-
-    Returns:
-        The redacted URL.
-    """
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = parts.port
-    except ValueError:
-        return "<unreadable URL>"
-    if ":" in host:
-        host = f"[{host}]"
-    if port is not None:
-        host = f"{host}:{port}"
-    elided = "?…" if parts.query or parts.fragment or url.endswith(("?", "#")) else ""
-    return f"{parts.scheme}://{host}{parts.path}{elided}"
 
 
 def plausible_value(spec: FieldSpec) -> ContentValue:
@@ -173,9 +150,7 @@ def plausible_value(spec: FieldSpec) -> ContentValue:
     if spec.kind == "boolean":
         return True
     if spec.kind in ("integer", "number"):
-        low = 1 if spec.minimum is None else spec.minimum
-        value = low if spec.maximum is None else min(low, spec.maximum)
-        return math.ceil(value) if spec.kind == "integer" else value
+        return _plausible_number(spec)
     samples = {
         "email": "demo@example.com",
         "uri": "https://example.com/",
@@ -185,3 +160,25 @@ def plausible_value(spec: FieldSpec) -> ContentValue:
     text = samples[spec.format] if spec.format is not None else "demo"
     text = text.ljust(spec.min_length or 0, "x")
     return text if spec.max_length is None else text[: spec.max_length]
+
+
+def _plausible_number(spec: FieldSpec) -> int | float:
+    """The first of a few candidates (lowest bound first) that passes every bound of `spec`."""
+    candidates: list[float] = []
+    if spec.minimum is not None:
+        candidates.append(spec.minimum)
+    if spec.exclusive_minimum is not None:
+        candidates += [spec.exclusive_minimum + 1, math.nextafter(spec.exclusive_minimum, math.inf)]
+    if spec.maximum is not None:
+        candidates.append(spec.maximum)
+    if spec.exclusive_maximum is not None:
+        candidates += [spec.exclusive_maximum - 1, math.nextafter(spec.exclusive_maximum, -math.inf)]
+    candidates.append(1)
+    if spec.kind == "integer":
+        candidates = [edge for c in candidates for edge in (math.ceil(c), math.floor(c))]
+    for candidate in candidates:
+        try:
+            return cast("int | float", check_value(spec, candidate))
+        except InvalidAnswer:
+            continue
+    return candidates[0]
