@@ -34,12 +34,11 @@ from pydantic import (
     ValidationError,
     create_model,
 )
-from pydantic.networks import validate_email
 from typing_extensions import Self
 
 from typed_elicit._errors import TypedElicitError
 from typed_elicit._results import Accepted, Cancelled, Declined
-from typed_elicit._wire import check_date, check_datetime, check_text, wire_number
+from typed_elicit._wire import check_date, check_datetime, check_email, check_text, check_uri, wire_number
 
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
@@ -693,45 +692,17 @@ def _attr_name(name: str, taken: set[str]) -> str:
 
 def _number(value: object) -> int | float:
     """A `number` field's value, by the rule the server re-validates with (`wire_number`)."""
-    return _wire_value(value, integer=False)
+    return wire_number(value)
 
 
 def _integer(value: object) -> int | float:
     """An `integer` field's value, by the rule the server re-validates with (`wire_number`)."""
-    return _wire_value(value, integer=True)
-
-
-def _wire_value(value: object, *, integer: bool) -> int | float:
-    """`wire_number`, within a float's range, with a message that never repeats the value."""
-    try:
-        number = wire_number(value, integer=integer)
-    except ValueError as exc:
-        raise ValueError(str(exc).partition(", got ")[0]) from None
-    except ArithmeticError:  # decimal.InvalidOperation on exponents like 0e99999999999999999999
-        raise ValueError("expected a number of a size this client handles") from None
-    if not _is_number(number):
-        raise ValueError("expected a number within ±1.8e308")
-    return number
-
-
-def _check_email(value: str) -> str:
-    try:
-        validate_email(value)
-    except ValueError:
-        raise ValueError("expected an email address such as name@example.com") from None
-    return value
-
-
-def _check_uri(value: str) -> str:
-    scheme, sep, rest = value.partition(":")
-    if not sep or not rest or not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", scheme) or re.search(r"\s", value):
-        raise ValueError("expected an absolute URI such as https://example.com")
-    return value
+    return wire_number(value, integer=True)
 
 
 _FORMAT_CHECKS: Final[dict[Format, Callable[[str], str]]] = {
-    "email": _check_email,
-    "uri": _check_uri,
+    "email": check_email,
+    "uri": check_uri,
     "date": check_date,
     "date-time": check_datetime,
 }

@@ -42,7 +42,7 @@ from ._versions import (
     has_modern_enums,
     has_primitive_defaults,
 )
-from ._wire import check_date, check_datetime, check_text
+from ._wire import check_date, check_datetime, check_text, check_uri
 
 ModelT = TypeVar("ModelT", bound=type[BaseModel])
 
@@ -562,25 +562,13 @@ def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
         elif fmt == "email":
             validate_email(wire)
         elif fmt == "uri":
-            _check_uri(wire)
+            check_uri(wire)
     except (ValueError, PydanticCustomError) as exc:
         hint = ""
         if fmt == "date-time":
             hint = " (a datetime default needs a timezone, e.g. tzinfo=timezone.utc)"
         return f"does not fit format {fmt!r} as {wire!r}: {exc}{hint}"
     return None
-
-
-_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
-
-
-def _check_uri(value: str) -> None:
-    """The rule `typed_elicit._client` applies to a `uri` value: a scheme, `:`, and no blanks.
-
-    Pydantic's `AnyUrl` takes some values (`"a:"`) that this rule refuses.
-    """
-    if _URI.fullmatch(value) is None:
-        raise ValueError("expected an absolute URI such as https://example.com")
 
 
 def _options(prop: Mapping[str, Any], titled_key: str) -> list[str]:
