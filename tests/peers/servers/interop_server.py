@@ -148,8 +148,11 @@ def build_server(request_state_security: RequestStateSecurity | None = None) -> 
             return _stopped(notify, 3)
         return summary | {"email": notify.data.email, "note": notify.data.note}
 
+    # EveryChoice is not listed: it is asked only with `multi`, and listing it would refuse a
+    # 2025-06-18 client before the body runs (multi-select needs 2025-11-25); `@form` still
+    # checks it at import, and `ctx.elicit` checks it against the revision when it is asked.
     @server.tool()
-    @elicits(EveryKind, EveryChoice)
+    @elicits(EveryKind)
     async def all_kinds(ctx: ElicitContext, multi: bool = True) -> dict[str, Any]:
         """Ask for every field kind; with `multi`, also the multi-selects (2025-11-25+)."""
         kinds = await ctx.elicit(EveryKind)
