@@ -14,18 +14,19 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
 
 import mcp_types as types
 from mcp import Client
 from mcp.client import ClientRequestContext, Transport
 from mcp.client._memory import InMemoryTransport
 from mcp.client.session import ElicitationFnT
+from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
-from typing_extensions import Self
+from typing_extensions import Self, TypeAlias
 
 from typed_elicit._client import (
     ContentValue,
@@ -40,7 +41,7 @@ from typed_elicit._client import (
     schema_error_reply,
 )
 from typed_elicit._errors import TypedElicitError
-from typed_elicit._versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
+from typed_elicit._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -312,22 +313,61 @@ class _ScriptedClient(Client):
 # --- in-memory connections per era ---------------------------------------------------------
 
 
+Target: TypeAlias = Union[Server[Any], MCPServer, Transport, str]
+"""What `connect` reaches: a server in memory, an SDK transport (stdio, ...) or an http(s) URL."""
+
+
+def era_target(target: Target, protocol_version: ProtocolVersion) -> tuple[Target, Literal["auto", "legacy"]]:
+    """The `mcp.Client` target and `mode` that negotiate `protocol_version` with `target`.
+
+    The one place that maps an era to a client connection (`connect` and the
+    `typed-elicit` command use it): 2026-07-28 is the SDK's `mode="auto"`; 2025-11-25 is
+    `mode="legacy"`; 2025-06-18 is `mode="legacy"` through `PinnedHandshake`, which offers
+    2025-06-18 as a client of that era does (the SDK has no option for it).
+
+    Args:
+        target: A server, a transport, or an http(s) URL.
+        protocol_version: The revision to negotiate.
+
+    Returns:
+        `(target, mode)` for `mcp.Client(target, mode=mode, ...)`.
+
+    Raises:
+        ValueError: `protocol_version` is not one typed_elicit supports.
+    """
+    if protocol_version == "2026-07-28":
+        return target, "auto"
+    if protocol_version == "2025-11-25":
+        return target, "legacy"
+    if protocol_version == "2025-06-18":
+        transport: Transport
+        if isinstance(target, str):
+            transport = streamable_http_client(target)
+        elif isinstance(target, (Server, MCPServer)):
+            transport = InMemoryTransport(target)
+        else:
+            transport = target
+        return PinnedHandshake(transport, protocol_version), "legacy"
+    raise ValueError(
+        f"unsupported protocol version {protocol_version!r}: use one of {', '.join(PROTOCOL_VERSIONS)}"
+    )
+
+
 @asynccontextmanager
 async def connect(
-    server: Server[Any] | MCPServer,
+    server: Target,
     protocol_version: ProtocolVersion = LATEST_PROTOCOL_VERSION,
     *,
     elicitation_callback: ElicitationFnT | None = None,
     read_timeout_seconds: float | None = None,
 ) -> AsyncGenerator[Client, None]:
-    """Connect an `mcp.Client` to `server` in memory on a chosen protocol revision.
+    """Connect an `mcp.Client` to `server` on a chosen protocol revision.
 
-    2026-07-28 uses the SDK's default (`mode="auto"`, multi-round-trip requests);
-    2025-11-25 uses `mode="legacy"`; 2025-06-18 uses a legacy handshake that offers
-    2025-06-18 and declares `elicitation: {}`, as a client of that era does.
+    The era decides the connection as `era_target` says. `server` is usually a server
+    in memory; an SDK transport or an http(s) URL reaches a server elsewhere.
 
     Args:
-        server: The server under test.
+        server: The server under test, a transport to it, or its http(s) URL.
         protocol_version: The revision to negotiate.
         elicitation_callback: Answers questions, e.g. a `ScriptedUser`.
         read_timeout_seconds: Per-request timeout passed to the client.
@@ -343,15 +383,7 @@ async def connect(
         RuntimeError: The server negotiated another revision than the one asked for.
         Exception: Whatever the `async with` body raised, unwrapped.
     """
-    target: Server[Any] | MCPServer | Transport
-    if protocol_version == "2025-06-18":
-        target, mode = PinnedHandshake(InMemoryTransport(server), protocol_version), "legacy"
-    elif protocol_version == "2025-11-25":
-        target, mode = server, "legacy"
-    elif protocol_version == "2026-07-28":
-        target, mode = server, "auto"
-    else:
-        raise ValueError(f"unsupported protocol version {protocol_version!r}")
+    target, mode = era_target(server, protocol_version)
     client = _ScriptedClient(
         target,
         mode=mode,
