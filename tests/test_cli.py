@@ -214,7 +214,9 @@ def test_check_lists_every_schema_error_of_every_module_and_exits_1(tmp_path: Pa
 
 
 def test_check_lists_every_bad_form_of_a_module_once_the_first_is_fixed(tmp_path: Path) -> None:
-    fixed = BAD_AT_IMPORT.replace("inner: dict[str, int]", "inner: int").replace("also: list[dict[str, int]]", "")
+    fixed = BAD_AT_IMPORT.replace("inner: dict[str, int]", "inner: int").replace(
+        "also: list[dict[str, int]]", ""
+    )
     (tmp_path / "fixed.py").write_text(fixed)
 
     code, out = run("check", f"{tmp_path}/fixed.py")

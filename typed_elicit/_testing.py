@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 import mcp_types as types
 from mcp import Client
@@ -26,7 +26,7 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
-from typing_extensions import Self, TypeAlias
+from typing_extensions import Self
 
 from typed_elicit._client import (
     ContentValue,
@@ -93,6 +93,15 @@ def _as_dict(data: Mapping[str, Any] | BaseModel) -> dict[str, Any]:
 # --- the scripted user ---------------------------------------------------------------------
 
 
+Reply: TypeAlias = Answer | types.ElicitResult | types.ErrorData
+"""What a script step gives: an `Answer`, or an SDK `ElicitResult` or `ErrorData` sent as given."""
+ReplyFunction: TypeAlias = Callable[[types.ElicitRequestParams], Awaitable[Reply]]
+"""A script step that computes its reply from the request's params (a slow or stuck user, a code read
+from the server's outbox); awaited when its question comes."""
+Step: TypeAlias = Reply | ReplyFunction
+"""One item of a `ScriptedUser`'s queue."""
+
+
 class ScriptMistake(TypedElicitError, AssertionError):
     """The test's script went wrong, not the tool: no answer left, or an answer that does not fit.
 
@@ -157,15 +166,17 @@ class ScriptedUser:
     through `connect` raises `ScriptMistake` on every protocol revision.
     """
 
-    def __init__(self, *answers: Answer, otherwise: Callable[[Question], Answer] | None = None) -> None:
+    def __init__(self, *answers: Step, otherwise: Callable[[Question], Answer] | None = None) -> None:
         """Create a user that will give `answers`, in order.
 
         Args:
-            *answers: The answers, in the order the questions will come.
+            *answers: The answers, in the order the questions will come: `Answer`s, SDK
+                results or errors sent exactly as given, or async functions of the
+                request's params returning one of these (see `Step`).
             otherwise: Answers any question asked after the queue ran out (by default
                 such a question is a script mistake).
         """
-        self._queue: list[Answer] = list(answers)
+        self._queue: list[Step] = list(answers)
         self._otherwise = otherwise
         self.questions: list[Question] = []
         """Every question asked, in order."""
@@ -231,15 +242,21 @@ class ScriptedUser:
         except RequestedSchemaError as exc:
             self.problems.append(f"question {number} has an unusable schema: {exc}")
             return schema_error_reply(exc)
+        step: Step
         if self._queue:
-            answer = self._queue.pop(0)
+            step = self._queue.pop(0)
         elif self._otherwise is not None:
-            answer = self._otherwise(question)
+            step = self._otherwise(question)
         else:
             return self._mistake(
                 f"no answer left for question {number} ({params.message!r}); queue one more answer, "
                 "or pass otherwise= to answer any number of questions"
             )
+        answer = await step(params) if callable(step) else step
+        if isinstance(answer, types.ErrorData):
+            return answer
+        if isinstance(answer, types.ElicitResult):
+            return self._send(answer)
         if answer.raw or answer.action != "accept":
             content = dict(answer.data) if isinstance(answer.data, Mapping) else None
             return self._send(types.ElicitResult(action=answer.action, content=content))
@@ -313,7 +330,7 @@ class _ScriptedClient(Client):
 # --- in-memory connections per era ---------------------------------------------------------
 
 
-Target: TypeAlias = Union[Server[Any], MCPServer, Transport, str]
+Target: TypeAlias = Server[Any] | MCPServer | Transport | str
 """What `connect` reaches: a server in memory, an SDK transport (stdio, ...) or an http(s) URL."""
 
 
@@ -360,6 +377,7 @@ async def connect(
     *,
     elicitation_callback: ElicitationFnT | None = None,
     read_timeout_seconds: float | None = None,
+    **client_options: Any,
 ) -> AsyncGenerator[Client, None]:
     """Connect an `mcp.Client` to `server` on a chosen protocol revision.
 
@@ -371,6 +389,7 @@ async def connect(
         protocol_version: The revision to negotiate.
         elicitation_callback: Answers questions, e.g. a `ScriptedUser`.
         read_timeout_seconds: Per-request timeout passed to the client.
+        **client_options: Other `mcp.Client` options (`message_handler`, `logging_callback`, ...).
 
     Yields:
         The connected client; `client.protocol_version` is `protocol_version`. When a
@@ -389,6 +408,7 @@ async def connect(
         mode=mode,
         elicitation_callback=elicitation_callback,
         read_timeout_seconds=read_timeout_seconds,
+        **client_options,
     )
     if isinstance(elicitation_callback, ScriptedUser):
         client.script = elicitation_callback

@@ -25,7 +25,6 @@ ANSWERS_HELP: Final = """answers (--answer FIELD=VALUE, repeatable; FIELD is the
 A required field without an answer is declined"""
 
 
-
 class UsageError(Exception):
     """The command line names something that does not exist or cannot be used.
 

@@ -182,4 +182,3 @@ def module_label(model: type[BaseModel] | Callable[..., Any]) -> str:
             path = Path(source)
             return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(path)
     return module_name
-

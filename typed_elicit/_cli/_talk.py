@@ -180,7 +180,7 @@ def _connection(server: str, protocol: str, callback: ElicitationFnT) -> Abstrac
         transport = stdio_client(StdioServerParameters(command=argv[0], args=argv[1:], cwd=Path.cwd()))
     if protocol == "auto":
         return Client(transport, mode="auto", elicitation_callback=callback)
-    return connect(transport, cast(ProtocolVersion, protocol), elicitation_callback=callback)
+    return connect(transport, cast("ProtocolVersion", protocol), elicitation_callback=callback)
 
 
 def _pick_tool(tools: Mapping[str, types.Tool], wanted: str | None, companion: str | None) -> str:
