@@ -28,6 +28,8 @@ from ._talk import run_call
 
 Command = Callable[[argparse.Namespace, TextIO], Awaitable[int]]
 """What runs a command: the parsed arguments and the output stream in, the exit code out."""
+NewCommand = Callable[[str, str, str, str], argparse.ArgumentParser]
+"""Adds a command's parser: its name, one-line help, description and epilog."""
 
 
 def package_version() -> str:
@@ -36,22 +38,6 @@ def package_version() -> str:
         return importlib.metadata.version("typed-elicit")
     except importlib.metadata.PackageNotFoundError:
         return "(version unknown: typed-elicit is not installed, only importable)"
-
-
-def _command(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    name: str,
-    help_text: str,
-    description: str,
-    epilog: str = EXIT_CODES_HELP,
-) -> argparse.ArgumentParser:
-    return commands.add_parser(
-        name,
-        help=help_text,
-        description=description,
-        epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
 
 
 def _add_answering(parser: argparse.ArgumentParser) -> None:
@@ -69,9 +55,8 @@ def _add_answering(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--arg", action="append", default=[], metavar="KEY=VALUE", help="a tool argument")
 
 
-def _add_demo(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    demo = _command(
-        commands,
+def _add_demo(new: NewCommand) -> None:
+    demo = new(
         "demo",
         "run an example server and answer its questions",
         "Run an example server in memory, call its tool and answer its questions: in the terminal "
@@ -92,12 +77,12 @@ def _add_demo(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     demo.set_defaults(run=run_demo)
 
 
-def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    schema = _command(
-        commands,
+def _add_schema(new: NewCommand) -> None:
+    schema = new(
         "schema",
         "print a model's wire schema",
         "Print the requestedSchema a model becomes on one protocol revision.",
+        EXIT_CODES_HELP,
     )
     schema.add_argument("model", metavar="MODULE:Model", help="e.g. myapp.forms:Booking or forms.py:Booking")
     schema.add_argument("--protocol", choices=PROTOCOL_VERSIONS, default=LATEST_PROTOCOL_VERSION)
@@ -109,15 +94,15 @@ def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     schema.set_defaults(run=run)
 
 
-def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    check = _command(
-        commands,
+def _add_check(new: NewCommand) -> None:
+    check = new(
         "check",
         "check every @form and @elicits model in modules",
         "Import modules (and their submodules), reduce every model declared with @form or named in "
         "@elicits(...) for every protocol revision, and list every schema error with the revisions "
         "that refuse it; also flag @elicits(on_unsupported='fallback') on a prompt or resource "
         "template. For CI and pre-commit.",
+        EXIT_CODES_HELP,
     )
     check.add_argument("modules", nargs="+", metavar="MODULE", help="dotted module or .py file")
     check.add_argument(
@@ -134,9 +119,8 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check.set_defaults(run=run)
 
 
-def _add_call(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    call = _command(
-        commands,
+def _add_call(new: NewCommand) -> None:
+    call = new(
         "call",
         "call a tool on any MCP server and answer its questions",
         "Connect to a server (a command run over stdio, or an http(s) URL), call a tool and answer its "
@@ -161,8 +145,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def new(name: str, help_text: str, description: str, epilog: str) -> argparse.ArgumentParser:
+        return commands.add_parser(
+            name,
+            help=help_text,
+            description=description,
+            epilog=epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
     for add in (_add_demo, _add_schema, _add_check, _add_call):
-        add(commands)
+        add(new)
     return parser
 
 
