@@ -449,9 +449,8 @@ def test_call_answers_a_multi_step_wizard_over_stdio_through_a_pty(version: str)
 
     child.expect(r"connected: protocol (\S+)\r\n")
     negotiated = child.match.group(1)
-    # Pinning 2026-07-28 skips discovery, so the client never learns the server's name.
-    who = "The server" if version == "2026-07-28" else "deployment-wizard"
-    _answer_wizard(child, environment="production", cpu="4", memory="8", who=who)
+    # Every era goes through the testing kit's era_target; 2026-07-28 discovers the server's name.
+    _answer_wizard(child, environment="production", cpu="4", memory="8", who="deployment-wizard")
     child.expect(r"-> accept \{\"cpu_cores\": 4, \"memory_gb\": 8, \"auto_scale\": false\}")
     child.expect(r"<= Deployed web to production \(4 cores, 8GB, auto_scale=False\)")
     child.expect(pexpect.EOF)
