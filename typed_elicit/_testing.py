@@ -3,8 +3,9 @@
 `ScriptedUser` is an `elicitation_callback` that answers from a queue and records every
 question. `connect` opens an `mcp.Client` to a server (in memory, or through a transport or
 URL) on a chosen protocol revision; `era_target` is the one era-to-connection mapping it,
-the `typed-elicit` command and typed_elicit's own tests use. `valid_answers` / `invalid_answers` are Hypothesis strategies (Hypothesis is
-imported only when they are called).
+the `typed-elicit` command and typed_elicit's own tests use. `valid_answers` /
+`invalid_answers` are Hypothesis strategies (Hypothesis is imported only when they are
+called).
 """
 
 from __future__ import annotations
