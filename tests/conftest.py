@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 import anyio
-import mcp.client.session as client_session
 import pytest
 import uvicorn
 from mcp import Client
+from mcp.client.session import ElicitationFnT
 from mcp.server.mcpserver import MCPServer
-from mcp_types import INTERNAL_ERROR, ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, ErrorData
+from mcp_types import ElicitResult
+
+from typed_elicit import testing as kit
+from typed_elicit._versions import ProtocolVersion
 
 ERAS = ("2025-06-18", "2025-11-25", "2026-07-28")
 PUSH_ERAS = ERAS[:2]
@@ -40,10 +42,13 @@ def push_era(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-Reply = ElicitResult | ErrorData | Callable[[ElicitRequestFormParams], Awaitable[ElicitResult | ErrorData]]
+Reply = kit.Step
+"""A script step: `accept(...)`, `decline()`, `cancel()`, an SDK result or error, or an async function
+of the request's params returning one (the testing kit's `Step`)."""
 
 
 def accept(**content: Any) -> ElicitResult:
+    """Accept with exactly `content`, unchecked: an SDK result, which the kit's user sends as given."""
     return ElicitResult(action="accept", content=content)
 
 
@@ -55,52 +60,32 @@ def cancel() -> ElicitResult:
     return ElicitResult(action="cancel")
 
 
-@dataclass
-class ScriptedUser:
-    """An elicitation callback that answers from a script, in order, and records what it was asked."""
+class ScriptedUser(kit.ScriptedUser):
+    """The testing kit's scripted user; `asked` is its `questions`, as these tests name them."""
 
-    replies: list[Reply]
-    asked: list[ElicitRequestFormParams] = field(default_factory=lambda: [])
-
-    async def __call__(
-        self, context: Any, params: ElicitRequestFormParams | ElicitRequestURLParams
-    ) -> ElicitResult | ErrorData:
-        assert isinstance(params, ElicitRequestFormParams)
-        self.asked.append(params)
-        if not self.replies:
-            return ErrorData(code=INTERNAL_ERROR, message=f"script exhausted at question: {params.message}")
-        reply = self.replies.pop(0)
-        if callable(reply):
-            return await reply(params)
-        return reply
+    @property
+    def asked(self) -> list[kit.Question]:
+        return self.questions
 
 
 def user(*replies: Reply) -> ScriptedUser:
-    return ScriptedUser(list(replies))
+    return ScriptedUser(*replies)
 
 
 Connect = Callable[..., Any]
 
 
 @pytest.fixture
-def connect(monkeypatch: pytest.MonkeyPatch) -> Connect:
+def connect() -> Connect:
     """`async with connect(server_or_url, era, user) as client:` on the requested era.
 
-    2025-11-25 is `mode="legacy"`, 2026-07-28 is `mode="auto"`. The SDK has no public
-    option for 2025-06-18, so that era patches the version the client's `initialize`
-    offers (the server then negotiates 2025-06-18, as an older client would).
+    The testing kit's `connect`: its `era_target` maps each era to a client connection.
     """
 
-    @asynccontextmanager
-    async def open_client(
-        target: MCPServer | str, era: str, callback: ScriptedUser | None = None, **options: Any
-    ) -> AsyncIterator[Client]:
-        if era == "2025-06-18":
-            monkeypatch.setattr(client_session, "LATEST_HANDSHAKE_VERSION", "2025-06-18")
-        mode = "auto" if era == "2026-07-28" else "legacy"
-        async with Client(target, mode=mode, elicitation_callback=callback, **options) as client:
-            assert client.protocol_version == era
-            yield client
+    def open_client(
+        target: kit.Target, era: ProtocolVersion, callback: ElicitationFnT | None = None, **options: Any
+    ) -> AbstractAsyncContextManager[Client]:
+        return kit.connect(target, era, elicitation_callback=callback, **options)
 
     return open_client
 

@@ -9,9 +9,9 @@ from types import ModuleType
 from typing import Any
 
 import anyio
-import mcp.client.session as client_session
 import pytest
 from mcp import Client
+from mcp.client._memory import InMemoryTransport
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.request_state import RequestStateSecurity
@@ -32,6 +32,7 @@ from typed_elicit import (
     elicits,
     install_fallback,
 )
+from typed_elicit._client import PinnedHandshake
 from typed_elicit._fallback import META_KEY, InProcessRedeemedTokens, describe_fields
 
 pytestmark = pytest.mark.anyio
@@ -348,9 +349,9 @@ async def test_a_token_issued_to_another_user_is_refused(connect, era):
     assert text_of(accepted) == "verified"
 
 
-async def test_a_protocol_without_elicitation_still_falls_back(monkeypatch):
-    monkeypatch.setattr(client_session, "LATEST_HANDSHAKE_VERSION", "2025-03-26")
-    async with Client(example("fallback_wizard").server, mode="legacy") as client:
+async def test_a_protocol_without_elicitation_still_falls_back():
+    transport = PinnedHandshake(InMemoryTransport(example("fallback_wizard").server), "2025-03-26")
+    async with Client(transport, mode="legacy") as client:
         assert client.protocol_version == "2025-03-26"
         first = await call(client, "plan_trip", {"traveller": "Cy"})
         assert "default 2" in text_of(first)  # described with the newest revision's schema

@@ -518,21 +518,18 @@ def test_a_model_with_every_single_kind_is_spec_valid(version: str) -> None:
     assert schema["required"] == ["name", "email", "day"]
 
 
-def test_collecting_mode_records_every_bad_form_and_raises_again_after() -> None:
-    from typed_elicit._reducer import collecting_schema_errors
+def test_schema_problems_lists_a_models_problems_per_revision_without_raising() -> None:
+    from typed_elicit._reducer import schema_problems
 
-    with collecting_schema_errors() as errors:
+    class Loose(BaseModel):
+        blob: bytes
 
-        @form
-        class First(BaseModel):
-            blob: bytes
+    class Topics(BaseModel):
+        topics: list[Literal["a", "b"]] = Field(default_factory=list)
 
-        @form
-        class Second(BaseModel):
-            secret: str
-
-    assert [e.model_name for e in errors] == ["First", "Second"]
-    assert is_form(First)
+    assert schema_problems(Loose, protocol_version="2026-07-28")[0].startswith("Loose.blob: bytes")
+    assert schema_problems(Topics, protocol_version="2025-11-25") == ()
+    assert schema_problems(Topics, protocol_version="2025-06-18")[0].startswith("Topics.topics: multi-select")
     with pytest.raises(SchemaError, match=r"Third\.blob"):
 
         @form

@@ -7,13 +7,12 @@ cannot express is rejected with a `SchemaError` that lists every bad field.
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import math
 import operator
 import re
 import types
-from collections.abc import Callable, Generator, Iterable, Mapping, Sized
+from collections.abc import Callable, Iterable, Mapping, Sized
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin, overload
@@ -131,36 +130,30 @@ def form(cls: ModelT | None = None, /, *, message: str | None = None) -> ModelT 
     def decorate(model: ModelT) -> ModelT:
         _require_model(model)
         _FORMS[model] = _FormInfo(message=message)
-        try:
-            _reduce(model)
-        except SchemaError as exc:
-            if _collected is None:
-                raise
-            _collected.append(exc)
+        _reduce(model)
         return model
 
     return decorate if cls is None else decorate(cls)
 
 
-_collected: list[SchemaError] | None = None
+def schema_problems(model: type[BaseModel], *, protocol_version: ProtocolVersion) -> tuple[str, ...]:
+    """Why `model` cannot be elicited on a revision, without raising: empty when it can be.
 
+    The pure counterpart of `reduce_schema` for tools that report every bad model in
+    one run (`typed-elicit check`).
 
-@contextlib.contextmanager
-def collecting_schema_errors() -> Generator[list[SchemaError], None, None]:
-    """Within this block `@form` records its `SchemaError` instead of raising it.
+    Args:
+        model: The response model.
+        protocol_version: The revision to check it for.
 
-    For tools that import many modules and report every bad model in one run
-    (`typed-elicit check`); not for application code.
-
-    Yields:
-        The list the errors are appended to, in definition order.
+    Returns:
+        One line per problem, as in `SchemaError.problems`.
     """
-    global _collected
-    outer, _collected = _collected, []
     try:
-        yield _collected
-    finally:
-        _collected = outer
+        reduce_schema(model, protocol_version=protocol_version)
+    except SchemaError as exc:
+        return exc.problems
+    return ()
 
 
 def is_form(model: type[BaseModel]) -> bool:

@@ -1,9 +1,11 @@
 """Test tools without a person: a scripted user, in-memory connections per era, fuzzing.
 
 `ScriptedUser` is an `elicitation_callback` that answers from a queue and records every
-question. `connect` opens an `mcp.Client` to a server in memory on a chosen protocol
-revision. `valid_answers` / `invalid_answers` are Hypothesis strategies (Hypothesis is
-imported only when they are called).
+question. `connect` opens an `mcp.Client` to a server (in memory, or through a transport or
+URL) on a chosen protocol revision; `era_target` is the one era-to-connection mapping it,
+the `typed-elicit` command and typed_elicit's own tests use. `valid_answers` /
+`invalid_answers` are Hypothesis strategies (Hypothesis is imported only when they are
+called).
 """
 
 from __future__ import annotations
@@ -14,13 +16,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 import mcp_types as types
 from mcp import Client
 from mcp.client import ClientRequestContext, Transport
 from mcp.client._memory import InMemoryTransport
 from mcp.client.session import ElicitationFnT
+from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
@@ -40,7 +43,7 @@ from typed_elicit._client import (
     schema_error_reply,
 )
 from typed_elicit._errors import TypedElicitError
-from typed_elicit._versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
+from typed_elicit._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -90,6 +93,15 @@ def _as_dict(data: Mapping[str, Any] | BaseModel) -> dict[str, Any]:
 
 
 # --- the scripted user ---------------------------------------------------------------------
+
+
+Reply: TypeAlias = Answer | types.ElicitResult | types.ErrorData
+"""What a script step gives: an `Answer`, or an SDK `ElicitResult` or `ErrorData` sent as given."""
+ReplyFunction: TypeAlias = Callable[[types.ElicitRequestParams], Awaitable[Reply]]
+"""A script step that computes its reply from the request's params (a slow or stuck user, a code read
+from the server's outbox); awaited when its question comes."""
+Step: TypeAlias = Reply | ReplyFunction
+"""One item of a `ScriptedUser`'s queue."""
 
 
 class ScriptMistake(TypedElicitError, AssertionError):
@@ -156,15 +168,17 @@ class ScriptedUser:
     through `connect` raises `ScriptMistake` on every protocol revision.
     """
 
-    def __init__(self, *answers: Answer, otherwise: Callable[[Question], Answer] | None = None) -> None:
+    def __init__(self, *answers: Step, otherwise: Callable[[Question], Answer] | None = None) -> None:
         """Create a user that will give `answers`, in order.
 
         Args:
-            *answers: The answers, in the order the questions will come.
+            *answers: The answers, in the order the questions will come: `Answer`s, SDK
+                results or errors sent exactly as given, or async functions of the
+                request's params returning one of these (see `Step`).
             otherwise: Answers any question asked after the queue ran out (by default
                 such a question is a script mistake).
         """
-        self._queue: list[Answer] = list(answers)
+        self._queue: list[Step] = list(answers)
         self._otherwise = otherwise
         self.questions: list[Question] = []
         """Every question asked, in order."""
@@ -230,15 +244,21 @@ class ScriptedUser:
         except RequestedSchemaError as exc:
             self.problems.append(f"question {number} has an unusable schema: {exc}")
             return schema_error_reply(exc)
+        step: Step
         if self._queue:
-            answer = self._queue.pop(0)
+            step = self._queue.pop(0)
         elif self._otherwise is not None:
-            answer = self._otherwise(question)
+            step = self._otherwise(question)
         else:
             return self._mistake(
                 f"no answer left for question {number} ({params.message!r}); queue one more answer, "
                 "or pass otherwise= to answer any number of questions"
             )
+        answer = await step(params) if callable(step) else step
+        if isinstance(answer, types.ErrorData):
+            return answer
+        if isinstance(answer, types.ElicitResult):
+            return self._send(answer)
         if answer.raw or answer.action != "accept":
             content = dict(answer.data) if isinstance(answer.data, Mapping) else None
             return self._send(types.ElicitResult(action=answer.action, content=content))
@@ -312,25 +332,66 @@ class _ScriptedClient(Client):
 # --- in-memory connections per era ---------------------------------------------------------
 
 
+Target: TypeAlias = Server[Any] | MCPServer | Transport | str
+"""What `connect` reaches: a server in memory, an SDK transport (stdio, ...) or an http(s) URL."""
+
+
+def era_target(target: Target, protocol_version: ProtocolVersion) -> tuple[Target, Literal["auto", "legacy"]]:
+    """The `mcp.Client` target and `mode` that negotiate `protocol_version` with `target`.
+
+    The one place that maps an era to a client connection (`connect` and the
+    `typed-elicit` command use it): 2026-07-28 is the SDK's `mode="auto"`; 2025-11-25 is
+    `mode="legacy"`; 2025-06-18 is `mode="legacy"` through `PinnedHandshake`, which offers
+    2025-06-18 as a client of that era does (the SDK has no option for it).
+
+    Args:
+        target: A server, a transport, or an http(s) URL.
+        protocol_version: The revision to negotiate.
+
+    Returns:
+        `(target, mode)` for `mcp.Client(target, mode=mode, ...)`.
+
+    Raises:
+        ValueError: `protocol_version` is not one typed_elicit supports.
+    """
+    if protocol_version == "2026-07-28":
+        return target, "auto"
+    if protocol_version == "2025-11-25":
+        return target, "legacy"
+    if protocol_version == "2025-06-18":
+        transport: Transport
+        if isinstance(target, str):
+            transport = streamable_http_client(target)
+        elif isinstance(target, (Server, MCPServer)):
+            transport = InMemoryTransport(target)
+        else:
+            transport = target
+        return PinnedHandshake(transport, protocol_version), "legacy"
+    raise ValueError(
+        f"unsupported protocol version {protocol_version!r}: use one of {', '.join(PROTOCOL_VERSIONS)}"
+    )
+
+
 @asynccontextmanager
 async def connect(
-    server: Server[Any] | MCPServer,
+    server: Target,
     protocol_version: ProtocolVersion = LATEST_PROTOCOL_VERSION,
     *,
     elicitation_callback: ElicitationFnT | None = None,
     read_timeout_seconds: float | None = None,
+    **client_options: Any,
 ) -> AsyncGenerator[Client, None]:
-    """Connect an `mcp.Client` to `server` in memory on a chosen protocol revision.
+    """Connect an `mcp.Client` to `server` on a chosen protocol revision.
 
-    2026-07-28 uses the SDK's default (`mode="auto"`, multi-round-trip requests);
-    2025-11-25 uses `mode="legacy"`; 2025-06-18 uses a legacy handshake that offers
-    2025-06-18 and declares `elicitation: {}`, as a client of that era does.
+    The era decides the connection as `era_target` says. `server` is usually a server
+    in memory; an SDK transport or an http(s) URL reaches a server elsewhere.
 
     Args:
-        server: The server under test.
+        server: The server under test, a transport to it, or its http(s) URL.
         protocol_version: The revision to negotiate.
         elicitation_callback: Answers questions, e.g. a `ScriptedUser`.
         read_timeout_seconds: Per-request timeout passed to the client.
+        **client_options: Other `mcp.Client` options (`message_handler`, `logging_callback`, ...).
 
     Yields:
         The connected client; `client.protocol_version` is `protocol_version`. When a
@@ -343,20 +404,13 @@ async def connect(
         RuntimeError: The server negotiated another revision than the one asked for.
         Exception: Whatever the `async with` body raised, unwrapped.
     """
-    target: Server[Any] | MCPServer | Transport
-    if protocol_version == "2025-06-18":
-        target, mode = PinnedHandshake(InMemoryTransport(server), protocol_version), "legacy"
-    elif protocol_version == "2025-11-25":
-        target, mode = server, "legacy"
-    elif protocol_version == "2026-07-28":
-        target, mode = server, "auto"
-    else:
-        raise ValueError(f"unsupported protocol version {protocol_version!r}")
+    target, mode = era_target(server, protocol_version)
     client = _ScriptedClient(
         target,
         mode=mode,
         elicitation_callback=elicitation_callback,
         read_timeout_seconds=read_timeout_seconds,
+        **client_options,
     )
     if isinstance(elicitation_callback, ScriptedUser):
         client.script = elicitation_callback

@@ -1,0 +1,184 @@
+"""Loading the user's code: modules, models, and the forms, servers and tools in them."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import pkgutil
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Final
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.prompts.manager import PromptManager
+from mcp.server.mcpserver.resources.resource_manager import ResourceManager
+from mcp.server.mcpserver.tools.tool_manager import ToolManager
+from pydantic import BaseModel
+
+from typed_elicit._context import Policy
+from typed_elicit._errors import SchemaError
+from typed_elicit._reducer import is_form
+
+from ._common import UsageError
+
+_FILE_PREFIX: Final = "_typed_elicit_cli_"
+
+
+def load_module(target: str) -> ModuleType:
+    """Import a module by dotted name, or load a `.py` file by path.
+
+    The current directory is put first on `sys.path`, as `python -m` does.
+
+    Args:
+        target: `package.module` or `path/to/file.py`.
+
+    Returns:
+        The module.
+
+    Raises:
+        UsageError: The module or file does not exist, or fails to import.
+        SchemaError: A `@form` model in it cannot be elicited (raised at import).
+    """
+    if str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))
+    if target.endswith(".py") or "/" in target:
+        path = Path(target)
+        if not path.is_file():
+            raise UsageError(f"no such file: {target}")
+        name = f"{_FILE_PREFIX}{path.stem}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:  # pragma: no cover - any .py file has a loader
+            raise UsageError(f"cannot load {target}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except SchemaError:
+            raise
+        except Exception as exc:
+            raise UsageError(f"cannot import {target}: {type(exc).__name__}: {exc}") from exc
+        return module
+    try:
+        return importlib.import_module(target)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and target.startswith(exc.name):
+            raise UsageError(
+                f"no module named {target!r} (looked in the current directory and sys.path)"
+            ) from None
+        raise UsageError(f"cannot import {target}: {exc}") from exc
+    except (SchemaError, UsageError):
+        raise
+    except Exception as exc:
+        raise UsageError(f"cannot import {target}: {type(exc).__name__}: {exc}") from exc
+
+
+def load_model(target: str) -> type[BaseModel]:
+    """Resolve `MODULE:Model` to a pydantic model class.
+
+    Args:
+        target: A module (dotted or file path), a colon, and a class name.
+
+    Returns:
+        The model class.
+
+    Raises:
+        UsageError: The target is malformed, or names no model.
+        SchemaError: The module failed to import because a `@form` model is bad.
+    """
+    module_name, sep, attr = target.rpartition(":")
+    if not sep or not module_name or not attr:
+        raise UsageError(f"expected MODULE:Model, got {target!r}")
+    model = getattr(load_module(module_name), attr, None)
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        raise UsageError(f"{target} is not a pydantic model")
+    return model
+
+
+def walk(module: ModuleType) -> Iterator[ModuleType]:
+    """`module` and, for a package, every submodule, imported in turn."""
+    yield module
+    for info in pkgutil.walk_packages(getattr(module, "__path__", []), prefix=f"{module.__name__}."):
+        yield importlib.import_module(info.name)
+
+
+def forms_in(module: ModuleType) -> list[type[BaseModel]]:
+    """The models declared with `@form` that `module` defines or imports."""
+    return [
+        obj
+        for _, obj in inspect.getmembers(module, inspect.isclass)
+        if issubclass(obj, BaseModel) and is_form(obj)
+    ]
+
+
+def servers_in(module: ModuleType) -> list[MCPServer[Any]]:
+    """The `MCPServer` objects in `module`."""
+    return [obj for _, obj in inspect.getmembers(module) if isinstance(obj, MCPServer)]
+
+
+def _registered(server: MCPServer[Any]) -> Iterator[tuple[str, str, Callable[..., Any]]]:
+    """`(kind, name, function)` of every tool, prompt and resource template on `server`.
+
+    The SDK has no public listing of the registered functions: read its managers,
+    and skip any that a future SDK moves.
+    """
+    tools = getattr(server, "_tool_manager", None)
+    if isinstance(tools, ToolManager):
+        yield from (("tool", tool.name, tool.fn) for tool in tools.list_tools())
+    prompts = getattr(server, "_prompt_manager", None)
+    if isinstance(prompts, PromptManager):
+        yield from (("prompt", prompt.name, prompt.fn) for prompt in prompts.list_prompts())
+    resources = getattr(server, "_resource_manager", None)
+    if isinstance(resources, ResourceManager):
+        yield from (
+            ("resource template", template.uri_template, template.fn)
+            for template in resources.list_templates()
+        )
+
+
+def elicits_functions_in(module: ModuleType) -> list[Callable[..., Any]]:
+    """The functions decorated with `@elicits`: module-level ones and those registered on its servers."""
+    found = [obj for _, obj in inspect.getmembers(module, callable) if _is_elicits(obj)]
+    for server in servers_in(module):
+        found.extend(fn for _, _, fn in _registered(server) if _is_elicits(fn))
+    return list(dict.fromkeys(found))
+
+
+def _is_elicits(obj: object) -> bool:
+    return isinstance(getattr(obj, "__typed_elicit_policy__", None), Policy)
+
+
+def models_of(function: Callable[..., Any]) -> tuple[type[BaseModel], ...]:
+    """The models named in `@elicits(...)` on `function`."""
+    models: tuple[type[BaseModel], ...] = getattr(function, "__typed_elicit_models__", ())
+    return models
+
+
+def misplaced_fallbacks(module: ModuleType) -> list[str]:
+    """A problem line per prompt or resource template with `@elicits(on_unsupported="fallback")`."""
+    lines: list[str] = []
+    for server in servers_in(module):
+        for kind, name, fn in _registered(server):
+            policy = getattr(fn, "__typed_elicit_policy__", None)
+            if kind != "tool" and isinstance(policy, Policy) and policy.on_unsupported == "fallback":
+                origin = inspect.unwrap(fn)  # the SDK and @elicits wrap the user's function
+                where = f"{module_label(origin)}:{getattr(origin, '__qualname__', name)}"
+                lines.append(
+                    f"{where}: @elicits(on_unsupported='fallback') on the {kind} {name!r}: the fallback "
+                    "re-runs a tool call, so it works for tools only (the call fails before the body "
+                    "runs); pass on_unsupported='raise', 'defaults' or 'decline'"
+                )
+    return lines
+
+
+def module_label(model: type[BaseModel] | Callable[..., Any]) -> str:
+    """Where `model` was defined: its file, relative to the current directory, or its module."""
+    module_name: str = getattr(model, "__module__", "")
+    if module_name.startswith(_FILE_PREFIX):
+        source = inspect.getsourcefile(model)
+        if source is not None:
+            path = Path(source)
+            return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(path)
+    return module_name
