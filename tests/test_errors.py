@@ -166,6 +166,14 @@ def test_a_client_error_carries_the_question_code_and_client_message() -> None:
     )
 
 
+def test_a_client_error_shows_a_bounded_client_message_and_keeps_it_whole() -> None:
+    long = "x" * 100_000 + "\x00"
+    error = ClientError("the question for Confirm", -32603, long)
+    assert error.client_message == long
+    assert len(str(error)) < 500
+    assert "\x00" not in str(error)
+
+
 def test_a_hook_error_carries_the_hook_stage_and_problem() -> None:
     error = HookError("<Audit>", "on_answer", "ValueError: no")
     assert (error.hook, error.stage, error.problem) == ("<Audit>", "on_answer", "ValueError: no")

@@ -273,7 +273,8 @@ class ClientError(TypedElicitError, RuntimeError):
     Attributes:
         question: Which question failed, e.g. `"the question for Confirm"`.
         code: The client's JSON-RPC error code.
-        client_message: The client's error message.
+        client_message: The client's error message, whole (the message shows at most
+            `MAX_PROBLEM_LENGTH` characters of it, unprintable ones escaped).
     """
 
     def __init__(self, question: str, code: int, client_message: str) -> None:
@@ -287,9 +288,10 @@ class ClientError(TypedElicitError, RuntimeError):
         self.question = question
         self.code = code
         self.client_message = client_message
+        shown = _shown(client_message, MAX_PROBLEM_LENGTH)
         super().__init__(
             f"the client answered {question} with an error instead of a result (code {code}: "
-            f"{client_message!r}). This is the client's failure, not the user's answer: catch "
+            f"{shown!r}). This is the client's failure, not the user's answer: catch "
             "ClientError to carry on without the answer, or retry the call."
         )
 
