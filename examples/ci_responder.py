@@ -13,7 +13,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import TextContent
 
-from typed_elicit import Responder
+from typed_elicit.client import Responder
 
 
 async def deploy(responder: Responder) -> str:

@@ -14,16 +14,8 @@ from mcp.client.stdio import StdioServerParameters
 from mcp_types import TextContent
 from pydantic import BaseModel
 
-from typed_elicit import (
-    Cancelled,
-    Declined,
-    ElicitResult,
-    FormRequest,
-    InvalidAnswer,
-    UrlAnswer,
-    UrlRequest,
-    elicitation_handler,
-)
+from typed_elicit import Cancelled, Declined, ElicitResult
+from typed_elicit.client import FormRequest, InvalidAnswer, UrlAnswer, UrlRequest, elicitation_handler
 
 ANSWERS = {
     "environment": "staging",

@@ -46,17 +46,20 @@ from typed_elicit._client import (
     MAX_PROBLEMS,
     MAX_TEXT_LENGTH,
     UNCHECKED_PROBLEM,
+    _parse_cached,
+    check_value,
+)
+from typed_elicit._responder import plausible_value
+from typed_elicit._results import ElicitResult as TypedResult
+from typed_elicit._testing import connect
+from typed_elicit.client import (
     FormRequest,
     FormSpec,
     RequestedSchemaError,
-    _parse_cached,  # pyright: ignore[reportPrivateUsage]
-    check_value,
+    Responder,
     elicitation_handler,
     parse_requested_schema,
 )
-from typed_elicit._responder import Responder, plausible_value
-from typed_elicit._results import ElicitResult as TypedResult
-from typed_elicit._testing import connect
 
 from .test_client_schema import HOSTILE as STRUCTURAL
 

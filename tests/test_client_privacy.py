@@ -23,17 +23,17 @@ from mcp_types import (
 from pydantic import BaseModel
 
 from typed_elicit import PROTOCOL_VERSIONS, Accepted, ProtocolVersion
-from typed_elicit._client import (
+from typed_elicit._results import ElicitResult as TypedResult
+from typed_elicit._testing import connect
+from typed_elicit.client import (
     FormRequest,
     InvalidAnswer,
+    Responder,
     UrlAnswer,
     UrlRequest,
     elicitation_handler,
     parse_requested_schema,
 )
-from typed_elicit._responder import Responder
-from typed_elicit._results import ElicitResult as TypedResult
-from typed_elicit._testing import connect
 
 from .client_servers import typed
 

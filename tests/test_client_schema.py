@@ -10,9 +10,8 @@ import pytest
 from pydantic import BaseModel, EmailStr, Field
 
 from typed_elicit import PROTOCOL_VERSIONS, Titles, form, reduce_schema
-from typed_elicit._client import (
-    MAX_FIELDS,
-    MAX_OPTIONS,
+from typed_elicit._client import MAX_FIELDS, MAX_OPTIONS
+from typed_elicit.client import (
     InvalidAnswer,
     Option,
     RequestedSchemaError,

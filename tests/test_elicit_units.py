@@ -218,7 +218,8 @@ def test_strings_in_the_json_number_grammar_count_as_numbers(content, expected):
 )
 @pytest.mark.parametrize("kind", ["number", "integer"])
 def test_both_ends_judge_a_number_alike(kind, value):
-    from typed_elicit._client import InvalidAnswer, check_value, parse_requested_schema
+    from typed_elicit._client import check_value
+    from typed_elicit.client import InvalidAnswer, parse_requested_schema
 
     schema = {"type": "object", "properties": {"x": {"type": kind}}, "required": ["x"]}
     (spec,) = parse_requested_schema(schema).fields

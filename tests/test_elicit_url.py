@@ -40,10 +40,10 @@ from typed_elicit import (
     Declined,
     ElicitationUnsupported,
     ElicitContext,
-    PinnedHandshake,
     UrlResult,
     elicits,
 )
+from typed_elicit.client import PinnedHandshake
 from typed_elicit.testing import ScriptedUser, accept, cancel, decline, send_raw
 
 pytestmark = pytest.mark.anyio

@@ -17,10 +17,9 @@ from typed_elicit import (
     Titles,
     TypedElicitError,
     form,
-    form_message,
-    is_form,
     reduce_schema,
 )
+from typed_elicit._reducer import form_message, is_form
 
 MODERN = ("2025-11-25", "2026-07-28")
 

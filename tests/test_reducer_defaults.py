@@ -19,8 +19,8 @@ from pydantic import AnyUrl, BaseModel, ConfigDict, EmailStr, Field, ValidationI
 
 from tests.spec_check import assert_spec_valid
 from typed_elicit import PROTOCOL_VERSIONS, SchemaError, Titles, form, reduce_schema
-from typed_elicit._client import parse_requested_schema
 from typed_elicit._validate import validate_content
+from typed_elicit.client import parse_requested_schema
 
 
 class Color(enum.Enum):

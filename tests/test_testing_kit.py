@@ -24,7 +24,6 @@ from pydantic import ValidationError
 
 from typed_elicit import PROTOCOL_VERSIONS, Accepted, ElicitContext, ProtocolVersion, elicits, reduce_schema
 from typed_elicit._cli import sample_argument
-from typed_elicit._client import InvalidAnswer, parse_requested_schema
 from typed_elicit._responder import plausible_value
 from typed_elicit._testing import (
     Answer,
@@ -39,6 +38,7 @@ from typed_elicit._testing import (
     send_raw,
     valid_answers,
 )
+from typed_elicit.client import InvalidAnswer, parse_requested_schema
 
 from .client_servers import Traveller, raw, typed
 

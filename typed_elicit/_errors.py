@@ -1,9 +1,17 @@
-"""Every error typed_elicit raises derives from `TypedElicitError`."""
+"""Every error typed_elicit raises derives from `TypedElicitError`.
+
+Each error keeps what went wrong as attributes, and its message is worded from them
+(as cattrs keeps the data of a validation failure apart from its wording): code reads
+the attributes, people read the message. Where the wording of a situation is fixed, a
+classmethod builds the error from its data (`ElicitationTimeout.unanswered(...)`,
+`ReplayMismatch.between_rounds(...)`, ...); the message-first constructors stay for the
+rest, each with its data as keyword-only arguments.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, Protocol, TypeAlias
 
 
 class TypedElicitError(Exception):
@@ -26,6 +34,12 @@ class SchemaError(TypedElicitError, TypeError):
     """
 
     def __init__(self, model_name: str, problems: Sequence[str]) -> None:
+        """Build the error.
+
+        Args:
+            model_name: The model's class name.
+            problems: One line per bad field, as `Model.field: what is wrong; how to fix it`.
+        """
         self.model_name = model_name
         self.problems = tuple(problems)
         count = len(self.problems)
@@ -62,6 +76,7 @@ class InvalidResponse(TypedElicitError, ValueError):
         model_name: The model the answer was validated against.
         errors: One `(field path, message)` pair per problem, bounded as above.
         content: The raw content the client sent, unchanged: for the tool's own code only.
+        advice: The message's last sentence: how to fix it.
     """
 
     def __init__(
@@ -83,6 +98,7 @@ class InvalidResponse(TypedElicitError, ValueError):
         self.model_name = model_name
         self.errors = _bounded(errors)
         self.content = content
+        self.advice = advice
         lines = "; ".join(f"{path}: {msg}" for path, msg in self.errors)
         super().__init__(
             f"the answer to {model_name} is invalid: {lines}. (The answer's values are not shown; "
@@ -115,16 +131,137 @@ def _shown(text: str, limit: int) -> str:
     return head[: limit - 3] + "..."
 
 
+Policy: TypeAlias = Literal["raise", "defaults", "decline", "fallback"]
+"""An `on_unsupported` policy, as `ElicitationUnsupported.advised` names them."""
+
+
+def _either(options: Sequence[str]) -> str:
+    """`a`, `a or b`, `a, b or c`."""
+    return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
+
+
 class ElicitationUnsupported(TypedElicitError):
     """The client did not declare the elicitation capability this question needs.
 
     Attributes:
         mode: The elicitation mode the question needed (`"form"` or `"url"`).
+        subject: The model asked for (its class name), or None for a URL question or when
+            the raiser did not say.
+        reason: Why the client cannot be asked (e.g. "the client did not declare the
+            elicitation capability"), or None when the raiser did not say.
+        missing: The fields without a default, when `on_unsupported="defaults"` could not
+            fill the model; else empty.
+        advised: The policies the message advises, as written in it (e.g. `"'decline'"`).
     """
 
-    def __init__(self, message: str, *, mode: Literal["form", "url"] = "form") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        mode: Literal["form", "url"] = "form",
+        subject: str | None = None,
+        reason: str | None = None,
+        missing: Sequence[str] = (),
+        advised: Sequence[str] = (),
+    ) -> None:
+        """Build the error from a finished message; the classmethods word it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            mode: The elicitation mode the question needed.
+            subject: The model asked for (its class name).
+            reason: Why the client cannot be asked.
+            missing: The fields without a default.
+            advised: The policies the message advises.
+        """
         super().__init__(message)
         self.mode: Literal["form", "url"] = mode
+        self.subject = subject
+        self.reason = reason
+        self.missing = tuple(missing)
+        self.advised = tuple(advised)
+
+    @classmethod
+    def for_form(cls, subject: str, reason: str, advised: Sequence[str]) -> ElicitationUnsupported:
+        """A form question the client cannot take (`on_unsupported="raise"`).
+
+        Args:
+            subject: The model asked for (its class name).
+            reason: Why the client cannot be asked.
+            advised: The policies that would carry on here, as the message writes them.
+
+        Returns:
+            The error.
+        """
+        return cls(
+            f"cannot ask for {subject}: {reason}. Pass on_unsupported={_either(advised)} to ctx.elicit "
+            "or @elicits to carry on without asking the client.",
+            subject=subject,
+            reason=reason,
+            advised=advised,
+        )
+
+    @classmethod
+    def without_defaults(
+        cls, subject: str, reason: str, missing: Sequence[str], advised: Sequence[str]
+    ) -> ElicitationUnsupported:
+        """`on_unsupported="defaults"` met a model with fields that have no default.
+
+        Args:
+            subject: The model asked for (its class name).
+            reason: Why the client cannot be asked.
+            missing: The fields without a default.
+            advised: The policies that would carry on here, as the message writes them.
+
+        Returns:
+            The error.
+        """
+        return cls(
+            f"cannot ask for {subject}: {reason}; on_unsupported='defaults' needs a default "
+            f"for every field, but {subject} has none for {', '.join(missing)}. Give "
+            f"those fields defaults, or pass on_unsupported={_either(advised)} to ctx.elicit or @elicits.",
+            subject=subject,
+            reason=reason,
+            missing=missing,
+            advised=advised,
+        )
+
+    @classmethod
+    def fallback_outside_tool(cls, reason: str, method: str) -> ElicitationUnsupported:
+        """`on_unsupported="fallback"` was asked for in a prompt or resource.
+
+        Args:
+            reason: Why the client cannot be asked.
+            method: The request being served (e.g. `"prompts/get"`).
+
+        Returns:
+            The error.
+        """
+        advised = ("'raise'", "'defaults'", "'decline'")
+        return cls(
+            f"cannot ask: {reason}; on_unsupported='fallback' works for tools only, and this is "
+            f"{method}. Pass on_unsupported='raise', 'defaults' or 'decline' here.",
+            reason=reason,
+            advised=advised,
+        )
+
+    @classmethod
+    def for_url(cls, reason: str) -> ElicitationUnsupported:
+        """A URL question the client cannot take.
+
+        Args:
+            reason: Why the client cannot be asked (with why a policy counts as "raise").
+
+        Returns:
+            The error.
+        """
+        return cls(
+            f"cannot send the user to a URL: {reason}. Pass on_unsupported='decline' to ctx.elicit_url "
+            "to carry on without asking.",
+            mode="url",
+            reason=reason,
+            advised=("'decline'",),
+        )
 
 
 class ClientError(TypedElicitError, RuntimeError):
@@ -134,8 +271,10 @@ class ClientError(TypedElicitError, RuntimeError):
     `ElicitationTimeout` instead). The SDK's `MCPError` is the `__cause__`.
 
     Attributes:
+        question: Which question failed, e.g. `"the question for Confirm"`.
         code: The client's JSON-RPC error code.
-        client_message: The client's error message.
+        client_message: The client's error message, whole (the message shows at most
+            `MAX_PROBLEM_LENGTH` characters of it, unprintable ones escaped).
     """
 
     def __init__(self, question: str, code: int, client_message: str) -> None:
@@ -146,17 +285,140 @@ class ClientError(TypedElicitError, RuntimeError):
             code: The client's JSON-RPC error code.
             client_message: The client's error message.
         """
+        self.question = question
         self.code = code
         self.client_message = client_message
+        shown = _shown(client_message, MAX_PROBLEM_LENGTH)
         super().__init__(
             f"the client answered {question} with an error instead of a result (code {code}: "
-            f"{client_message!r}). This is the client's failure, not the user's answer: catch "
+            f"{shown!r}). This is the client's failure, not the user's answer: catch "
             "ClientError to carry on without the answer, or retry the call."
         )
 
 
 class ElicitationTimeout(TypedElicitError, TimeoutError):
-    """The user did not answer in time, or a 2026-07-28 round's state expired."""
+    """The user did not answer in time, or a 2026-07-28 round's state expired.
+
+    Attributes:
+        subject: What was asked (e.g. the model's name), or None when the raiser did not say.
+        timeout: The limit that passed, in seconds: the question's timeout, or the call's
+            `call_timeout` when `scope` is `"call"`; None when the raiser did not say.
+        waited: Seconds since the question was asked (or the call started), or None when
+            the raiser did not say (a push question's wait is its timeout).
+        scope: `"question"` (the question's timeout passed) or `"call"` (the call's).
+        answered: Whether an answer came, too late.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        subject: str | None = None,
+        timeout: float | None = None,
+        waited: float | None = None,
+        scope: Literal["question", "call"] = "question",
+        answered: bool = False,
+    ) -> None:
+        """Build the error from a finished message; the classmethods word it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            subject: What was asked.
+            timeout: The limit that passed, in seconds.
+            waited: Seconds since the question was asked (or the call started).
+            scope: Whose limit passed: the question's or the call's.
+            answered: Whether an answer came, too late.
+        """
+        super().__init__(message)
+        self.subject = subject
+        self.timeout = timeout
+        self.waited = waited
+        self.scope: Literal["question", "call"] = scope
+        self.answered = answered
+
+    @classmethod
+    def unanswered(cls, subject: str, timeout: float, asker: str) -> ElicitationTimeout:
+        """A pushed question got no answer within its timeout (and was cancelled).
+
+        Args:
+            subject: What was asked.
+            timeout: The question's timeout, in seconds.
+            asker: The call to pass `timeout=` to (`"ctx.elicit"` or `"ctx.elicit_url"`).
+
+        Returns:
+            The error.
+        """
+        return cls(
+            f"no answer to {subject} within {timeout:g} s; the pending question was "
+            f"cancelled (notifications/cancelled sent). Pass timeout= to {asker} or "
+            "@elicits to wait longer.",
+            subject=subject,
+            timeout=timeout,
+            waited=timeout,
+        )
+
+    @classmethod
+    def too_late(
+        cls, subject: str, timeout: float, waited: float, asker: str, *, answered: bool
+    ) -> ElicitationTimeout:
+        """A 2026-07-28 (or fallback) question's timeout passed before its answer came.
+
+        Args:
+            subject: What was asked.
+            timeout: The question's timeout, in seconds.
+            waited: Seconds since the question was asked.
+            asker: The call to pass `timeout=` to (`"ctx.elicit"` or `"ctx.elicit_url"`).
+            answered: Whether the answer came (too late), or the round only refreshed it.
+
+        Returns:
+            The error.
+        """
+        fix = (
+            f"Pass timeout= to {asker} or @elicits to wait longer (and keep the server's "
+            "RequestStateSecurity ttl above it)."
+        )
+        if answered:
+            message = (
+                f"the answer to {subject} arrived {waited:.0f} s after it was asked, later than "
+                f"the {timeout:g} s timeout. {fix}"
+            )
+        else:
+            message = (
+                f"no answer to {subject} within {timeout:g} s: it was asked {waited:.0f} s ago, and "
+                f"asking again does not restart its timeout. Call the tool again to start afresh. {fix}"
+            )
+        return cls(message, subject=subject, timeout=timeout, waited=waited, answered=answered)
+
+    @classmethod
+    def call_expired(cls, function: str, subject: str, limit: float, age: float) -> ElicitationTimeout:
+        """A 2026-07-28 (or fallback) call outlived its `call_timeout`.
+
+        Args:
+            function: The tool function's name.
+            subject: What was being asked.
+            limit: The call's `call_timeout`, in seconds.
+            age: Seconds since the call's first round.
+
+        Returns:
+            The error.
+        """
+        return cls(
+            f"this call of {function} started {age:.0f} s ago, longer than its {limit:g} s "
+            f"limit, so {subject} can no longer be answered. Call the tool again to start afresh, "
+            "or pass a longer call_timeout= to @elicits.",
+            subject=subject,
+            timeout=limit,
+            waited=age,
+            scope="call",
+        )
+
+
+class Described(Protocol):
+    """A recorded question: anything that says what it asked, without its answer."""
+
+    def describe(self) -> str:
+        """A short human-readable form for error messages (model, key and digest; no values)."""
+        ...
 
 
 class ReplayMismatch(TypedElicitError, RuntimeError):
@@ -164,7 +426,57 @@ class ReplayMismatch(TypedElicitError, RuntimeError):
 
     Between rounds the tool body runs again from the top; the code before each
     `ctx.elicit` must ask the same questions in the same order.
+
+    Attributes:
+        index: The question's position in the call, from 0, or None when the raiser did not say.
+        recorded: The question recorded there when the client answered it, or None.
+        asked: The question this round asked there instead, or None.
     """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        index: int | None = None,
+        recorded: Described | None = None,
+        asked: Described | None = None,
+    ) -> None:
+        """Build the error from a finished message; `between_rounds` words it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            index: The question's position in the call, from 0.
+            recorded: The question recorded there.
+            asked: The question this round asked there instead.
+        """
+        super().__init__(message)
+        self.index = index
+        self.recorded = recorded
+        self.asked = asked
+
+    @classmethod
+    def between_rounds(cls, index: int, recorded: Described, asked: Described) -> ReplayMismatch:
+        """Question `index` was `recorded` when answered, but this round asked `asked`.
+
+        Args:
+            index: The question's position in the call, from 0.
+            recorded: The question recorded there when the client answered it.
+            asked: The question this round asked there instead.
+
+        Returns:
+            The error.
+        """
+        return cls(
+            f"question #{index + 1} of this call was {recorded.describe()} when the client answered it, "
+            f"but this round asked {asked.describe()} there. On protocol 2026-07-28 the function runs "
+            "again from the top on every round and earlier answers are replayed in order, so the code "
+            "before each ctx.elicit must be deterministic: the same arguments and answers must lead to "
+            "the same questions in the same order. Wrap side effects and changing reads (time, random, "
+            "databases) in `await ctx.once(key, fn)`.",
+            index=index,
+            recorded=recorded,
+            asked=asked,
+        )
 
 
 class HookError(TypedElicitError, RuntimeError):
@@ -176,11 +488,20 @@ class HookError(TypedElicitError, RuntimeError):
     Attributes:
         hook: The `repr` of the failing hook.
         stage: `"on_question"` or `"on_answer"`.
+        problem: What went wrong (the hook's exception as `Type: text`, or what it returned).
     """
 
     def __init__(self, hook: str, stage: str, problem: str) -> None:
+        """Build the error.
+
+        Args:
+            hook: The `repr` of the failing hook.
+            stage: `"on_question"` or `"on_answer"`.
+            problem: What went wrong.
+        """
         self.hook = hook
         self.stage = stage
+        self.problem = problem
         super().__init__(
             f"the elicitation hook {hook}.{stage} failed: {problem}. Fix the hook, or remove it "
             "(remove_hooks, or the hooks= of @elicits)."
@@ -188,14 +509,116 @@ class HookError(TypedElicitError, RuntimeError):
 
 
 class FallbackNotInstalled(TypedElicitError, RuntimeError):
-    """`on_unsupported="fallback"` was used on a server without the companion tool."""
+    """`on_unsupported="fallback"` was used on a server without the companion tool.
+
+    Attributes:
+        function: The tool function that asked, or None when the raiser did not say.
+        reason: Why the client could not be asked directly, or None.
+    """
+
+    def __init__(self, message: str, *, function: str | None = None, reason: str | None = None) -> None:
+        """Build the error from a finished message; `for_function` words it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            function: The tool function that asked.
+            reason: Why the client could not be asked directly.
+        """
+        super().__init__(message)
+        self.function = function
+        self.reason = reason
+
+    @classmethod
+    def for_function(cls, function: str, reason: str) -> FallbackNotInstalled:
+        """`function` needed the fallback, and the server has no companion tool.
+
+        Args:
+            function: The tool function that asked.
+            reason: Why the client could not be asked directly.
+
+        Returns:
+            The error.
+        """
+        return cls(
+            f"cannot ask in {function}: {reason}, and on_unsupported='fallback' needs the "
+            "companion tool that relays the answer. Call "
+            "`typed_elicit.install_fallback(server)` once, after creating the MCPServer.",
+            function=function,
+            reason=reason,
+        )
+
+
+TokenProblem: TypeAlias = Literal["altered", "expired", "used", "other_server", "other_user"]
+"""Why a fallback token is unusable, as `InvalidFallbackToken.problem` says."""
+
+_TOKEN_FIX: Final = "Ask the tool again to get a fresh question and token."
 
 
 class InvalidFallbackToken(TypedElicitError, ValueError):
     """A token handed to the fallback companion tool is unusable.
 
     It was tampered with, has expired, was already used, or is not for this server.
+
+    Attributes:
+        problem: Which of these it is, or None when the raiser did not say.
+        tool: The tool the token was for (only when it was already used), else None.
+        ttl: How long tokens are valid, in seconds (only when it expired), else None.
     """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        problem: TokenProblem | None = None,
+        tool: str | None = None,
+        ttl: float | None = None,
+    ) -> None:
+        """Build the error from a finished message; `because` words it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            problem: Why the token is unusable.
+            tool: The tool the token was for.
+            ttl: How long tokens are valid, in seconds.
+        """
+        super().__init__(message)
+        self.problem: TokenProblem | None = problem
+        self.tool = tool
+        self.ttl = ttl
+
+    @classmethod
+    def because(cls, problem: TokenProblem, *, tool: str = "", ttl: float = 0.0) -> InvalidFallbackToken:
+        """The error for `problem`, worded as the companion tool shows it.
+
+        Args:
+            problem: Why the token is unusable.
+            tool: The tool the token was for (worded when `problem` is `"used"`).
+            ttl: How long tokens are valid, in seconds (worded when `problem` is `"expired"`).
+
+        Returns:
+            The error.
+        """
+        if problem == "used":
+            message = (
+                "the token was already used: each token delivers one answer, once, and the tool "
+                f"already ran with it. To answer again, call the tool {tool!r} again; it asks "
+                "the question again and gives a fresh token."
+            )
+            return cls(message, problem=problem, tool=tool)
+        if problem == "expired":
+            message = f"the token has expired (tokens are valid for {ttl:g} s). {_TOKEN_FIX}"
+            return cls(message, problem=problem, ttl=ttl)
+        message = {
+            "altered": "the token is not one this server issued, or it was altered; pass the token from "
+            "the question unchanged.",
+            "other_server": "the token was issued by another server.",
+            "other_user": "the token was issued to another user.",
+        }[problem]
+        return cls(f"{message} {_TOKEN_FIX}", problem=problem)
+
+
+UsageProblem: TypeAlias = Literal["unwrapped", "fallback_outside_tool", "swallowed"]
+"""Which misuse an `ElicitUsageError` reports, as its `problem` says."""
 
 
 class ElicitUsageError(TypedElicitError, RuntimeError):
@@ -206,4 +629,84 @@ class ElicitUsageError(TypedElicitError, RuntimeError):
     or resource (before its body runs), when one call asks questions concurrently on
     2026-07-28, and when a function swallows the internal signal with which
     `ctx.elicit` ends a round (`except BaseException:` or a bare `except:`).
+
+    Attributes:
+        problem: Which of these it is (`"unwrapped"`, `"fallback_outside_tool"` or
+            `"swallowed"`), or None when the raiser did not say (concurrent questions).
+        subject: The function (or, for `"unwrapped"`, the parameter) concerned, or None.
     """
+
+    def __init__(
+        self, message: str, *, problem: UsageProblem | None = None, subject: str | None = None
+    ) -> None:
+        """Build the error from a finished message; the classmethods word it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            problem: Which misuse it is.
+            subject: The function (or parameter) concerned.
+        """
+        super().__init__(message)
+        self.problem: UsageProblem | None = problem
+        self.subject = subject
+
+    @classmethod
+    def swallowed(cls, function: str) -> ElicitUsageError:
+        """`function` caught the internal signal with which `ctx.elicit` ends a round.
+
+        Args:
+            function: The tool function's name.
+
+        Returns:
+            The error.
+        """
+        return cls(
+            f"{function} swallowed the signal with which ctx.elicit ends a round, so its question was never "
+            "sent: on protocol 2026-07-28 (and with on_unsupported='fallback') ctx.elicit asks by raising "
+            "an internal BaseException that @elicits turns into the question. Something around "
+            "ctx.elicit caught it (`except BaseException:`, a bare `except:`, or a `finally:` that returns "
+            "or raises). Catch `Exception` (or the typed_elicit errors) instead, or re-raise it: "
+            "`except BaseException: ...; raise`.",
+            problem="swallowed",
+            subject=function,
+        )
+
+    @classmethod
+    def fallback_outside_tool(cls, function: str, method: str) -> ElicitUsageError:
+        """`@elicits(on_unsupported="fallback")` on a function that serves a prompt or resource.
+
+        Args:
+            function: The decorated function's name.
+            method: The request it serves (e.g. `"prompts/get"`).
+
+        Returns:
+            The error.
+        """
+        return cls(
+            f"{function} has @elicits(on_unsupported='fallback') but serves {method}: the fallback re-runs "
+            "a tool call through the model, so it works for tools only. Pass on_unsupported='raise', "
+            "'defaults' or 'decline' to @elicits for a prompt or resource.",
+            problem="fallback_outside_tool",
+            subject=function,
+        )
+
+    @classmethod
+    def unwrapped(cls, parameter: str | None) -> ElicitUsageError:
+        """The SDK registers a function whose `ElicitContext` parameter has no `@elicits` around it.
+
+        Args:
+            parameter: The parameter's name, if the SDK gave it.
+
+        Returns:
+            The error.
+        """
+        return cls(
+            f"the SDK is registering a function whose parameter {parameter or '(unnamed)'!r} is annotated "
+            "ElicitContext without @elicits in between: put @elicits directly under the SDK's "
+            "decorator (and not above it), e.g.\n"
+            "    @server.tool()\n"
+            "    @elicits\n"
+            "    async def book(city: str, ctx: ElicitContext) -> str: ...",
+            problem="unwrapped",
+            subject=parameter,
+        )

@@ -26,7 +26,7 @@ import secrets
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -35,10 +35,12 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ._client import FieldSpec, parse_requested_schema
 from ._errors import InvalidFallbackToken, TypedElicitError
 from ._replay import ReplayState
 from ._store import ClaimStore, InProcessClaimStore, store_for
+
+if TYPE_CHECKING:
+    from ._client import FieldSpec
 
 TOKEN_VERSION: Final[Literal[2]] = 2
 META_KEY: Final = "io.github.typed-elicit/fallback"
@@ -320,6 +322,8 @@ def fallback_result(*, companion: str, token: str, message: str, schema: dict[st
 
 def describe_fields(schema: dict[str, Any]) -> list[str]:
     """One readable line per field of a reduced `requestedSchema` (read with the client-side parser)."""
+    from ._client import parse_requested_schema  # the client half loads only when a fallback is shown
+
     return [_describe(spec) for spec in parse_requested_schema(schema).fields]
 
 

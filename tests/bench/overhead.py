@@ -28,8 +28,9 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp_types import ElicitRequest, ElicitRequestFormParams
 from mcp_types import ElicitResult as WireResult
 
-from typed_elicit import form_message, reduce_schema
+from typed_elicit import reduce_schema
 from typed_elicit._context import ElicitContext, Policy, _outcome  # pyright: ignore[reportPrivateUsage]
+from typed_elicit._reducer import form_message
 from typed_elicit._validate import validate_content
 
 from ._common import MESSAGE, SIGNUP_ANSWER, Signup, accept_signup, text_of

@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 import anyio
 from mcp import Client
 
-from typed_elicit import Responder
+from typed_elicit.client import Responder
 
 TIMEOUT_S = 25.0
 

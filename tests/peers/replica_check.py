@@ -41,7 +41,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from typed_elicit import Responder
+from typed_elicit.client import Responder
 
 ANSWERS = {
     "service": "api",
