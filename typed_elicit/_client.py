@@ -187,7 +187,7 @@ class FormSpec:
     description: str | None = None
 
     def instance(self, answer: Mapping[str, Any] | BaseModel) -> BaseModel:
-        """Validate an answer and fill in the schema's defaults for omitted fields.
+        """Validate an answer and fill in the schema's defaults for omitted (or null) fields.
 
         Args:
             answer: Values keyed by wire name, or a model whose dump (by alias) gives them.
@@ -205,8 +205,8 @@ class FormSpec:
             )
         else:
             values = answer
-        try:
-            return self.model.model_validate(dict(values))
+        try:  # null counts as left out, as on the server (the wire schema has no null)
+            return self.model.model_validate({k: v for k, v in values.items() if v is not None})
         except ValidationError as exc:
             errors = [(str(err["loc"][0]) if err["loc"] else "", err["msg"]) for err in exc.errors()]
             raise InvalidAnswer(errors, values) from None

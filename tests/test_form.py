@@ -1,0 +1,148 @@
+"""The form model both ends share: every field kind is judged alike by the server and the client."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
+
+import pytest
+from pydantic import AnyUrl, BaseModel, EmailStr, Field
+
+from typed_elicit import InvalidResponse, Titles, reduce_schema
+from typed_elicit._client import InvalidAnswer, parse_requested_schema
+from typed_elicit._validate import validate_content
+from typed_elicit._versions import PROTOCOL_VERSIONS
+
+
+class EveryKind(BaseModel):
+    """One field of every kind the reducer produces, every constraint on the wire."""
+
+    text: str = Field(min_length=2, max_length=5)
+    email: EmailStr | None = None
+    site: AnyUrl | None = None
+    day: date | None = None
+    at: datetime | None = None
+    count: int = Field(default=1, ge=1, le=10)
+    ratio: float = Field(default=0.5, ge=0, le=1)
+    flag: bool = False
+    size: Literal["s", "m", "l"] = "m"
+    titled: Annotated[Literal["a", "b"] | None, Titles(a="Alpha", b="Beta")] = None
+    legacy: Annotated[Literal["x", "y"] | None, Titles(x="Ex", y="Why", legacy=True)] = None
+    picks: list[Literal["r", "g", "b"]] = Field(default_factory=list, max_length=2)
+    titled_picks: Annotated[list[Literal["p", "q"]], Titles(p="Pea", q="Queue")] = Field(
+        default=["p"], min_length=1
+    )
+
+
+class SingleKinds(BaseModel):
+    """The kinds 2025-06-18 has (no multi-select; `oneOf` goes out as `enum` + `enumNames`)."""
+
+    text: str = Field(min_length=2, max_length=5)
+    count: int = Field(default=1, ge=1, le=10)
+    ratio: float = Field(default=0.5, ge=0, le=1)
+    flag: bool = False
+    size: Literal["s", "m", "l"] = "m"
+    titled: Annotated[Literal["a", "b"] | None, Titles(a="Alpha", b="Beta")] = None
+
+
+NOT_TEXT: list[object] = [1, 1.5, True, ["ab"], {"a": 1}, "\ud800x"]
+NOT_A_NUMBER: list[object] = [True, False, "x", " 7 ", "1_000", "+1", "01", "NaN", "Infinity", [1], {}]
+NOT_A_CHOICE: list[object] = [1, True, "S", "", ["s"], "\ud800"]
+
+VALUES: dict[str, list[object]] = {
+    "text": ["ab", "abcde", "héllo", "a", "abcdef", "", *NOT_TEXT],
+    "email": ["a@example.com", "a.b+c@example.org", "a", "a@b", "@example.com", "a b@example.com", *NOT_TEXT],
+    "site": [
+        "https://example.com",
+        "mailto:a@example.com",
+        "urn:isbn:0451450523",
+        "no-scheme",
+        "a:b c",
+        *NOT_TEXT,
+    ],
+    "day": ["2026-07-28", "2024-02-29", "2026-02-30", "2026-7-28", "0", "1700000000", "2026-07-28T09:30:00Z"],
+    "at": [
+        "2026-07-28T09:30:00Z",
+        "2026-07-28t09:30:00.25+02:00",
+        "2026-07-28T09:30Z",
+        "2026-07-28T09:30:00",
+        "2026-07-28",
+        "0",
+        "1700000000",
+        "2026-07-28T25:00:00Z",
+    ],
+    "count": [1, 10, 5.0, "7", "1e1", 0, 11, 2.5, "2.5", 10**400, "1e400", *NOT_A_NUMBER],
+    "ratio": [0, 1, 0.25, "0.5", "1e-1", -0.1, 1.5, "2", float("nan"), float("inf"), *NOT_A_NUMBER],
+    "flag": [True, False, 1, 0, "true", "yes", None, [True]],
+    "size": ["s", "m", "l", *NOT_A_CHOICE],
+    "titled": ["a", "b", "Alpha", *NOT_A_CHOICE],
+    "legacy": ["x", "y", "Ex", *NOT_A_CHOICE],
+    "picks": [[], ["r"], ["r", "g"], ["r", "g", "b"], ["x"], ["r", 1], "r", [["r"]], ["\ud800"]],
+    "titled_picks": [["p"], ["p", "q"], [], ["Pea"], ["p", None], "p", ["q", "q"]],
+}
+"""Per field: values both ends should take and values both should refuse (and `None`, left out)."""
+
+
+def _server_takes(model: type[BaseModel], schema: dict[str, Any], content: dict[str, Any]) -> bool:
+    try:
+        validate_content(model, schema, content)
+    except InvalidResponse:
+        return False
+    return True
+
+
+def _client_takes(schema: dict[str, Any], content: dict[str, Any]) -> bool:
+    try:
+        parse_requested_schema(schema).instance(content)
+    except InvalidAnswer:
+        return False
+    return True
+
+
+def _cases() -> list[Any]:
+    cases: list[Any] = []
+    for version in PROTOCOL_VERSIONS:
+        model = SingleKinds if version == "2025-06-18" else EveryKind
+        for field, values in VALUES.items():
+            if field not in model.model_fields:
+                continue
+            for index, value in enumerate([*values, None]):
+                cases.append(pytest.param(model, version, field, value, id=f"{version}-{field}-{index}"))
+    return cases
+
+
+@pytest.mark.parametrize(("model", "version", "field", "value"), _cases())
+def test_every_field_kind_is_taken_and_refused_alike_on_both_ends(model, version, field, value):
+    schema = reduce_schema(model, protocol_version=version)
+    content = {"text": "abc", field: value}
+    assert _server_takes(model, schema, content) == _client_takes(schema, content)
+
+
+@pytest.mark.parametrize("version", PROTOCOL_VERSIONS)
+def test_every_kind_s_values_are_split_into_taken_and_refused(version):
+    model = SingleKinds if version == "2025-06-18" else EveryKind
+    schema = reduce_schema(model, protocol_version=version)
+    for field in model.model_fields:
+        verdicts = {_client_takes(schema, {"text": "abc", field: v}) for v in VALUES[field]}
+        assert verdicts == {True, False}, field  # each kind is tried with both kinds of value
+
+
+@pytest.mark.parametrize("version", PROTOCOL_VERSIONS)
+@pytest.mark.parametrize(
+    "content",
+    [{}, {"size": "s"}, {"text": "abc", "stray": 1}, {"text": None}, {"text": "abc", "count": None}],
+)
+def test_whole_answers_are_taken_and_refused_alike_on_both_ends(version, content):
+    model = SingleKinds if version == "2025-06-18" else EveryKind
+    schema = reduce_schema(model, protocol_version=version)
+    assert _server_takes(model, schema, content) == _client_takes(schema, content)
+
+
+@pytest.mark.parametrize("version", PROTOCOL_VERSIONS)
+def test_defaults_fill_the_same_fields_on_both_ends(version):
+    model = SingleKinds if version == "2025-06-18" else EveryKind
+    schema = reduce_schema(model, protocol_version=version)
+    server = validate_content(model, schema, {"text": "abc"}).model_dump(mode="json")
+    client = parse_requested_schema(schema).content({"text": "abc"})
+    for key, value in client.items():
+        assert server[key] == value
