@@ -858,7 +858,7 @@ def check_content(
     return cleaned, problems
 
 
-def check_wire_value(spec: FieldSpec, value: object) -> object:
+def check_wire_value(spec: FieldSpec, value: object) -> ContentValue:
     """`value` if it has the wire type of `spec`'s kind (a number field's number parsed).
 
     The rules (`typed_elicit._wire`): a boolean field takes only `true`/`false`; a number
@@ -886,5 +886,4 @@ def check_wire_value(spec: FieldSpec, value: object) -> object:
         check_text(value)
         if spec.format is not None:
             _FORMAT_CHECKS[spec.format](value)
-    checked: object = value  # the value as it arrived
-    return checked
+    return cast("ContentValue", value)  # checked above: the value as it arrived
