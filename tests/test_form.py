@@ -146,3 +146,84 @@ def test_defaults_fill_the_same_fields_on_both_ends(version):
     client = parse_requested_schema(schema).content({"text": "abc"})
     for key, value in client.items():
         assert server[key] == value
+
+
+def _imports(module: str) -> set[str]:
+    """Every module `module`'s source imports, following typed_elicit's own modules transitively."""
+    import ast
+    import importlib.util
+
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        spec = importlib.util.find_spec(name)
+        if not name.startswith("typed_elicit") or spec is None or spec.origin is None:
+            continue
+        tree = ast.parse(open(spec.origin, encoding="utf-8").read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                todo.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = f"typed_elicit.{base}" if base else "typed_elicit"
+                todo.append(base)
+    return seen
+
+
+@pytest.mark.parametrize("module", ["typed_elicit._form", "typed_elicit._validate", "typed_elicit._reducer"])
+def test_the_server_s_form_modules_never_import_the_client_stack(module):
+    imported = _imports(module)
+    assert "typed_elicit._form" in imported
+    assert not {m for m in imported if m == "mcp.client" or m.startswith(("mcp.client.", "typed_elicit._client"))}
+
+
+def test_the_reducer_keeps_one_record_per_model_and_revision():
+    from typed_elicit._reducer import reduced
+    from typed_elicit._replay import schema_digest
+
+    for version in PROTOCOL_VERSIONS:
+        record = reduced(SingleKinds, version)
+        assert reduced(SingleKinds, version) is record
+        assert record.schema is reduce_schema(SingleKinds, protocol_version=version)
+        assert record.digest == schema_digest(dict(record.schema))  # a copy: the digest is of the content
+        assert record.form is record.form
+        assert [spec.name for spec in record.form.fields] == list(SingleKinds.model_fields)
+        params = record.params("Tell me")
+        assert params.message == "Tell me"
+        assert params.requested_schema is record.schema
+        assert reduce_schema(SingleKinds, protocol_version=version, include_dialect=True) == {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            **record.schema,
+        }
+
+
+def test_a_model_class_that_goes_away_takes_its_records_along():
+    import gc
+    import weakref
+
+    from typed_elicit._reducer import _RECORDS, reduced  # pyright: ignore[reportPrivateUsage]
+
+    def make() -> weakref.ref[type[BaseModel]]:
+        class Passing(BaseModel):
+            name: str
+
+        for version in PROTOCOL_VERSIONS:
+            reduced(Passing, version).form  # noqa: B018  (the form too)
+        assert Passing in _RECORDS
+        return weakref.ref(Passing)
+
+    gone = make()
+    gc.collect()
+    assert gone() is None
+
+
+def test_the_record_refuses_an_unknown_revision_with_a_value_error():
+    from typed_elicit._reducer import reduced
+
+    with pytest.raises(ValueError, match=r"'2024-11-05' has no elicitation; pass one of"):
+        reduced(SingleKinds, "2024-11-05")  # type: ignore[arg-type]
