@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -163,7 +164,7 @@ def _imports(module: str) -> set[str]:
         spec = importlib.util.find_spec(name)
         if not name.startswith("typed_elicit") or spec is None or spec.origin is None:
             continue
-        tree = ast.parse(open(spec.origin, encoding="utf-8").read())
+        tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 todo.extend(alias.name for alias in node.names)
@@ -179,7 +180,9 @@ def _imports(module: str) -> set[str]:
 def test_the_server_s_form_modules_never_import_the_client_stack(module):
     imported = _imports(module)
     assert "typed_elicit._form" in imported
-    assert not {m for m in imported if m == "mcp.client" or m.startswith(("mcp.client.", "typed_elicit._client"))}
+    assert not {
+        m for m in imported if m == "mcp.client" or m.startswith(("mcp.client.", "typed_elicit._client"))
+    }
 
 
 def test_the_reducer_keeps_one_record_per_model_and_revision():

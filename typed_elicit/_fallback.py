@@ -23,7 +23,6 @@ import hashlib
 import hmac
 import json
 import secrets
-import time
 import weakref
 from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
@@ -35,8 +34,9 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ._client import FieldSpec, parse_requested_schema
+from . import _clock
 from ._errors import InvalidFallbackToken, TypedElicitError
+from ._form import FieldSpec, parse_requested_schema
 from ._replay import ReplayState
 from ._store import ClaimStore, InProcessClaimStore, store_for
 
@@ -80,11 +80,6 @@ class Resume:
 _installed: weakref.WeakKeyDictionary[MCPServer, Installed] = weakref.WeakKeyDictionary()
 resuming: contextvars.ContextVar[Resume | None] = contextvars.ContextVar("typed_elicit_resume", default=None)
 """Set by the companion tool while it runs the original tool again; read by `@elicits`."""
-
-
-def _now() -> float:
-    """Wall-clock seconds; a module function so tests can move time without sleeping."""
-    return time.time()
 
 
 def installed(server: MCPServer) -> Installed | None:
@@ -211,7 +206,7 @@ def seal_token(
     config: Installed, ctx: Context[Any, Any], tool: str, arguments: dict[str, Any], state: ReplayState
 ) -> str:
     """A sealed, expiring token naming the call and its replay state."""
-    now = _now()
+    now = _clock.now()
     claims = _Claims(
         v=TOKEN_VERSION,
         jti=secrets.token_urlsafe(16),
@@ -253,7 +248,7 @@ def _unseal(config: Installed, ctx: Context[Any, Any], token: str) -> _Claims:
             "the token is not one this server issued, or it was altered; pass the token from the "
             f"question unchanged. {_FIX}"
         )
-    if not _now() < claims.exp:
+    if not _clock.now() < claims.exp:
         raise InvalidFallbackToken(
             f"the token has expired (tokens are valid for {config.security.ttl:g} s). {_FIX}"
         )
