@@ -43,6 +43,7 @@ from pydantic import (
 )
 
 from typed_elicit._errors import TypedElicitError
+from typed_elicit._text import has_control, quoted
 from typed_elicit._wire import (
     check_date,
     check_datetime,
@@ -97,7 +98,6 @@ _FORBIDDEN_KEYWORDS: Final = (
     "items",
     "const",
 )
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _FLOAT_MAX: Final = int(sys.float_info.max)
 _SHOWN: Final = 40
 _LONG_DIGITS: Final = re.compile(r"[0-9]{21,}")
@@ -439,7 +439,7 @@ class _Parser:
 
     def field(self, name: str, prop: object, required: bool, taken: set[str]) -> FieldSpec | None:
         path = f"properties.{_show_name(name)}"
-        if not name or len(name) > MAX_NAME_LENGTH or _CONTROL.search(name):
+        if not name or len(name) > MAX_NAME_LENGTH or has_control(name):
             self.fail(path, f"a property name must be 1-{MAX_NAME_LENGTH} printable characters")
             return None
         if not self.valid_text(name, path):
@@ -658,8 +658,7 @@ def show_value(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**_SHOWN:
         return f"an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits"
     if isinstance(value, str):
-        shown = ascii(value[:_SHOWN])
-        return shown if len(value) <= _SHOWN else f"{shown[:-1]}...{shown[-1]}"
+        return quoted(value, _SHOWN)
     if value is None or isinstance(value, (bool, int, float)):
         return json.dumps(value)
     return f"a {_kind(value)}"

@@ -25,8 +25,6 @@ from typed_elicit._client import (
     show_value,
 )
 
-__all__ = ["Responder", "ResponderEntry", "plausible_value"]
-
 logger = logging.getLogger("typed_elicit.responder")
 
 

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from prompt_toolkit.output import Output
     from pydantic import BaseModel
 
-__all__ = ["TerminalForms", "clean", "terminal_handler"]
 
 STYLE = Style.from_dict({"asks": "bold", "label": "bold", "hint": "ansibrightblack", "error": "ansired"})
 _YES = ("y", "yes", "true")
