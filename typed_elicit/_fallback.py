@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import hmac
-import json
 import secrets
 import weakref
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import _clock
 from ._errors import InvalidFallbackToken, TypedElicitError
-from ._form import FieldSpec, parse_requested_schema
+from ._form import describe, parse_requested_schema
 from ._replay import ReplayState
 from ._store import ClaimStore, InProcessClaimStore, store_for
 
@@ -314,46 +313,5 @@ def fallback_result(*, companion: str, token: str, message: str, schema: dict[st
 
 
 def describe_fields(schema: dict[str, Any]) -> list[str]:
-    """One readable line per field of a reduced `requestedSchema` (read with the client-side parser)."""
-    return [_describe(spec) for spec in parse_requested_schema(schema).fields]
-
-
-def _describe(spec: FieldSpec) -> str:
-    parts = [_kind(spec), "required" if spec.required else "optional", *_limits(spec)]
-    if spec.has_default:
-        parts.append(f"default {json.dumps(spec.default)}")
-    head = f"{spec.name} ({spec.title})" if spec.title and spec.title != spec.name else spec.name
-    line = f"{head}: {', '.join(parts)}"
-    return f"{line}. {spec.description}" if spec.description else line
-
-
-def _kind(spec: FieldSpec) -> str:
-    titled = any(o.title != o.value for o in spec.options)
-    options = ", ".join(
-        f"{json.dumps(o.value)} ({o.title})" if titled else json.dumps(o.value) for o in spec.options
-    )
-    if spec.kind == "multi_choice":
-        return f"a list of any of: {options}"
-    if spec.kind == "choice":
-        return f"one of: {options}"
-    return f"{spec.kind} ({spec.format})" if spec.format else spec.kind
-
-
-def _limits(spec: FieldSpec) -> list[str]:
-    bounds: list[tuple[float | None, str, str]] = [
-        (spec.minimum, "at least", ""),
-        (spec.maximum, "at most", ""),
-        (spec.min_length, "at least", " character"),
-        (spec.max_length, "at most", " character"),
-        (spec.min_items, "at least", " item"),
-        (spec.max_items, "at most", " item"),
-    ]
-    return [
-        f"{phrase} {_number(value)}{unit}{'s' if unit and value != 1 else ''}"
-        for value, phrase, unit in bounds
-        if value is not None
-    ]
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
+    """One readable line per field of a reduced `requestedSchema` (`str(describe(spec))`)."""
+    return [str(describe(spec)) for spec in parse_requested_schema(schema).fields]

@@ -886,3 +886,123 @@ def check_wire_value(spec: FieldSpec, value: object) -> ContentValue:
         if spec.format is not None:
             _FORMAT_CHECKS[spec.format](value)
     return cast("ContentValue", value)  # checked above: the value as it arrived
+
+
+# --- showing a field to a person ----------------------------------------------------------------
+
+_PERSON_KIND: Final[dict[FieldKind, str]] = {
+    "string": "text",
+    "integer": "whole number",
+    "number": "number",
+    "boolean": "yes/no",
+    "choice": "one of the options",
+    "multi_choice": "any of the options",
+}
+
+
+@dataclass(frozen=True)
+class FieldDescription:
+    """What a field says to a person, built once by `describe` for every place that shows one.
+
+    The terminal forms, the CLI transcript and the fallback's text for the model all lay
+    out these parts; none of them works out a field's kind, limits or need on its own.
+    The parts hold the server's text as sent: clean it (`typed_elicit._text.clean`)
+    before printing it to a terminal.
+    """
+
+    name: str
+    """The wire name (what an answer is keyed by)."""
+    title: str | None
+    """The title, when the server gave one that differs from the name."""
+    kind: str
+    """The wire kind: `string`, `string (email)`, `integer`, `number`, `boolean`, `choice`, `multi_choice`."""
+    person_kind: str
+    """The kind in a person's words: `text`, `email`, `whole number`, `yes/no`, ..."""
+    options: tuple[Option, ...]
+    limits: tuple[str, ...]
+    """`at least 1 character`, `at most 30`, `more than 0`, `at most 2 items`, ..."""
+    has_default: bool
+    default: ContentValue | None
+    required: bool
+    """Whether an answer must carry the field (required and without a default)."""
+    description: str | None
+
+    def options_text(self) -> str:
+        """The options as JSON strings, each with its title when any option has one."""
+        titled = any(o.title != o.value for o in self.options)
+        return ", ".join(
+            f"{json.dumps(o.value)} ({o.title})" if titled else json.dumps(o.value) for o in self.options
+        )
+
+    def __str__(self) -> str:
+        """One line for a reader of plain text (the fallback's text for the model).
+
+        `name (Title): kind, required|optional, limits..., default <JSON>. Description`.
+        """
+        if self.kind == "multi_choice":
+            kind = f"a list of any of: {self.options_text()}"
+        elif self.kind == "choice":
+            kind = f"one of: {self.options_text()}"
+        else:
+            kind = self.kind
+        parts = [kind, "required" if self.required else "optional", *self.limits]
+        if self.has_default:
+            parts.append(f"default {json.dumps(self.default)}")
+        head = f"{self.name} ({self.title})" if self.title else self.name
+        line = f"{head}: {', '.join(parts)}"
+        return f"{line}. {self.description}" if self.description else line
+
+    def brief(self) -> str:
+        """The short form for a transcript: `name: Title (kind: options, default <JSON>, required)`."""
+        options = f": {', '.join(o.value for o in self.options)}" if self.options else ""
+        default = f", default {json.dumps(self.default)}" if self.has_default else ""
+        kind = self.kind.split(" ", 1)[0]
+        head = f"{self.name}: {self.title}" if self.title else self.name
+        return f"{head} ({kind}{options}{default}, {'required' if self.required else 'optional'})"
+
+
+def describe(spec: FieldSpec) -> FieldDescription:
+    """What `spec` says to a person: its kind, options, limits, default and need.
+
+    Args:
+        spec: The field.
+
+    Returns:
+        The description every renderer lays out.
+    """
+    kind: str = spec.kind
+    person = _PERSON_KIND[spec.kind]
+    if spec.format is not None:
+        kind, person = f"string ({spec.format})", spec.format
+    bounds: list[tuple[float | None, str, str]] = [
+        (spec.minimum, "at least", ""),
+        (spec.exclusive_minimum, "more than", ""),
+        (spec.maximum, "at most", ""),
+        (spec.exclusive_maximum, "less than", ""),
+        (spec.min_length, "at least", " character"),
+        (spec.max_length, "at most", " character"),
+        (spec.min_items, "at least", " item"),
+        (spec.max_items, "at most", " item"),
+    ]
+    limits = tuple(
+        f"{phrase} {_plain_number(value)}{unit}{'s' if unit and value != 1 else ''}"
+        for value, phrase, unit in bounds
+        if value is not None
+    )
+    return FieldDescription(
+        name=spec.name,
+        title=spec.title if spec.title and spec.title != spec.name else None,
+        kind=kind,
+        person_kind=person,
+        options=spec.options,
+        limits=limits,
+        has_default=spec.has_default,
+        default=spec.default,
+        required=spec.required and not spec.has_default,
+        description=spec.description,
+    )
+
+
+def _plain_number(value: float) -> str:
+    """`30` for 30.0, `0.5` for 0.5: a bound as a person writes it."""
+    return str(int(value)) if float(value).is_integer() else str(value)
