@@ -230,3 +230,81 @@ def test_the_record_refuses_an_unknown_revision_with_a_value_error():
 
     with pytest.raises(ValueError, match=r"'2024-11-05' has no elicitation; pass one of"):
         reduced(SingleKinds, "2024-11-05")  # type: ignore[arg-type]
+
+
+def _spec(prop: dict[str, Any], *, required: bool = False) -> Any:
+    schema = {"type": "object", "properties": {"x": prop}, "required": ["x"] if required else []}
+    return parse_requested_schema(schema).fields[0]
+
+
+@pytest.mark.parametrize(
+    ("prop", "required", "line", "brief", "person"),
+    [
+        (
+            {"type": "string", "title": "City", "minLength": 1},
+            True,
+            "x (City): string, required, at least 1 character",
+            "x: City (string, required)",
+            "text",
+        ),
+        (
+            {"type": "string", "format": "email", "maxLength": 2, "description": "Work"},
+            False,
+            "x: string (email), optional, at most 2 characters. Work",
+            "x (string, optional)",
+            "email",
+        ),
+        (
+            {"type": "integer", "minimum": 1, "maximum": 30, "default": 2},
+            False,
+            "x: integer, optional, at least 1, at most 30, default 2",
+            "x (integer, default 2, optional)",
+            "whole number",
+        ),
+        (
+            {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5},
+            True,
+            "x: number, required, more than 0, less than 0.5",
+            "x (number, required)",
+            "number",
+        ),
+        ({"type": "boolean", "default": False}, False, "x: boolean, optional, default false", None, "yes/no"),
+        (
+            {"type": "string", "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "L"}]},
+            True,
+            'x: one of: "s" (Small), "l" (L), required',
+            "x (choice: s, l, required)",
+            "one of the options",
+        ),
+        (
+            {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "minItems": 1, "maxItems": 1},
+            False,
+            'x: a list of any of: "a", "b", optional, at least 1 item, at most 1 item',
+            "x (multi_choice: a, b, optional)",
+            "any of the options",
+        ),
+    ],
+)
+def test_one_description_of_each_field_kind_for_every_reader(prop, required, line, brief, person):
+    from typed_elicit._form import describe
+
+    about = describe(_spec(prop, required=required))
+    assert str(about) == line
+    if brief is not None:
+        assert about.brief() == brief
+    assert about.person_kind == person
+
+
+def test_the_fallback_and_the_terminal_describe_fields_with_describe():
+    from typed_elicit._fallback import describe_fields
+    from typed_elicit._form import describe
+    from typed_elicit._terminal import _type_text  # pyright: ignore[reportPrivateUsage]
+
+    schema = reduce_schema(EveryKind)
+    form = parse_requested_schema(schema)
+    assert describe_fields(schema) == [str(describe(spec)) for spec in form.fields]
+    for spec in form.fields:
+        about = describe(spec)
+        hint = _type_text(spec)
+        assert hint.endswith("required" if about.required else "optional")
+        assert all(limit in hint for limit in about.limits)
