@@ -308,3 +308,51 @@ def test_the_fallback_and_the_terminal_describe_fields_with_describe():
         hint = _type_text(spec)
         assert hint.endswith("required" if about.required else "optional")
         assert all(limit in hint for limit in about.limits)
+
+
+OPEN_RANGES = {
+    "type": "object",
+    "properties": {
+        "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+        "count": {"type": "integer", "exclusiveMinimum": 2.5, "maximum": 9, "exclusiveMaximum": 7},
+        "when": {"type": "string", "format": "date-time"},
+    },
+    "required": ["ratio", "count", "when"],
+}
+
+
+def test_one_range_for_every_value_generator_with_exclusive_bounds_moved_inward():
+    from typed_elicit._form import number_bounds
+
+    ratio, count, _ = parse_requested_schema(OPEN_RANGES).fields
+    assert number_bounds(ratio) == (5e-324, 0.9999999999999999)
+    assert number_bounds(count) == (3, 6)
+
+
+def test_the_demo_value_of_every_field_fits_it():
+    from typed_elicit._form import example_value
+
+    form = parse_requested_schema(OPEN_RANGES)
+    assert form.content({spec.name: example_value(spec) for spec in form.fields}) == {
+        "ratio": 0.5,
+        "count": 4,
+        "when": "2026-07-28T09:30:00Z",
+    }
+    every = parse_requested_schema(reduce_schema(EveryKind))
+    for spec in every.fields:
+        every.instance({"text": "abc", spec.name: example_value(spec)})  # raises if it does not fit
+
+
+def test_hypothesis_answers_honour_exclusive_bounds():
+    from hypothesis import given, settings
+
+    from typed_elicit.testing import valid_answers
+
+    form = parse_requested_schema(OPEN_RANGES)
+
+    @settings(max_examples=60, deadline=None, database=None)
+    @given(valid_answers(OPEN_RANGES))
+    def every_answer_fits(answer: dict[str, Any]) -> None:
+        form.instance(answer)
+
+    every_answer_fits()

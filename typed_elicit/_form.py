@@ -1006,3 +1006,87 @@ def describe(spec: FieldSpec) -> FieldDescription:
 def _plain_number(value: float) -> str:
     """`30` for 30.0, `0.5` for 0.5: a bound as a person writes it."""
     return str(int(value)) if float(value).is_integer() else str(value)
+
+
+# --- values that fit a field ---------------------------------------------------------------------
+
+
+def number_bounds(spec: FieldSpec) -> tuple[float | None, float | None]:
+    """The closed range of values a number field takes, exclusive bounds moved inward.
+
+    The one statement of a number field's range for every generator of values (the
+    demo answers of `Responder`, the Hypothesis strategies of `typed_elicit.testing`):
+    an exclusive bound moves to the next whole number (integer fields) or the next float.
+
+    Args:
+        spec: An `integer` or `number` field.
+
+    Returns:
+        `(lowest, highest)`, either None when unbounded; whole numbers for an integer field.
+    """
+    integer = spec.kind == "integer"
+    low, high = spec.minimum, spec.maximum
+    if spec.exclusive_minimum is not None:
+        x = spec.exclusive_minimum
+        edge = math.floor(x) + 1 if integer else math.nextafter(x, math.inf)
+        low = edge if low is None else max(low, edge)
+    if spec.exclusive_maximum is not None:
+        x = spec.exclusive_maximum
+        edge = math.ceil(x) - 1 if integer else math.nextafter(x, -math.inf)
+        high = edge if high is None else min(high, edge)
+    if integer:
+        low = None if low is None else math.ceil(low)
+        high = None if high is None else math.floor(high)
+    return low, high
+
+
+FORMAT_EXAMPLES: Final[dict[Format, str]] = {
+    "email": "demo@example.com",
+    "uri": "https://example.com/",
+    "date": "2026-07-28",
+    "date-time": "2026-07-28T09:30:00Z",
+}
+"""One value of each format, fitting it (the demo answers' text, a Hypothesis example)."""
+
+
+def example_value(spec: FieldSpec) -> ContentValue:
+    """A value that fits `spec`, for demos: the first option(s), a low number, sample text.
+
+    The one deterministic generator (`Responder`'s demo answers; the Hypothesis
+    strategies start from the same `number_bounds`). A number is the first of the
+    field's inclusive minimum, one above its exclusive minimum, 1, or the middle of its
+    range that fits, else the lowest value that does; text is padded with `x` to `minLength` and cut to
+    `maxLength` (a format field may then no longer fit: no value fits such a field).
+
+    Args:
+        spec: The field.
+
+    Returns:
+        The value.
+    """
+    if spec.kind == "choice":
+        return spec.options[0].value
+    if spec.kind == "multi_choice":
+        return [option.value for option in spec.options[: max(spec.min_items or 0, 1)]]
+    if spec.kind == "boolean":
+        return True
+    if spec.kind in ("integer", "number"):
+        return _example_number(spec)
+    text = FORMAT_EXAMPLES[spec.format] if spec.format is not None else "demo"
+    text = text.ljust(spec.min_length or 0, "x")
+    return text if spec.max_length is None else text[: spec.max_length]
+
+
+def _example_number(spec: FieldSpec) -> int | float:
+    low, high = number_bounds(spec)
+    above = None if spec.exclusive_minimum is None else spec.exclusive_minimum + 1
+    middle = None if low is None or high is None else (low + high) / 2
+    for candidate in (spec.minimum, above, 1, middle):
+        if candidate is None:
+            continue
+        value = math.ceil(candidate) if spec.kind == "integer" else candidate
+        if (low is None or value >= low) and (high is None or value <= high):
+            return value
+    if low is not None:
+        return low
+    return high if high is not None else 1
