@@ -1080,7 +1080,9 @@ def example_value(spec: FieldSpec) -> ContentValue:
 def _example_number(spec: FieldSpec) -> int | float:
     low, high = number_bounds(spec)
     above = None if spec.exclusive_minimum is None else spec.exclusive_minimum + 1
-    middle = None if low is None or high is None else (low + high) / 2
+    lows = [b for b in (spec.minimum, spec.exclusive_minimum) if b is not None]
+    highs = [b for b in (spec.maximum, spec.exclusive_maximum) if b is not None]
+    middle = (max(lows) + min(highs)) / 2 if lows and highs else None
     for candidate in (spec.minimum, above, 1, middle):
         if candidate is None:
             continue
