@@ -10,7 +10,7 @@ import pytest
 from pydantic import AnyUrl, BaseModel, EmailStr, Field
 
 from typed_elicit import InvalidResponse, Titles, reduce_schema
-from typed_elicit._client import InvalidAnswer, parse_requested_schema
+from typed_elicit._client import InvalidAnswer, RequestedSchemaError, parse_requested_schema
 from typed_elicit._validate import validate_content
 from typed_elicit._versions import PROTOCOL_VERSIONS
 
@@ -356,3 +356,19 @@ def test_hypothesis_answers_honour_exclusive_bounds():
         form.instance(answer)
 
     every_answer_fits()
+
+
+def test_both_ends_write_a_problem_s_place_one_way():
+    from typed_elicit._form import field_path
+
+    assert field_path(["picks", 1]) == "picks[1]"
+    assert field_path(["properties", "x", "enum", 0]) == "properties.x.enum[0]"
+    assert field_path([]) == "(form)"
+    schema = reduce_schema(EveryKind)
+    with pytest.raises(InvalidResponse) as caught:
+        validate_content(EveryKind, schema, {"text": "abc", "picks": ["r", "x"]})
+    assert [path for path, _ in caught.value.errors] == ["picks[1]"]
+    with pytest.raises(Exception, match=r"properties\.x\.enum\[1\]"):
+        parse_requested_schema(
+            {"type": "object", "properties": {"x": {"type": "string", "enum": ["a", "\ud800"]}}}
+        )

@@ -1092,3 +1092,14 @@ def _example_number(spec: FieldSpec) -> int | float:
     if low is not None:
         return low
     return high if high is not None else 1
+
+
+def field_path(parts: Sequence[int | str]) -> str:
+    """The one way a problem's place is written, on both ends: `properties.x.enum[0]`, `picks[1]`.
+
+    Names are joined with `.`, list positions written `[i]`; the whole form is `(form)`.
+    """
+    path = ""
+    for part in parts:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path or "(form)"

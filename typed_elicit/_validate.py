@@ -53,7 +53,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ._errors import InvalidResponse
-from ._form import check_content
+from ._form import check_content, field_path
 from ._reducer import form_of
 
 M = TypeVar("M", bound=BaseModel)
@@ -85,11 +85,7 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
             return model.model_validate(cleaned)
         except ValidationError as exc:
             problems = [
-                (_path(error["loc"]), error["msg"])
+                (field_path(error["loc"]), error["msg"])
                 for error in exc.errors(include_url=False, include_context=False, include_input=False)
             ]
     raise InvalidResponse(model.__name__, problems, content)
-
-
-def _path(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in loc) or "(form)"
