@@ -368,7 +368,7 @@ def test_both_ends_write_a_problem_s_place_one_way():
     with pytest.raises(InvalidResponse) as caught:
         validate_content(EveryKind, schema, {"text": "abc", "picks": ["r", "x"]})
     assert [path for path, _ in caught.value.errors] == ["picks[1]"]
-    with pytest.raises(Exception, match=r"properties\.x\.enum\[1\]"):
+    with pytest.raises(RequestedSchemaError, match=r"properties\.x\.enum\[1\]"):
         parse_requested_schema(
             {"type": "object", "properties": {"x": {"type": "string", "enum": ["a", "\ud800"]}}}
         )
