@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Literal
 
+from ._text import escaped
+
 
 class TypedElicitError(Exception):
     """Base class of every error typed_elicit raises.
@@ -106,13 +108,8 @@ def _bounded(errors: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
 
 
 def _shown(text: str, limit: int) -> str:
-    """`text` with unprintable characters escaped, cut to `limit` characters."""
-    head = text[: limit + 1]  # never scan more of a huge text than is kept
-    if not head.isprintable():
-        head = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in head)
-    if len(text) <= limit and len(head) <= limit:
-        return head
-    return head[: limit - 3] + "..."
+    """`text` with unprintable characters escaped, cut to `limit` characters (`_text.escaped`)."""
+    return escaped(text, limit)
 
 
 class ElicitationUnsupported(TypedElicitError):

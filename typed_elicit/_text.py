@@ -4,6 +4,8 @@
   characters become `?`, so no escape sequence reaches the terminal;
 - `quoted` for what an error message shows of a value from the wire: shortened and
   ASCII-escaped, so a message never carries a long or non-ASCII value;
+- `escaped` for texts an error keeps (problem paths and texts): unprintable characters
+  escaped, cut to a limit;
 - `has_control` for checks that refuse control characters outright (property names).
 
 No prompt_toolkit needed, so the CLI runs without it.
@@ -48,3 +50,13 @@ def quoted(text: str, limit: int = QUOTED_LENGTH) -> str:
 def has_control(text: str) -> bool:
     """Whether `text` holds a control character (C0, DEL or C1; tab and newline included)."""
     return _CONTROL.search(text) is not None
+
+
+def escaped(text: str, limit: int) -> str:
+    """`text` with unprintable characters escaped as `ascii()` does, cut to `limit` characters."""
+    head = text[: limit + 1]  # never scan more of a huge text than is kept
+    if not head.isprintable():
+        head = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in head)
+    if len(text) <= limit and len(head) <= limit:
+        return head
+    return head[: limit - 3] + "..."
