@@ -395,3 +395,21 @@ def test_one_text_sanitiser_for_printing_quoting_and_keeping_texts():
     assert escaped("x" * 20, 10) == "xxxxxxx..."
     assert has_control("a\tb")
     assert not has_control("a b")
+
+
+def test_the_server_parses_a_reduced_schema_once_not_per_answer(monkeypatch):
+    import typed_elicit._form as form_module
+    from typed_elicit._reducer import reduced
+
+    schema = reduce_schema(EveryKind)
+    reduced(EveryKind, "2026-07-28").form  # noqa: B018  (parsed once, here)
+
+    def no_parse(key: str) -> Any:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(form_module, "_parse", no_parse)
+    monkeypatch.setattr(form_module, "_parse_cached", no_parse)
+    for _ in range(3):
+        assert validate_content(EveryKind, schema, {"text": "abc"}).text == "abc"
+    with pytest.raises(AssertionError, match="parsed again"):
+        validate_content(EveryKind, dict(schema), {"text": "abc"})  # a copy is not the record's schema
