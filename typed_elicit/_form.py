@@ -867,25 +867,28 @@ def check_wire_value(spec: FieldSpec, value: object) -> ContentValue:
     Raises:
         ValueError: Naming the problem and the kind of value, never the value.
     """
-    if spec.kind in ("integer", "number"):
-        return wire_number(value, integer=spec.kind == "integer")
-    if spec.kind == "boolean":
-        if not isinstance(value, bool):
-            raise ValueError(f"expected true or false, got {kind_of(value)}")
-    elif spec.kind == "multi_choice":
-        if not isinstance(value, list):
-            raise ValueError(f"expected a list of options, got {kind_of(value)}")
-        for item in cast("list[object]", value):
-            if not isinstance(item, str):
-                raise ValueError(f"expected a list of options, got a list holding {kind_of(item)}")
-            check_text(item)
-    else:
+    kind = spec.kind  # the commonest kinds first: this runs for every field of every answer
+    if kind == "string" or kind == "choice":
         if not isinstance(value, str):
             raise ValueError(f"expected a string, got {kind_of(value)}")
         check_text(value)
         if spec.format is not None:
             _FORMAT_CHECKS[spec.format](value)
-    return cast("ContentValue", value)  # checked above: the value as it arrived
+        return value
+    if kind == "integer" or kind == "number":
+        return wire_number(value, integer=kind == "integer")
+    if kind == "boolean":
+        if not isinstance(value, bool):
+            raise ValueError(f"expected true or false, got {kind_of(value)}")
+        return value
+    if not isinstance(value, list):
+        raise ValueError(f"expected a list of options, got {kind_of(value)}")
+    items = cast("list[object]", value)
+    for item in items:
+        if not isinstance(item, str):
+            raise ValueError(f"expected a list of options, got a list holding {kind_of(item)}")
+        check_text(item)
+    return cast("list[str]", items)
 
 
 # --- showing a field to a person ----------------------------------------------------------------
