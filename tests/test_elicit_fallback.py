@@ -19,8 +19,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY, CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-import typed_elicit._fallback as fallback_module
-import typed_elicit._store as store_module
+import typed_elicit._clock as clock_module
 from tests.conftest import BOUND, ERAS, PUSH_ERAS, accept, serve_http, user
 from typed_elicit import (
     Accepted,
@@ -225,8 +224,8 @@ async def test_a_tampered_token_is_a_clear_tool_error(connect, era):
 async def test_an_expired_token_is_a_clear_tool_error(connect, era, monkeypatch):
     async with connect(build(), era) as client:
         token = token_of(await call(client, "verify", {"user_id": "u1"}))
-        later = fallback_module._now() + 601
-        monkeypatch.setattr(fallback_module, "_now", lambda: later)
+        later = clock_module.now() + 601
+        monkeypatch.setattr(clock_module, "now", lambda: later)
         result = await answer(client, token, code="1234")
     assert result.is_error
     assert "InvalidFallbackToken: the token has expired (tokens are valid for 600 s)" in text_of(result)
@@ -499,7 +498,7 @@ async def test_replicas_sharing_a_redeemed_store_refuse_a_token_used_on_another(
 async def test_the_in_process_store_forgets_ids_once_their_tokens_expire(monkeypatch):
     store = InProcessRedeemedTokens()
     now = [1000.0]
-    monkeypatch.setattr(store_module, "_now", lambda: now[0])
+    monkeypatch.setattr(clock_module, "now", lambda: now[0])
     assert await store.claim("a", 1600.0)
     assert not await store.claim("a", 1600.0)
     assert await store.claim("b", 1700.0)

@@ -20,8 +20,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequiredResult, TextContent
 from pydantic import BaseModel, Field
 
+import typed_elicit._clock as clock_module
 import typed_elicit._context as context_module
-import typed_elicit._store as store_module
 from tests.conftest import BOUND, accept, cancel, decline, user
 from typed_elicit import Accepted, ElicitContext, configure, elicits, install_fallback
 from typed_elicit._store import InProcessClaimStore
@@ -57,7 +57,7 @@ class Clock:
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     moved = Clock()
     monkeypatch.setattr(context_module, "_now", moved)
-    monkeypatch.setattr(store_module, "_now", moved)  # the claim store shares the clock
+    monkeypatch.setattr(clock_module, "now", moved)  # the claim store shares the clock
     return moved
 
 

@@ -11,9 +11,10 @@ from mcp_types import TextContent
 from pydantic import BaseModel
 
 from tests.conftest import BOUND, accept, user
-from typed_elicit import Accepted, InvalidResponse, get_default_timeout, set_default_timeout
+from typed_elicit import Accepted, InvalidResponse, get_default_timeout, reduce_schema, set_default_timeout
 from typed_elicit._context import ElicitContext, negotiated_era
 from typed_elicit._elicits import elicits
+from typed_elicit._form import RequestedSchemaError
 from typed_elicit._replay import ReplayState, schema_digest
 from typed_elicit._validate import validate_content
 
@@ -58,7 +59,7 @@ def test_schema_digest_ignores_key_order():
 
 
 def test_validation_drops_nulls_and_checks_option_lists():
-    schema = {"type": "object", "properties": {"picks": {"type": "array"}}}
+    schema = reduce_schema(Picks)
     assert validate_content(Picks, schema, {"picks": None}) == Picks()
     assert validate_content(Picks, schema, None) == Picks()
     with pytest.raises(InvalidResponse) as caught:
@@ -67,8 +68,14 @@ def test_validation_drops_nulls_and_checks_option_lists():
     assert caught.value.content == {"picks": "a"}
 
 
+def test_a_schema_no_client_could_read_is_a_programmer_error_not_an_invalid_answer():
+    schema = {"type": "object", "properties": {"picks": {"type": "array"}}}  # no items
+    with pytest.raises(RequestedSchemaError, match=r"properties\.picks\.items"):
+        validate_content(Picks, schema, {"picks": ["a"]})
+
+
 def test_validation_rejects_string_booleans():
-    schema = {"type": "object", "properties": {"on": {"type": "boolean"}}}
+    schema = reduce_schema(Flag)
     with pytest.raises(InvalidResponse, match="on: expected true or false, got a string"):
         validate_content(Flag, schema, {"on": "true"})
 

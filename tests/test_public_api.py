@@ -150,11 +150,6 @@ def _loaded_after(code: str) -> set[str]:
     return set(out.split())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_reducer.py still imports MAX_FIELDS/MAX_OPTIONS/MAX_NAME_LENGTH from _client; "
-    "they move to the both-ends form module (issue 10), then this passes and the mark goes",
-)
 def test_importing_the_server_framework_loads_no_client_half() -> None:
     loaded = _loaded_after("import typed_elicit")
     client_half = {

@@ -24,8 +24,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequiredResult, TextContent
 from pydantic import BaseModel
 
+import typed_elicit._clock as clock_module
 import typed_elicit._context as context_module
-import typed_elicit._store as store_module
 from tests.conftest import BOUND, accept, user
 from typed_elicit import Accepted, ElicitContext, elicits
 
@@ -151,7 +151,7 @@ async def test_tampered_forged_replayed_and_refreshed_states_are_all_refused(mon
     tally = Tally()
     now = [1_000_000.0]
     monkeypatch.setattr(context_module, "_now", lambda: now[0])
-    monkeypatch.setattr(store_module, "_now", lambda: now[0])  # the claim store shares the clock
+    monkeypatch.setattr(clock_module, "now", lambda: now[0])  # the claim store shares the clock
     right = accept(door="4242")
     async with Client(build(), mode="auto", elicitation_callback=user()) as client:
         session = client.session

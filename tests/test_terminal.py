@@ -80,14 +80,14 @@ def test_a_form_shows_every_field_re_prompts_on_invalid_input_and_sends_the_answ
     child.expect(r"Answer\? \[Y\]es / \[d\]ecline / \[c\]ancel")
     child.sendline("")
     child.expect(r"Full name \(name\)")
-    child.expect(r"text, at least 1 characters, required")
+    child.expect(r"text, at least 1 character, required")
     child.expect(r"As on your passport")
     child.expect(r"Full name:")
     child.sendline("")
     child.expect(r"at least 1 character; try again")
     child.expect(r"Full name:")
     child.sendline("Ada")
-    child.expect(r"whole number, 1 to 9, default 1, optional")
+    child.expect(r"whole number, at least 1, at most 9, default 1, optional")
     child.expect(r"seats \[1\]:")
     child.sendline("12")
     child.expect(r"less than or equal to 9; try again")
@@ -245,7 +245,7 @@ def test_numbers_booleans_and_options_are_parsed_and_re_asked_until_they_fit() -
     assert "answer y or n; try again" in screen
     assert "'3' is not one of the options; try again" in screen
     assert "1) Ex [x]" in screen
-    assert "at least 1 items" in screen
+    assert "at least 1 item," in screen
     assert "'q' is not one of the options" in screen
 
 

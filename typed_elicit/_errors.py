@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Literal, Protocol, TypeAlias
 
+from ._text import escaped
+
 
 class TypedElicitError(Exception):
     """Base class of every error typed_elicit raises.
@@ -122,13 +124,8 @@ def _bounded(errors: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
 
 
 def _shown(text: str, limit: int) -> str:
-    """`text` with unprintable characters escaped, cut to `limit` characters."""
-    head = text[: limit + 1]  # never scan more of a huge text than is kept
-    if not head.isprintable():
-        head = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in head)
-    if len(text) <= limit and len(head) <= limit:
-        return head
-    return head[: limit - 3] + "..."
+    """`text` with unprintable characters escaped, cut to `limit` characters (`_text.escaped`)."""
+    return escaped(text, limit)
 
 
 Policy: TypeAlias = Literal["raise", "defaults", "decline", "fallback"]

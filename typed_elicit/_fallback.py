@@ -21,12 +21,10 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import hmac
-import json
 import secrets
-import time
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -35,12 +33,11 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from . import _clock
 from ._errors import InvalidFallbackToken, TypedElicitError
+from ._form import describe, parse_requested_schema
 from ._replay import ReplayState
 from ._store import ClaimStore, InProcessClaimStore, store_for
-
-if TYPE_CHECKING:
-    from ._client import FieldSpec
 
 TOKEN_VERSION: Final[Literal[2]] = 2
 META_KEY: Final = "io.github.typed-elicit/fallback"
@@ -82,11 +79,6 @@ class Resume:
 _installed: weakref.WeakKeyDictionary[MCPServer, Installed] = weakref.WeakKeyDictionary()
 resuming: contextvars.ContextVar[Resume | None] = contextvars.ContextVar("typed_elicit_resume", default=None)
 """Set by the companion tool while it runs the original tool again; read by `@elicits`."""
-
-
-def _now() -> float:
-    """Wall-clock seconds; a module function so tests can move time without sleeping."""
-    return time.time()
 
 
 def installed(server: MCPServer) -> Installed | None:
@@ -213,7 +205,7 @@ def seal_token(
     config: Installed, ctx: Context[Any, Any], tool: str, arguments: dict[str, Any], state: ReplayState
 ) -> str:
     """A sealed, expiring token naming the call and its replay state."""
-    now = _now()
+    now = _clock.now()
     claims = _Claims(
         v=TOKEN_VERSION,
         jti=secrets.token_urlsafe(16),
@@ -255,7 +247,7 @@ def _unseal(config: Installed, ctx: Context[Any, Any], token: str) -> _Claims:
             "the token is not one this server issued, or it was altered; pass the token from the "
             f"question unchanged. {_FIX}"
         )
-    if not _now() < claims.exp:
+    if not _clock.now() < claims.exp:
         raise InvalidFallbackToken(
             f"the token has expired (tokens are valid for {config.security.ttl:g} s). {_FIX}"
         )
@@ -321,48 +313,5 @@ def fallback_result(*, companion: str, token: str, message: str, schema: dict[st
 
 
 def describe_fields(schema: dict[str, Any]) -> list[str]:
-    """One readable line per field of a reduced `requestedSchema` (read with the client-side parser)."""
-    from ._client import parse_requested_schema  # the client half loads only when a fallback is shown
-
-    return [_describe(spec) for spec in parse_requested_schema(schema).fields]
-
-
-def _describe(spec: FieldSpec) -> str:
-    parts = [_kind(spec), "required" if spec.required else "optional", *_limits(spec)]
-    if spec.has_default:
-        parts.append(f"default {json.dumps(spec.default)}")
-    head = f"{spec.name} ({spec.title})" if spec.title and spec.title != spec.name else spec.name
-    line = f"{head}: {', '.join(parts)}"
-    return f"{line}. {spec.description}" if spec.description else line
-
-
-def _kind(spec: FieldSpec) -> str:
-    titled = any(o.title != o.value for o in spec.options)
-    options = ", ".join(
-        f"{json.dumps(o.value)} ({o.title})" if titled else json.dumps(o.value) for o in spec.options
-    )
-    if spec.kind == "multi_choice":
-        return f"a list of any of: {options}"
-    if spec.kind == "choice":
-        return f"one of: {options}"
-    return f"{spec.kind} ({spec.format})" if spec.format else spec.kind
-
-
-def _limits(spec: FieldSpec) -> list[str]:
-    bounds: list[tuple[float | None, str, str]] = [
-        (spec.minimum, "at least", ""),
-        (spec.maximum, "at most", ""),
-        (spec.min_length, "at least", " character"),
-        (spec.max_length, "at most", " character"),
-        (spec.min_items, "at least", " item"),
-        (spec.max_items, "at most", " item"),
-    ]
-    return [
-        f"{phrase} {_number(value)}{unit}{'s' if unit and value != 1 else ''}"
-        for value, phrase, unit in bounds
-        if value is not None
-    ]
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
+    """One readable line per field of a reduced `requestedSchema` (`str(describe(spec))`)."""
+    return [str(describe(spec)) for spec in parse_requested_schema(schema).fields]

@@ -12,12 +12,15 @@ import math
 import operator
 import re
 import types
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sized
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import cached_property
 from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin, overload
 
 import annotated_types as at
+from mcp_types import ElicitRequestFormParams
 from pydantic import AnyUrl, BaseModel, EmailStr, SecretBytes, SecretStr
 from pydantic.fields import FieldInfo
 from pydantic.networks import validate_email
@@ -32,8 +35,9 @@ from pydantic_core import (
     to_jsonable_python,
 )
 
-from ._client import MAX_FIELDS, MAX_NAME_LENGTH, MAX_OPTIONS
-from ._errors import ElicitationUnsupported, SchemaError
+from ._errors import SchemaError
+from ._form import MAX_FIELDS, MAX_NAME_LENGTH, MAX_OPTIONS, FormSpec, parse_requested_schema
+from ._replay import schema_digest
 from ._versions import (
     LATEST_PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
@@ -91,8 +95,37 @@ class _FormInfo:
 
 
 _FORMS: dict[type[BaseModel], _FormInfo] = {}
-_REDUCED: dict[type[BaseModel], _Reduced] = {}
-_CACHE: dict[tuple[type[BaseModel], str, bool], dict[str, Any]] = {}
+_REDUCED: weakref.WeakKeyDictionary[type[BaseModel], _Reduced] = weakref.WeakKeyDictionary()
+_RECORDS: weakref.WeakKeyDictionary[type[BaseModel], dict[str, Reduced]] = weakref.WeakKeyDictionary()
+"""Per model class (weakly: a class that goes away takes its records along), per revision."""
+
+
+@dataclass(frozen=True, eq=False)
+class Reduced:
+    """Everything the server needs to ask about one model on one revision, computed once.
+
+    Holds no reference to the model class (the cache is keyed weakly by it).
+    """
+
+    protocol_version: ProtocolVersion
+    schema: dict[str, Any]
+    """The `requestedSchema`, as `reduce_schema` returns it (read-only)."""
+    digest: str
+    """`schema_digest(schema)`: what a recorded 2026-07-28 answer is pinned to."""
+
+    @cached_property
+    def form(self) -> FormSpec:
+        """The schema parsed as both ends read it (built on first use: it costs a pydantic model)."""
+        return parse_requested_schema(self.schema, cached=False)
+
+    @cached_property
+    def with_dialect(self) -> dict[str, Any]:
+        """The schema with `"$schema"` first (`reduce_schema(..., include_dialect=True)`)."""
+        return {"$schema": JSON_SCHEMA_DIALECT, **self.schema}
+
+    def params(self, message: str) -> ElicitRequestFormParams:
+        """The form request's params (the schema was checked against the SDK's type once, at creation)."""
+        return ElicitRequestFormParams.model_construct(message=message, requested_schema=self.schema)
 
 
 @dataclass(frozen=True)
@@ -183,6 +216,60 @@ def form_message(model: type[BaseModel]) -> str:
     return f"Please provide {title}."
 
 
+def reduced(model: type[BaseModel], protocol_version: ProtocolVersion) -> Reduced:
+    """The record of `model` on a revision: schema, digest, request params and form, made once.
+
+    Cached per model class (weakly) and revision: later calls cost two dict lookups and
+    return the same record, whose schema is the same object every time.
+
+    Args:
+        model: A `pydantic.BaseModel` subclass (declared with `@form` or not).
+        protocol_version: The negotiated revision.
+
+    Returns:
+        The record.
+
+    Raises:
+        SchemaError: If the model cannot be elicited on that revision.
+        ValueError: If the revision is not one of `PROTOCOL_VERSIONS`.
+        TypeError: If `model` is not a `pydantic.BaseModel` subclass.
+    """
+    try:
+        return _RECORDS[model][protocol_version]
+    except (KeyError, TypeError):
+        pass
+    if protocol_version not in PROTOCOL_VERSIONS:
+        raise ValueError(
+            f"protocol revision {protocol_version!r} has no elicitation; "
+            f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
+        )
+    schema = _render(model, _reduce(model), protocol_version)
+    ElicitRequestFormParams(message="", requested_schema=schema)  # the SDK's own check, once
+    record = Reduced(protocol_version, schema, schema_digest(schema))
+    _RECORDS.setdefault(model, {})[protocol_version] = record
+    return record
+
+
+def form_of(model: type[BaseModel], schema: Mapping[str, Any]) -> FormSpec:
+    """The form a question about `model` showed, for a schema `reduce_schema` returned.
+
+    Args:
+        model: The model asked with.
+        schema: The schema sent (any other schema is parsed, and cached only when small).
+
+    Returns:
+        The parsed form.
+
+    Raises:
+        RequestedSchemaError: If `schema` is no valid elicitation schema (never for one
+            the reducer produced).
+    """
+    for record in _RECORDS.get(model, {}).values():
+        if record.schema is schema:
+            return record.form
+    return parse_requested_schema(schema)
+
+
 def reduce_schema(
     model: type[BaseModel],
     *,
@@ -191,8 +278,8 @@ def reduce_schema(
 ) -> dict[str, Any]:
     """The exact `requestedSchema` sent for `model` on a protocol revision.
 
-    The result is cached per model and revision: later calls cost one dict
-    lookup and return the same object, so treat it as read-only.
+    The result is cached per model and revision: later calls cost two dict
+    lookups and return the same object, so treat it as read-only.
 
     Args:
         model: A `pydantic.BaseModel` subclass (declared with `@form` or not).
@@ -204,41 +291,29 @@ def reduce_schema(
 
     Raises:
         SchemaError: If the model cannot be elicited on that revision.
-        ElicitationUnsupported: If the revision has no elicitation.
+        ValueError: If `protocol_version` is not a revision with elicitation (a
+            programmer mistake: pass one of `PROTOCOL_VERSIONS`).
+        TypeError: If `model` is not a `pydantic.BaseModel` subclass.
     """
-    try:
-        return _CACHE[model, protocol_version, include_dialect]
-    except KeyError:
-        pass
-    if protocol_version not in PROTOCOL_VERSIONS:
-        raise ElicitationUnsupported(
-            f"protocol revision {protocol_version!r} has no elicitation; "
-            f"use one of {', '.join(PROTOCOL_VERSIONS)}"
-        )
-    schema = _render(model, _reduce(model), protocol_version, include_dialect)
-    _CACHE[model, protocol_version, include_dialect] = schema
-    return schema
+    record = reduced(model, protocol_version)
+    return record.with_dialect if include_dialect else record.schema
 
 
-def _render(
-    model: type[BaseModel], reduced: _Reduced, version: ProtocolVersion, include_dialect: bool
-) -> dict[str, Any]:
-    if not has_modern_enums(version) and reduced.multi_select:
+def _render(model: type[BaseModel], base: _Reduced, version: ProtocolVersion) -> dict[str, Any]:
+    if not has_modern_enums(version) and base.multi_select:
         raise SchemaError(
             model.__name__,
             [
                 f"{model.__name__}.{name}: multi-select fields need protocol 2025-11-25 or later, "
                 f"but the client negotiated {version}; ask with a single choice or one bool per "
                 "option for older clients"
-                for name in reduced.multi_select
+                for name in base.multi_select
             ],
         )
-    properties = {key: _downgrade(prop, version) for key, prop in reduced.properties.items()}
+    properties = {key: _downgrade(prop, version) for key, prop in base.properties.items()}
     schema: dict[str, Any] = {"type": "object", "properties": properties}
-    if reduced.required:
-        schema["required"] = list(reduced.required)
-    if include_dialect:
-        schema = {"$schema": JSON_SCHEMA_DIALECT, **schema}
+    if base.required:
+        schema["required"] = list(base.required)
     return schema
 
 

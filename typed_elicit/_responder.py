@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import mcp_types as types
 from mcp.client import ClientRequestContext
@@ -18,14 +16,12 @@ from typed_elicit._client import (
     FormRequest,
     InvalidAnswer,
     RequestedSchemaError,
-    check_value,
     read_request,
     redacted_url,
     schema_error_reply,
     show_value,
 )
-
-__all__ = ["Responder", "ResponderEntry", "plausible_value"]
+from typed_elicit._form import example_value
 
 logger = logging.getLogger("typed_elicit.responder")
 
@@ -135,50 +131,12 @@ class Responder:
 
 
 def plausible_value(spec: FieldSpec) -> ContentValue:
-    """A value that fits `spec`, for demos: the first option, the lowest number, sample text.
+    """A value that fits `spec`, for demos (`typed_elicit._form.example_value`).
 
     Args:
         spec: The field.
 
     Returns:
-        A value that passes the field's checks.
+        A value that passes the field's checks, when any value does.
     """
-    if spec.kind == "choice":
-        return spec.options[0].value
-    if spec.kind == "multi_choice":
-        return [option.value for option in spec.options[: max(spec.min_items or 0, 1)]]
-    if spec.kind == "boolean":
-        return True
-    if spec.kind in ("integer", "number"):
-        return _plausible_number(spec)
-    samples = {
-        "email": "demo@example.com",
-        "uri": "https://example.com/",
-        "date": date.today().isoformat(),
-        "date-time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-    }
-    text = samples[spec.format] if spec.format is not None else "demo"
-    text = text.ljust(spec.min_length or 0, "x")
-    return text if spec.max_length is None else text[: spec.max_length]
-
-
-def _plausible_number(spec: FieldSpec) -> int | float:
-    """The first of a few candidates (lowest bound first) that passes every bound of `spec`."""
-    candidates: list[float] = []
-    if spec.minimum is not None:
-        candidates.append(spec.minimum)
-    if spec.exclusive_minimum is not None:
-        candidates += [spec.exclusive_minimum + 1, math.nextafter(spec.exclusive_minimum, math.inf)]
-    if spec.maximum is not None:
-        candidates.append(spec.maximum)
-    if spec.exclusive_maximum is not None:
-        candidates += [spec.exclusive_maximum - 1, math.nextafter(spec.exclusive_maximum, -math.inf)]
-    candidates.append(1)
-    if spec.kind == "integer":
-        candidates = [edge for c in candidates for edge in (math.ceil(c), math.floor(c))]
-    for candidate in candidates:
-        try:
-            return cast("int | float", check_value(spec, candidate))
-        except InvalidAnswer:
-            continue
-    return candidates[0]
+    return example_value(spec)

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import heapq
 import threading
-import time
 import weakref
 from typing import Protocol
 
 from mcp.server.mcpserver import MCPServer
+
+from . import _clock
 
 
 class ClaimStore(Protocol):
@@ -67,7 +68,7 @@ class InProcessClaimStore:
     async def claim(self, key: str, expires_at: float, /) -> bool:
         """Record `key` as used; False if it was recorded already (see `ClaimStore`)."""
         with self._lock:
-            now = _now()
+            now = _clock.now()
             while self._expiry and self._expiry[0][0] <= now:
                 self._keys.discard(heapq.heappop(self._expiry)[1])
             if key in self._keys:
@@ -92,11 +93,6 @@ class _Configured:
 
 _configured: weakref.WeakKeyDictionary[MCPServer, _Configured] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
-
-
-def _now() -> float:
-    """Wall-clock seconds; a module function so tests can move time without sleeping."""
-    return time.time()
 
 
 def configure(server: MCPServer, *, store: ClaimStore | None = None) -> None:

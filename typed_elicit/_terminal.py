@@ -23,6 +23,7 @@ from typed_elicit._client import (
     check_value,
     elicitation_handler,
 )
+from typed_elicit._form import describe
 from typed_elicit._results import Accepted, Cancelled, Declined
 from typed_elicit._text import clean
 
@@ -32,14 +33,12 @@ if TYPE_CHECKING:
     from prompt_toolkit.output import Output
     from pydantic import BaseModel
 
-__all__ = ["TerminalForms", "clean", "terminal_handler"]
 
 STYLE = Style.from_dict({"asks": "bold", "label": "bold", "hint": "ansibrightblack", "error": "ansired"})
 _YES = ("y", "yes", "true")
 _NO = ("n", "no", "false")
 _NONE = "-"
 """Typed for a multi-select, picks no option (an empty line takes the default)."""
-_KIND_TEXT = {"integer": "whole number", "number": "number", "boolean": "yes/no", "string": "text"}
 
 
 class _Stop(Exception):
@@ -190,32 +189,21 @@ def terminal_handler(*, input: Input | None = None, output: Output | None = None
 
 
 def _type_text(spec: FieldSpec) -> str:
-    parts: list[str] = []
+    """The hint after a field's label: how to answer, then `describe`'s limits, default and need."""
+    about = describe(spec)
     if spec.kind == "choice":
-        parts.append("pick one: number or value")
+        parts = ["pick one: number or value"]
     elif spec.kind == "multi_choice":
-        parts.append("pick any: numbers or values, comma-separated")
-        if spec.min_items or spec.max_items is not None:
-            parts.append(_range(spec.min_items or None, spec.max_items, "items"))
+        parts = ["pick any: numbers or values, comma-separated"]
         if spec.default:
             parts.append(f"{_NONE} for none")
     else:
-        parts.append(spec.format or _KIND_TEXT[spec.kind])
-    if spec.min_length or spec.max_length is not None:
-        parts.append(_range(spec.min_length or None, spec.max_length, "characters"))
-    if spec.minimum is not None or spec.maximum is not None:
-        parts.append(_range(spec.minimum, spec.maximum, ""))
-    if spec.has_default:
-        parts.append(f"default {_show(spec.default)}")
-    parts.append("required" if spec.required and not spec.has_default else "optional")
+        parts = [about.person_kind]
+    parts.extend(about.limits)
+    if about.has_default:
+        parts.append(f"default {_show(about.default)}")
+    parts.append("required" if about.required else "optional")
     return ", ".join(parts)
-
-
-def _range(low: float | None, high: float | None, unit: str) -> str:
-    suffix = f" {unit}" if unit else ""
-    if low is not None and high is not None:
-        return f"{low:g} to {high:g}{suffix}"
-    return f"at least {low:g}{suffix}" if low is not None else f"at most {high:g}{suffix}"
 
 
 def _show(value: object) -> str:

@@ -43,6 +43,7 @@ from typed_elicit._client import (
     schema_error_reply,
 )
 from typed_elicit._errors import TypedElicitError
+from typed_elicit._form import FORMAT_EXAMPLES, number_bounds
 from typed_elicit._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 
 if TYPE_CHECKING:
@@ -550,15 +551,13 @@ def _valid_value(spec: FieldSpec) -> SearchStrategy[Any]:
         values = [o.value for o in spec.options]
         most = len(values) if spec.max_items is None else min(spec.max_items, len(values))
         return st.lists(st.sampled_from(values), unique=True, min_size=spec.min_items or 0, max_size=most)
-    if spec.kind == "integer":
-        return st.integers(
-            min_value=None if spec.minimum is None else math.ceil(spec.minimum),
-            max_value=None if spec.maximum is None else math.floor(spec.maximum),
-        )
-    if spec.kind == "number":
-        return st.floats(
-            min_value=spec.minimum, max_value=spec.maximum, allow_nan=False, allow_infinity=False
-        )
+    if spec.kind in ("integer", "number"):
+        low, high = number_bounds(spec)  # the range every value generator uses
+        if spec.kind == "integer":
+            return st.integers(
+                min_value=None if low is None else int(low), max_value=None if high is None else int(high)
+            )
+        return st.floats(min_value=low, max_value=high, allow_nan=False, allow_infinity=False)
     low, high = spec.min_length or 0, spec.max_length
     formats: dict[str, SearchStrategy[str]] = {
         "email": st.from_regex(r"[a-z][a-z0-9]{0,8}@[a-z]{1,8}\.(com|org|net)", fullmatch=True),
@@ -569,6 +568,7 @@ def _valid_value(spec: FieldSpec) -> SearchStrategy[Any]:
         ).map(lambda d: d.isoformat()),
     }
     if spec.format is not None:
+        formats[spec.format] = st.one_of(st.just(FORMAT_EXAMPLES[spec.format]), formats[spec.format])
         return formats[spec.format].filter(lambda s: low <= len(s) <= (high if high is not None else len(s)))
     return _text(low, high)
 

@@ -7,9 +7,9 @@ The rules, applied in this order:
 2. A key the form did not ask for is an error: clients must answer the form they
    were shown, and a stray key is more likely a confused client than data to keep.
 3. A `null` value counts as left out (the wire schema has no null).
-4. Each value must have the wire type its property declares, by the rules both ends
-   share (`typed_elicit._wire`; the client half checks what it sends with the same
-   functions, so both ends agree):
+4. Each value must have the wire type of its field's kind in the `FormSpec` parsed
+   from the schema, the form model the client half builds too (`typed_elicit._form`),
+   checked by the rules both ends share (`typed_elicit._wire`), so both ends agree:
 
    - A `boolean` field takes only `true`/`false` (never `1`, `"true"` or `"yes"`).
    - A number field (`number` or `integer`) takes a number, never a boolean (`True`
@@ -47,26 +47,24 @@ built from them stays small whatever the answer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, Final, TypeVar, cast
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from ._errors import InvalidResponse
-from ._wire import check_date, check_datetime, check_email, check_text, check_uri, kind_of, wire_number
+from ._form import check_content, field_path
+from ._reducer import form_of
 
 M = TypeVar("M", bound=BaseModel)
 
-_FORMAT_CHECKS: Final[dict[str, Callable[[str], str]]] = {
-    "date": check_date,
-    "date-time": check_datetime,
-    "email": check_email,
-    "uri": check_uri,
-}
-
 
 def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping[str, Any] | None) -> M:
-    """Validate accepted `content` against `model` and the `schema` it was asked with.
+    """Validate accepted `content` against the form `schema` describes, then against `model`.
+
+    The form is the `FormSpec` both ends share (`typed_elicit._form`), the reducer's
+    record for `model` and `schema` (`typed_elicit._reducer.form_of`): rules 1 to 4 of
+    this module's docstring are its `check_content`, rule 5 is the model.
 
     Args:
         model: The model the question was asked with.
@@ -78,58 +76,16 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
 
     Raises:
         InvalidResponse: If the content breaks any rule in this module's docstring.
+        RequestedSchemaError: If `schema` is no valid elicitation schema (a programmer
+            mistake; never for a schema `reduce_schema` returned).
     """
-    properties: Mapping[str, Mapping[str, Any]] = schema.get("properties", {})
-    problems: list[tuple[str, str]] = []
-    cleaned: dict[str, Any] = {}
-    for key, value in (content or {}).items():
-        prop = properties.get(key)
-        if prop is None:
-            problems.append((str(key), "was not asked for (the form has no such field)"))
-        elif value is not None:
-            try:
-                cleaned[key] = _wire_value(prop, value)
-            except ValueError as problem:
-                problems.append((key, str(problem)))
+    cleaned, problems = check_content(form_of(model, schema), content)
     if not problems:
         try:
             return model.model_validate(cleaned)
         except ValidationError as exc:
             problems = [
-                (_path(error["loc"]), error["msg"])
+                (field_path(error["loc"]), error["msg"])
                 for error in exc.errors(include_url=False, include_context=False, include_input=False)
             ]
     raise InvalidResponse(model.__name__, problems, content)
-
-
-def _wire_value(prop: Mapping[str, Any], value: object) -> object:
-    """`value` if it has the wire type `prop` declares (a number field's number parsed), else ValueError.
-
-    Raises:
-        ValueError: Naming the problem and the kind of value, never the value.
-    """
-    kind = prop.get("type")
-    if kind in ("integer", "number"):
-        return wire_number(value, integer=kind == "integer")
-    checked: object = value  # what is returned: the value as it arrived
-    if kind == "boolean" and not isinstance(value, bool):
-        raise ValueError(f"expected true or false, got {kind_of(value)}")
-    if kind == "string":
-        if not isinstance(value, str):
-            raise ValueError(f"expected a string, got {kind_of(value)}")
-        check_text(value)
-        check = _FORMAT_CHECKS.get(str(prop.get("format")))
-        if check is not None:
-            check(value)
-    if kind == "array":
-        if not isinstance(value, list):
-            raise ValueError(f"expected a list of options, got {kind_of(value)}")
-        for item in cast("list[object]", value):
-            if not isinstance(item, str):
-                raise ValueError(f"expected a list of options, got a list holding {kind_of(item)}")
-            check_text(item)
-    return checked
-
-
-def _path(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in loc) or "(form)"
