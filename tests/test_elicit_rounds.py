@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 
 import typed_elicit._clock as clock_module
 import typed_elicit._context as context_module
+import typed_elicit._reducer as reducer_module
 from tests.conftest import BOUND, accept, cancel, decline, user
 from typed_elicit import Accepted, ElicitContext, configure, elicits, install_fallback
 from typed_elicit._store import InProcessClaimStore
@@ -56,7 +57,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     moved = Clock()
-    monkeypatch.setattr(context_module, "_now", moved)
+    monkeypatch.setattr(clock_module, "now", moved)
     monkeypatch.setattr(clock_module, "now", moved)  # the claim store shares the clock
     return moved
 
@@ -495,7 +496,7 @@ async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, p
     async with connect(server, push_era, user(accept(n=1))) as client:  # warm the caches
         with anyio.fail_after(BOUND):
             await client.call_tool("count", {})
-    checked = len(context_module._CHECKED_SCHEMAS)  # pyright: ignore[reportPrivateUsage]
+    records = len(reducer_module._RECORDS)  # pyright: ignore[reportPrivateUsage]
     gc.collect()
     tracemalloc.start()
     try:
@@ -517,7 +518,7 @@ async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, p
         for stat in after.compare_to(before, "filename")
         if "typed_elicit" in str(stat.traceback)
     )
-    assert len(context_module._CHECKED_SCHEMAS) == checked  # pyright: ignore[reportPrivateUsage]
+    assert len(reducer_module._RECORDS) == records  # pyright: ignore[reportPrivateUsage]
     assert ours < 20_000, ours
     assert retained < HOSTILE * HOSTILE_BYTES // 10, retained  # far below what the answers weighed
 
@@ -545,15 +546,18 @@ def test_a_server_without_a_request_state_boundary_has_no_state_ttl():
     assert context_module.state_ttl(server) is None
 
 
-def test_the_schema_check_cache_is_bounded_and_holds_no_message():
-    form_params = context_module._form_params  # pyright: ignore[reportPrivateUsage]
-    schemas = [{"type": "object", "properties": {f"f{i}": {"type": "string"}}} for i in range(1100)]
-    for i, schema in enumerate(schemas):
-        params = form_params(f"message {i}", schema)
-        assert (params.message, params.requested_schema) == (f"message {i}", schema)
-    cached = context_module._CHECKED_SCHEMAS  # pyright: ignore[reportPrivateUsage]
-    assert len(cached) <= 1024
-    assert all(isinstance(value, dict) and "message" not in value for value in cached.values())
+def test_the_reducer_record_builds_params_per_message_and_keeps_no_message():
+    class Note(BaseModel):
+        text: str
+
+    record = reducer_module.reduced(Note, "2026-07-28")
+    for i in range(50):
+        params = record.params(f"message {i} " + "!" * 1000)
+        assert params.message.startswith(f"message {i} ")
+        assert params.requested_schema is record.schema
+    kept = repr(vars(record)) if hasattr(record, "__dict__") else repr(record)
+    assert "message" not in kept
+    assert "!!!!" not in kept
 
 
 def test_a_process_wide_default_timeout_over_the_default_state_ttl_warns(monkeypatch):

@@ -11,7 +11,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY, ElicitRequestFormParams, TextContent
 from pydantic import BaseModel, Field, field_validator
 
-import typed_elicit._context as context_module
+import typed_elicit._clock as clock_module
 from tests.conftest import BOUND, ERAS, accept, cancel, decline, user
 from typed_elicit import Accepted, Cancelled, Declined, Titles, form
 from typed_elicit._context import ElicitContext
@@ -343,7 +343,7 @@ class Clock:
 
 async def test_late_answer_on_2026_07_28_is_an_elicitation_timeout(connect, monkeypatch):
     clock = Clock()
-    monkeypatch.setattr(context_module, "_now", clock)
+    monkeypatch.setattr(clock_module, "now", clock)
 
     async def slow(params: ElicitRequestFormParams):
         clock.now += 301

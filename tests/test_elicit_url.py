@@ -31,6 +31,7 @@ from mcp_types import (
 from pydantic import BaseModel
 from starlette.requests import Request
 
+import typed_elicit._clock as clock_module
 import typed_elicit._context as context_module
 from tests.conftest import BOUND, ERAS
 from typed_elicit import (
@@ -356,7 +357,7 @@ async def test_push_timeout_cancels_the_pending_url_question(connect):
 
 async def test_late_url_answer_on_2026_07_28_is_an_elicitation_timeout(connect, monkeypatch):
     now = [1_000_000.0]
-    monkeypatch.setattr(context_module, "_now", lambda: now[0])
+    monkeypatch.setattr(clock_module, "now", lambda: now[0])
 
     async def slow(context: Any, params: Any) -> ElicitResult:
         now[0] += 1.5

@@ -15,7 +15,7 @@ from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequiredResult, TextContent
 
-import typed_elicit._context as context_module
+import typed_elicit._clock as clock_module
 from tests.conftest import BOUND, accept, user
 
 pytestmark = pytest.mark.anyio
@@ -85,7 +85,7 @@ async def test_one_sealed_state_takes_one_code_so_the_code_cannot_be_brute_force
 async def test_the_code_question_refreshed_past_120_s_times_out_and_moves_nothing(monkeypatch):
     module = bank()
     now = [1_000_000.0]
-    monkeypatch.setattr(context_module, "_now", lambda: now[0])
+    monkeypatch.setattr(clock_module, "now", lambda: now[0])
     async with Client(module.server, mode="auto", elicitation_callback=user()) as client:
         session = client.session
         state = await at_the_code_question(session)

@@ -25,7 +25,6 @@ from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequire
 from pydantic import BaseModel
 
 import typed_elicit._clock as clock_module
-import typed_elicit._context as context_module
 from tests.conftest import BOUND, accept, user
 from typed_elicit import Accepted, ElicitContext, elicits
 
@@ -150,7 +149,7 @@ async def test_tampered_forged_replayed_and_refreshed_states_are_all_refused(mon
     rng = random.Random(9)
     tally = Tally()
     now = [1_000_000.0]
-    monkeypatch.setattr(context_module, "_now", lambda: now[0])
+    monkeypatch.setattr(clock_module, "now", lambda: now[0])
     monkeypatch.setattr(clock_module, "now", lambda: now[0])  # the claim store shares the clock
     right = accept(door="4242")
     async with Client(build(), mode="auto", elicitation_callback=user()) as client:

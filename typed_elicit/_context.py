@@ -6,7 +6,6 @@ import dataclasses
 import inspect
 import json
 import math
-import time
 import uuid
 import warnings
 from collections.abc import Awaitable, Callable
@@ -34,6 +33,7 @@ from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, GetCoreSchemaHandler, ValidationError
 from pydantic_core import CoreSchema
 
+from . import _clock
 from ._errors import (
     ClientError,
     ElicitationTimeout,
@@ -54,7 +54,7 @@ from ._hooks import (
     run_answer_hooks,
     run_question_hooks,
 )
-from ._reducer import form_message, reduce_schema
+from ._reducer import Reduced, form_message, reduced
 from ._replay import (
     URL_QUESTION,
     Answer,
@@ -64,7 +64,6 @@ from ._replay import (
     model_id,
     new_round,
     question_key,
-    schema_digest,
     url_digest,
 )
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
@@ -242,11 +241,6 @@ ON_UNSUPPORTED: Final[tuple[OnUnsupported, ...]] = ("raise", "defaults", "declin
 URL_ON_UNSUPPORTED: Final[tuple[UrlOnUnsupported, ...]] = ("raise", "decline")
 
 
-def _now() -> float:
-    """Wall-clock seconds; a module function so tests can move time without sleeping."""
-    return time.time()
-
-
 @dataclass(frozen=True)
 class Policy:
     """Defaults for every question one decorated function asks (set by `@elicits`).
@@ -273,24 +267,6 @@ class Policy:
 
 _DEFAULT_POLICY = Policy()
 _EMPTY_STATE = ReplayState()
-_CHECKED_SCHEMAS: dict[int, dict[str, Any]] = {}
-"""Schemas already validated as `requestedSchema`, by id (the entry keeps the object alive)."""
-
-
-def _form_params(message: str, schema: dict[str, Any]) -> ElicitRequestFormParams:
-    """The request params for a form question; the schema is validated once per schema object.
-
-    Only the schema's validation is cached, keyed by the schema object, which comes
-    from `reduce_schema`'s own bounded cache: messages (which may hold tool arguments
-    and, on a re-ask, the problems of the client's answer) are never cached, so
-    nothing a client sends stays in memory after its question.
-    """
-    if _CHECKED_SCHEMAS.get(id(schema)) is not schema:
-        ElicitRequestFormParams(message="", requested_schema=schema)
-        if len(_CHECKED_SCHEMAS) >= 1024:  # schemas built per call must not grow this forever
-            _CHECKED_SCHEMAS.clear()
-        _CHECKED_SCHEMAS[id(schema)] = schema
-    return ElicitRequestFormParams.model_construct(message=message, requested_schema=schema)
 
 
 class InputRequired(BaseException):
@@ -431,7 +407,7 @@ class ElicitContext:
         else:
             self._state = _EMPTY_STATE  # frozen: one empty state serves every push-era call
             self._responses = {}
-        self._started = self._state.started if self._state.started is not None else _now()
+        self._started = self._state.started if self._state.started is not None else _clock.now()
         self._answers: list[Answer] = []
         self._once: dict[str, Any] = dict(self._state.once) if self._state.once else {}
         self._index = 0
@@ -550,21 +526,19 @@ class ElicitContext:
                 return _unsupported(model, policy, reason, tool=version is not None and self._in_tool)
         else:
             reason = None
-        schema = reduce_schema(model, protocol_version=era or LATEST_PROTOCOL_VERSION)
+        form = reduced(model, era or LATEST_PROTOCOL_VERSION)
         text = form_message(model) if message is None else message
         if self._replaying:
-            return await self._answer_or_suspend(model, schema, text, wait, attempts, policy)
+            return await self._answer_or_suspend(model, form, text, wait, attempts, policy)
         refusal = reason or self._cannot_ask()
         if refusal is not None:
             if policy != "fallback":
                 return _unsupported(model, policy, refusal, tool=self._in_tool)
             index = self._next_index()
-            question = QuestionId(
-                key=question_key(index), model=model_id(model), digest=schema_digest(schema)
-            )
-            params = _form_params(text, schema)
+            question = QuestionId(key=question_key(index), model=model_id(model), digest=form.digest)
+            params = form.params(text)
             raise await self._suspend(question, params, 0, model, via="fallback", reason=refusal)
-        return await self._ask_now(model, schema, text, wait, attempts)
+        return await self._ask_now(model, form, text, wait, attempts)
 
     async def elicit_url(
         self,
@@ -754,16 +728,14 @@ class ElicitContext:
         return None
 
     async def _ask_now(
-        self, model: type[M], schema: dict[str, Any], message: str, timeout: float, retries: int
+        self, model: type[M], form: Reduced, message: str, timeout: float, retries: int
     ) -> ElicitResult[M]:
         """Push eras: send `elicitation/create` and wait, re-asking invalid answers."""
-        question = QuestionId(
-            key=question_key(self._next_index()), model=model_id(model), digest=schema_digest(schema)
-        )
+        question = QuestionId(key=question_key(self._next_index()), model=model_id(model), digest=form.digest)
         text = message
         attempt = 0
         while True:
-            params = _form_params(text, schema)
+            params = form.params(text)
             event = self._event(params, model, attempt, "client")
             await run_question_hooks(self._hooks, event)
             wire = await self._send(params, model.__name__, timeout)
@@ -771,7 +743,7 @@ class ElicitContext:
                 _check_size(model, wire, self._policy.max_answer_bytes)
                 # Answer events name a re-asked question by its base message, as on 2026-07-28.
                 wire = await self._answered(dataclasses.replace(event, message=message), wire)
-                outcome = _outcome(model, schema, wire)
+                outcome = _outcome(model, form, wire)
             except InvalidResponse as problem:
                 if attempt >= retries:
                     raise _out_of_retries(problem, retries) from None
@@ -871,7 +843,7 @@ class ElicitContext:
     async def _answer_or_suspend(
         self,
         model: type[M],
-        schema: dict[str, Any],
+        form: Reduced,
         message: str,
         timeout: float,
         retries: int,
@@ -883,20 +855,20 @@ class ElicitContext:
         record (same asked time, attempt and round id), once it is checked in time.
         """
         index = self._next_index()
-        question = QuestionId(key=question_key(index), model=model_id(model), digest=schema_digest(schema))
+        question = QuestionId(key=question_key(index), model=model_id(model), digest=form.digest)
         if index < len(self._state.answers):
             answer = self._state.answers[index]
             if answer.question != question:
                 raise _mismatch(index, answer.question, question)
             self._answers.append(answer)
-            return _outcome(model, schema, WireResult(action=answer.action, content=answer.content))
+            return _outcome(model, form, WireResult(action=answer.action, content=answer.content))
         pending = self._pending(index, question)
         if pending is not None:
             response = self._responses.get(question.key)
             if isinstance(response, WireResult):
-                return await self._take(model, schema, message, timeout, retries, pending, response)
+                return await self._take(model, form, message, timeout, retries, pending, response)
             self._check_in_time(pending, timeout, model.__name__, "ctx.elicit", answered=False)
-        params = _form_params(message, schema)
+        params = form.params(message)
         attempt = 0 if pending is None else pending.attempt
         if self._resume is not None:
             raise await self._suspend(question, params, attempt, model, via="fallback", pending=pending)
@@ -917,7 +889,7 @@ class ElicitContext:
     async def _take(
         self,
         model: type[M],
-        schema: dict[str, Any],
+        form: Reduced,
         message: str,
         timeout: float,
         retries: int,
@@ -929,15 +901,15 @@ class ElicitContext:
         await self._claim(pending, timeout)
         via: Via = "fallback" if self._resume is not None else "client"
         # The answer event names the question by its base message (a re-ask's text is not recorded).
-        asked = _form_params(message, schema)
+        asked = form.params(message)
         try:
             _check_size(model, response, self._policy.max_answer_bytes)
             response = await self._answered(self._event(asked, model, pending.attempt, via), response)
-            outcome = _outcome(model, schema, response)
+            outcome = _outcome(model, form, response)
         except InvalidResponse as problem:
             if pending.attempt >= retries:
                 raise _out_of_retries(problem, retries) from None
-            params = _form_params(_reask(message, problem), schema)
+            params = form.params(_reask(message, problem))
             raise await self._suspend(pending.question, params, pending.attempt + 1, model, via=via) from None
         self._answers.append(
             Answer(question=pending.question, action=response.action, content=_kept(response))
@@ -1006,7 +978,7 @@ class ElicitContext:
         question past its timeout, or a call past its `call_timeout`, can never be
         answered, however often it is refreshed.
         """
-        now = _now()
+        now = _clock.now()
         waited = now - pending.asked_at
         if waited > timeout:
             fix = (
@@ -1097,7 +1069,7 @@ class ElicitContext:
         as attempt `attempt`, in a fresh round.
         """
         if pending is None:
-            pending = Pending(question=question, asked_at=_now(), attempt=attempt, round=new_round())
+            pending = Pending(question=question, asked_at=_clock.now(), attempt=attempt, round=new_round())
         state = ReplayState(
             started=self._started,
             answers=tuple(self._answers),
@@ -1202,9 +1174,9 @@ def _kept(wire: WireResult) -> dict[str, Any] | None:
     return wire.content if wire.action == "accept" else None
 
 
-def _outcome(model: type[M], schema: dict[str, Any], wire: WireResult) -> ElicitResult[M]:
+def _outcome(model: type[M], form: Reduced, wire: WireResult) -> ElicitResult[M]:
     if wire.action == "accept":
-        return Accepted(validate_content(model, schema, wire.content))
+        return Accepted(validate_content(model, form.schema, wire.content))
     if wire.action == "decline":
         return Declined()
     return Cancelled()

@@ -143,24 +143,12 @@ def model_id(model: type[BaseModel]) -> str:
     return f"{model.__module__}.{model.__qualname__}"
 
 
-_SCHEMA_DIGESTS: dict[int, tuple[dict[str, Any], str]] = {}
-
-
 def schema_digest(schema: dict[str, Any]) -> str:
     """A short digest of a `requestedSchema`, stable across processes and key order.
 
-    Computed once per schema object: `reduce_schema` hands out one cached, read-only
-    dict per model and revision, so every question and every replayed round asks for
-    the same object. The entry keeps the object alive, so its id cannot be reused.
+    Computed once per model and revision, by the reducer's record (`Reduced.digest`).
     """
-    hit = _SCHEMA_DIGESTS.get(id(schema))
-    if hit is not None and hit[0] is schema:
-        return hit[1]
-    digest = _digest(json.dumps(schema, sort_keys=True, separators=(",", ":")))
-    if len(_SCHEMA_DIGESTS) >= 4096:  # schemas built by hand per call must not grow this forever
-        _SCHEMA_DIGESTS.clear()
-    _SCHEMA_DIGESTS[id(schema)] = (schema, digest)
-    return digest
+    return _digest(json.dumps(schema, sort_keys=True, separators=(",", ":")))
 
 
 def url_digest(url: str) -> str:

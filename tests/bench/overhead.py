@@ -25,12 +25,11 @@ import anyio
 from mcp import Client
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.message import ServerMessageMetadata
-from mcp_types import ElicitRequest, ElicitRequestFormParams
+from mcp_types import ElicitRequest
 from mcp_types import ElicitResult as WireResult
 
-from typed_elicit import reduce_schema
 from typed_elicit._context import ElicitContext, Policy, _outcome  # pyright: ignore[reportPrivateUsage]
-from typed_elicit._reducer import form_message
+from typed_elicit._reducer import form_message, reduced
 from typed_elicit._validate import validate_content
 
 from ._common import MESSAGE, SIGNUP_ANSWER, Signup, accept_signup, text_of
@@ -59,7 +58,8 @@ def measure_steps(sdk: Context, number: int) -> dict[str, float]:
     signature = inspect.signature(tool)
     policy = Policy()
     ectx = ElicitContext(sdk, policy)
-    schema = reduce_schema(Signup, protocol_version="2025-11-25")
+    record = reduced(Signup, "2025-11-25")
+    schema = record.schema
     wire = WireResult(action="accept", content=dict(SIGNUP_ANSWER))
     answer = dict(SIGNUP_ANSWER)
 
@@ -71,16 +71,16 @@ def measure_steps(sdk: Context, number: int) -> dict[str, float]:
     def preamble() -> None:
         # Mirrors ElicitContext.elicit up to the send, on a push era.
         _ = policy.timeout or 300.0
-        reduce_schema(Signup, protocol_version="2025-11-25")
+        reduced(Signup, "2025-11-25")
         form_message(Signup)
         ectx._cannot_ask()  # pyright: ignore[reportPrivateUsage]
 
     def request() -> None:
-        ElicitRequest(params=ElicitRequestFormParams(message=MESSAGE, requested_schema=schema))
+        ElicitRequest(params=record.params(MESSAGE))
         ServerMessageMetadata(related_request_id=sdk.request_context.request_id)
 
     def validate() -> None:
-        _outcome(Signup, schema, wire)
+        _outcome(Signup, record, wire)
 
     validate_content(Signup, schema, answer)  # warm
     steps: dict[str, Callable[[], object]] = {
