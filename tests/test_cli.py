@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import importlib.util
 import io
@@ -15,7 +16,7 @@ import pexpect
 import pytest
 from mcp_types import INVALID_PARAMS, ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, ErrorData
 
-from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion, reduce_schema
+from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion, SchemaError, reduce_schema
 from typed_elicit._cli import (
     EXIT_CONNECTION,
     EXIT_OK,
@@ -201,16 +202,29 @@ def test_check_lists_every_schema_error_of_every_module_and_exits_1(tmp_path: Pa
     lines = out.splitlines()
     assert code == EXIT_PROBLEMS
     assert any("Topics [2025-06-18]: Topics.topics: multi-select" in line for line in lines)
-    # A bad @form raises at import, as in the application: its module stops there, so
-    # Login (after Nested) is checked once Nested is fixed.
-    broken = f"{tmp_path}/broken.py"
-    assert (
-        f"{broken}: Nested.inner: dict[str, int] cannot be elicited (no free-form objects on the wire); "
-        "declare one field per key"
-    ) in lines
-    assert any(line.startswith(f"{broken}: Nested.also: ") for line in lines)
-    assert not any("Login" in line for line in lines)
-    assert lines[-1] == "checked 2 form model(s) on 2025-06-18, 2025-11-25, 2026-07-28: 3 problems"
+    # A bad model does not stop its module's import inside the check: Login, after Nested, is read too.
+    every = "[2025-06-18, 2025-11-25, 2026-07-28]"
+    assert any(
+        line.endswith(
+            f":Nested {every}: Nested.inner: dict[str, int] cannot be elicited (no free-form "
+            "objects on the wire); declare one field per key"
+        )
+        for line in lines
+    )
+    assert any(f":Nested {every}: Nested.also: " in line for line in lines)
+    assert any(f":Login {every}: Login.password: the name suggests a secret" in line for line in lines)
+    assert lines[-1] == "checked 4 form model(s) on 2025-06-18, 2025-11-25, 2026-07-28: 4 problems"
+
+
+def test_check_leaves_forms_raising_at_import_outside_the_check(tmp_path: Path) -> None:
+    (tmp_path / "broken.py").write_text(BAD_AT_IMPORT)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        with pytest.raises(SchemaError, match="Nested cannot be elicited"):
+            importlib.import_module("broken")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("broken", None)
 
 
 def test_check_lists_every_bad_form_of_a_module_once_the_first_is_fixed(tmp_path: Path) -> None:
@@ -222,7 +236,7 @@ def test_check_lists_every_bad_form_of_a_module_once_the_first_is_fixed(tmp_path
     code, out = run("check", f"{tmp_path}/fixed.py")
 
     assert code == EXIT_PROBLEMS
-    assert f"{tmp_path}/fixed.py: Login.password: the name suggests a secret" in out
+    assert ":Login [2025-06-18, 2025-11-25, 2026-07-28]: Login.password: the name suggests a secret" in out
     assert out.splitlines()[-1].endswith(": 1 problem")
 
 
@@ -239,7 +253,7 @@ def test_check_reports_a_bad_model_listed_in_elicits_at_import(tmp_path: Path) -
     code, out = run("check", f"{tmp_path}/tool.py")
 
     assert code == EXIT_PROBLEMS
-    assert f"{tmp_path}/tool.py: Loose.blob: bytes cannot be elicited" in out
+    assert ":Loose [2025-06-18, 2025-11-25, 2026-07-28]: Loose.blob: bytes cannot be elicited" in out
 
 
 def test_check_can_be_limited_to_some_revisions(tmp_path: Path) -> None:

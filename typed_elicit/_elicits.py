@@ -46,7 +46,7 @@ from ._context import (
 from ._errors import ElicitationUnsupported, ElicitUsageError, SchemaError, TypedElicitError
 from ._fallback import resuming
 from ._hooks import ElicitHook
-from ._reducer import reduce_schema
+from ._reducer import defer_schema_error, reduce_schema
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, uses_input_required
 
 F = TypeVar("F", bound=Callable[..., Coroutine[Any, Any, Any]])
@@ -187,7 +187,12 @@ def _prereduce(model: type[BaseModel]) -> dict[ProtocolVersion, SchemaError]:
     Raises:
         SchemaError: If the newest revision refuses the model.
     """
-    reduce_schema(model, protocol_version=LATEST_PROTOCOL_VERSION)
+    try:
+        reduce_schema(model, protocol_version=LATEST_PROTOCOL_VERSION)
+    except SchemaError:
+        if not defer_schema_error(model):  # `typed-elicit check` reports it with the rest
+            raise
+        return {}
     refused: dict[ProtocolVersion, SchemaError] = {}
     for version in PROTOCOL_VERSIONS:
         try:

@@ -13,7 +13,9 @@ import operator
 import re
 import types
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sized
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
@@ -163,10 +165,46 @@ def form(cls: ModelT | None = None, /, *, message: str | None = None) -> ModelT 
     def decorate(model: ModelT) -> ModelT:
         _require_model(model)
         _FORMS[model] = _FormInfo(message=message)
-        _reduce(model)
+        try:
+            _reduce(model)
+        except SchemaError:
+            if not defer_schema_error(model):
+                raise
         return model
 
     return decorate if cls is None else decorate(cls)
+
+
+_deferred: ContextVar[list[type[BaseModel]] | None] = ContextVar("typed_elicit_deferred", default=None)
+"""Set only inside `deferring_schema_errors()` (in the current context, never process-wide)."""
+
+
+@contextmanager
+def deferring_schema_errors() -> Iterator[list[type[BaseModel]]]:
+    """Within this block (this context only), `@form` and `@elicits` defer a `SchemaError`.
+
+    A model that cannot be elicited is appended to the yielded list instead of raising,
+    so a tool that imports many modules (`typed-elicit check`) reads each module to its
+    end and reports every bad model with `schema_problems`. Not for application code.
+
+    Yields:
+        The models whose errors were deferred, in definition order.
+    """
+    models: list[type[BaseModel]] = []
+    token = _deferred.set(models)
+    try:
+        yield models
+    finally:
+        _deferred.reset(token)
+
+
+def defer_schema_error(model: type[BaseModel]) -> bool:
+    """Record `model` if inside `deferring_schema_errors()`; whether it was (else the caller raises)."""
+    models = _deferred.get()
+    if models is None:
+        return False
+    models.append(model)
+    return True
 
 
 def schema_problems(model: type[BaseModel], *, protocol_version: ProtocolVersion) -> tuple[str, ...]:

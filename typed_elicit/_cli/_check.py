@@ -9,7 +9,7 @@ from typing import TextIO
 from pydantic import BaseModel
 
 from typed_elicit._errors import SchemaError
-from typed_elicit._reducer import reduce_schema, schema_problems
+from typed_elicit._reducer import deferring_schema_errors, reduce_schema, schema_problems
 from typed_elicit._versions import ProtocolVersion
 
 from ._common import EXIT_OK, EXIT_PROBLEMS
@@ -43,10 +43,9 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
 
     The models are those declared with `@form` and those named in `@elicits(...)`
     (with or without `@form`). Also reports `@elicits(on_unsupported="fallback")` on a
-    prompt or resource template registered on a module's `MCPServer`. A model whose
-    `@form` or `@elicits` raises stops its module's import, as it would in the
-    application: its problems are listed, and the models after it are checked once it
-    is fixed.
+    prompt or resource template registered on a module's `MCPServer`. Inside the check
+    (`deferring_schema_errors`, scoped to this context) a bad model does not stop its
+    module's import, so every bad model of every module is listed in one run.
 
     Raises:
         UsageError: A target does not exist or fails to import for another reason.
@@ -54,14 +53,16 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
     problems: list[str] = []
     models: dict[type[BaseModel], None] = {}
     for target in targets:
-        try:
-            for module in walk(load_module(target)):
-                models.update(dict.fromkeys(forms_in(module)))
-                for function in elicits_functions_in(module):
-                    models.update(dict.fromkeys(models_of(function)))
-                problems.extend(misplaced_fallbacks(module))
-        except SchemaError as exc:
-            problems.extend(f"{target}: {line}" for line in exc.problems)
+        with deferring_schema_errors() as deferred:
+            try:
+                for module in walk(load_module(target)):
+                    models.update(dict.fromkeys(forms_in(module)))
+                    for function in elicits_functions_in(module):
+                        models.update(dict.fromkeys(models_of(function)))
+                    problems.extend(misplaced_fallbacks(module))
+            except SchemaError as exc:  # raised by the module's own code, not by a declaration
+                problems.extend(f"{target}: {line}" for line in exc.problems)
+        models.update(dict.fromkeys(deferred))
     for model in models:
         where = f"{module_label(model)}:{model.__qualname__}"
         seen: dict[str, list[str]] = {}
