@@ -13,7 +13,7 @@ import operator
 import re
 import types
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sized
+from collections.abc import Callable, Generator, Iterable, Mapping, Sized
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -180,7 +180,7 @@ _deferred: ContextVar[list[type[BaseModel]] | None] = ContextVar("typed_elicit_d
 
 
 @contextmanager
-def deferring_schema_errors() -> Iterator[list[type[BaseModel]]]:
+def deferring_schema_errors() -> Generator[list[type[BaseModel]], None, None]:
     """Within this block (this context only), `@form` and `@elicits` defer a `SchemaError`.
 
     A model that cannot be elicited is appended to the yielded list instead of raising,
