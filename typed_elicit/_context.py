@@ -70,7 +70,14 @@ from ._replay import (
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from ._store import store_for
 from ._validate import validate_content
-from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, is_mrtr
+from ._versions import (
+    LATEST_PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
+    ProtocolVersion,
+    has_elicit_complete,
+    has_url_mode,
+    uses_input_required,
+)
 
 Via: TypeAlias = Literal["client", "fallback"]
 
@@ -453,7 +460,7 @@ class ElicitContext:
 
     @property
     def _mrtr(self) -> bool:
-        return self._era is not None and is_mrtr(self._era)
+        return self._era is not None and uses_input_required(self._era)
 
     @property
     def _replaying(self) -> bool:
@@ -648,7 +655,7 @@ class ElicitContext:
                 else f"the negotiated protocol {version} has no elicitation"
             )
             return _url_unsupported(policy, reason)
-        if era < "2025-11-25":
+        if not has_url_mode(era):
             reason = f"the negotiated protocol {era} has no URL mode (URL mode needs 2025-11-25 or later)"
             return _url_unsupported(policy, reason)
         if self._replaying:
@@ -690,7 +697,7 @@ class ElicitContext:
             raise ValueError(
                 f"ctx.complete_url needs the elicitation_id given to ctx.elicit_url, got {elicitation_id!r}"
             )
-        if self._era != "2025-11-25":
+        if self._era is None or not has_elicit_complete(self._era):
             return False
         await self._sdk.session.send_elicit_complete(elicitation_id, related_request_id=self._sdk.request_id)
         return True

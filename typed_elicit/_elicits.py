@@ -47,7 +47,7 @@ from ._errors import ElicitationUnsupported, ElicitUsageError, SchemaError, Type
 from ._fallback import resuming
 from ._hooks import ElicitHook
 from ._reducer import reduce_schema
-from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, is_mrtr
+from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, uses_input_required
 
 F = TypeVar("F", bound=Callable[..., Coroutine[Any, Any, Any]])
 
@@ -436,7 +436,7 @@ def _for_client(exc: TypedElicitError, sdk: Context[Any, Any]) -> Exception:
         return exc
     text = f"{type(exc).__name__}: {exc}"
     era = negotiated_era(request_context.protocol_version)
-    if isinstance(exc, ElicitationUnsupported) and era is not None and is_mrtr(era):
+    if isinstance(exc, ElicitationUnsupported) and era is not None and uses_input_required(era):
         needed = (
             ElicitationCapability(url=UrlElicitationCapability())
             if exc.mode == "url"
