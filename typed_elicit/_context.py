@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias, TypeVar, overload
 from urllib.parse import SplitResult, urlsplit
 
+import anyio
+import anyio.lowlevel
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
@@ -442,6 +444,7 @@ class ElicitContext:
         self._answers: list[Answer] = []
         self._once: dict[str, Any] = dict(self._state.once) if self._state.once else {}
         self._index = 0
+        self._round: list[tuple[Pending, ElicitRequest]] = []
 
     @property
     def sdk(self) -> Context[Any, Any]:
@@ -891,8 +894,8 @@ class ElicitContext:
         """
         index = self._next_index()
         question = QuestionId(key=question_key(index), model=model_id(model), digest=schema_digest(schema))
-        if index < len(self._state.answers):
-            answer = self._state.answers[index]
+        answer = self._state.answer_to(question.key)
+        if answer is not None:
             if answer.question != question:
                 raise _mismatch(index, answer.question, question)
             self._answers.append(answer)
@@ -957,8 +960,8 @@ class ElicitContext:
         """2026-07-28: a URL-mode question, answered from the record or this round, else ending it."""
         index = self._next_index()
         question = QuestionId(key=question_key(index), model=URL_QUESTION, digest=url_digest(url))
-        if index < len(self._state.answers):
-            answer = self._state.answers[index]
+        answer = self._state.answer_to(question.key)
+        if answer is not None:
             if answer.question != question:
                 raise _mismatch(index, answer.question, question)
             self._answers.append(answer)
@@ -997,12 +1000,12 @@ class ElicitContext:
         Raises:
             ReplayMismatch: If the record awaits another question at this position.
         """
-        pending = self._state.pending
-        if pending is None or pending.question.key != question.key:
-            return None
-        if pending.question != question:
-            raise _mismatch(index, pending.question, question)
-        return pending
+        for pending in self._state.awaiting():
+            if pending.question.key == question.key:
+                if pending.question != question:
+                    raise _mismatch(index, pending.question, question)
+                return pending
+        return None
 
     def _check_in_time(
         self, pending: Pending, timeout: float, subject: str, asker: str, *, answered: bool
@@ -1105,23 +1108,30 @@ class ElicitContext:
         """
         if pending is None:
             pending = Pending(question=question, asked_at=_now(), attempt=attempt, round=new_round())
-        state = ReplayState(
-            started=self._started,
-            answers=tuple(self._answers),
-            pending=pending,
-            once=dict(self._once),
-        )
         if via == "fallback":
+            state = ReplayState(
+                started=self._started, answers=tuple(self._answers), pending=pending, once=dict(self._once)
+            )
             assert isinstance(params, ElicitRequestFormParams)
             ending = self._fallback(state, params, reason)
             if isinstance(ending, FallbackRequired):
                 await run_question_hooks(self._hooks, self._event(params, model, attempt, via))
             return ending
         await run_question_hooks(self._hooks, self._event(params, model, attempt, via))
-        request = ElicitRequest(params=params)
-        return InputRequired(
-            InputRequiredResult(input_requests={question.key: request}, request_state=state.encode())
+        self._round.append((pending, ElicitRequest(params=params)))
+        # Let concurrent questions of this call (a task group, `elicit_all`) register too:
+        # the round ends with every question pending now, each under its own stable key.
+        await anyio.lowlevel.checkpoint()
+        first, *others = (asked for asked, _ in self._round)
+        state = ReplayState(
+            started=self._started,
+            answers=tuple(self._answers),
+            pending=first,
+            others=tuple(others),
+            once=dict(self._once),
         )
+        requests = {asked.question.key: request for asked, request in self._round}
+        return InputRequired(InputRequiredResult(input_requests=requests, request_state=state.encode()))
 
     def _fallback(
         self, state: ReplayState, params: ElicitRequestFormParams, reason: str
