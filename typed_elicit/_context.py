@@ -30,6 +30,7 @@ from mcp_types import (
     ElicitRequestFormParams,
     ElicitRequestParams,
     ElicitRequestURLParams,
+    InputRequest,
     InputRequiredResult,
 )
 from mcp_types import ElicitResult as WireResult
@@ -84,6 +85,12 @@ from ._versions import (
 Via: TypeAlias = Literal["client", "fallback"]
 
 M = TypeVar("M", bound=BaseModel)
+M1 = TypeVar("M1", bound=BaseModel)
+M2 = TypeVar("M2", bound=BaseModel)
+M3 = TypeVar("M3", bound=BaseModel)
+M4 = TypeVar("M4", bound=BaseModel)
+M5 = TypeVar("M5", bound=BaseModel)
+M6 = TypeVar("M6", bound=BaseModel)
 
 OnUnsupported: TypeAlias = Literal["raise", "defaults", "decline", "fallback"]
 """What `ctx.elicit` does when the client cannot be asked.
@@ -706,6 +713,147 @@ class ElicitContext:
         return True
 
     @overload
+    async def elicit_all(
+        self,
+        m1: type[M1],
+        /,
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[M1],]: ...
+    @overload
+    async def elicit_all(
+        self,
+        m1: type[M1],
+        m2: type[M2],
+        /,
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[M1], ElicitResult[M2]]: ...
+    @overload
+    async def elicit_all(
+        self,
+        m1: type[M1],
+        m2: type[M2],
+        m3: type[M3],
+        /,
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[M1], ElicitResult[M2], ElicitResult[M3]]: ...
+    @overload
+    async def elicit_all(
+        self,
+        m1: type[M1],
+        m2: type[M2],
+        m3: type[M3],
+        m4: type[M4],
+        /,
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[M1], ElicitResult[M2], ElicitResult[M3], ElicitResult[M4]]: ...
+    @overload
+    async def elicit_all(
+        self,
+        m1: type[M1],
+        m2: type[M2],
+        m3: type[M3],
+        m4: type[M4],
+        m5: type[M5],
+        /,
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[M1], ElicitResult[M2], ElicitResult[M3], ElicitResult[M4], ElicitResult[M5]]: ...
+    @overload
+    async def elicit_all(
+        self,
+        m1: type[M1],
+        m2: type[M2],
+        m3: type[M3],
+        m4: type[M4],
+        m5: type[M5],
+        m6: type[M6],
+        /,
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[
+        ElicitResult[M1],
+        ElicitResult[M2],
+        ElicitResult[M3],
+        ElicitResult[M4],
+        ElicitResult[M5],
+        ElicitResult[M6],
+    ]: ...
+    @overload
+    async def elicit_all(
+        self,
+        *models: type[BaseModel],
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[Any], ...]: ...
+    async def elicit_all(
+        self,
+        *models: type[BaseModel],
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[Any], ...]:
+        """Ask several questions together and return their typed answers, one per model, in order.
+
+        On 2025-06-18 and 2025-11-25 the questions are concurrent requests; on
+        2026-07-28 they travel in one round (one `InputRequiredResult` with one
+        `inputRequests` entry per question), and each answer reaches its own question.
+        Each question is asked as `ctx.elicit(model)` would ask it, with the model's
+        own message; `timeout`, `retries` and `on_unsupported` apply to each.
+
+        Args:
+            *models: The pydantic models to ask for, at least one.
+            timeout: Seconds to wait for each answer; None for the decorator's default.
+            retries: Re-asks allowed per question after an invalid answer.
+            on_unsupported: What each question does where it cannot be asked.
+
+        Returns:
+            One `ElicitResult` per model, in the order given.
+
+        Raises:
+            ValueError: If no model is given.
+            InvalidResponse: If a question's answers stay invalid past `retries`.
+            ElicitationTimeout: If a question is not answered in time.
+            ElicitUsageError: Through the fallback, which asks one question per round.
+        """
+        if not models:
+            raise ValueError("ctx.elicit_all needs at least one model to ask for, e.g. ctx.elicit_all(A, B)")
+        results: list[ElicitResult[Any] | None] = [None] * len(models)
+
+        async def ask(index: int, model: type[BaseModel]) -> None:
+            results[index] = await self.elicit(
+                model, timeout=timeout, retries=retries, on_unsupported=on_unsupported
+            )
+
+        try:
+            async with anyio.create_task_group() as group:
+                for index, model in enumerate(models):
+                    group.start_soon(ask, index, model)
+        except BaseException as exc:
+            inner: tuple[BaseException, ...] = getattr(exc, "exceptions", ())
+            # One question's own error reaches the caller as itself, not inside a group.
+            if len(inner) == 1 and isinstance(inner[0], Exception):
+                raise inner[0] from None
+            raise
+        return tuple(result for result in results if result is not None)
+
+    @overload
     async def once(self, key: str, fn: Callable[[], Awaitable[J]]) -> J: ...
     @overload
     async def once(self, key: str, fn: Callable[[], J]) -> J: ...
@@ -1130,7 +1278,7 @@ class ElicitContext:
             others=tuple(others),
             once=dict(self._once),
         )
-        requests = {asked.question.key: request for asked, request in self._round}
+        requests: dict[str, InputRequest] = {asked.question.key: request for asked, request in self._round}
         return InputRequired(InputRequiredResult(input_requests=requests, request_state=state.encode()))
 
     def _fallback(

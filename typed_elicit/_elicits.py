@@ -361,7 +361,7 @@ def _settle_group(exc: BaseException, group: _Group, created: list[BaseException
     if len(rounds) == len(suspended):
         # Concurrent questions of one round: each suspension carries every question
         # registered before it was raised, so the fullest one is the round.
-        return max(rounds, key=lambda leaf: len(leaf.result.input_requests)).result
+        return max(rounds, key=lambda leaf: len(leaf.result.input_requests or ())).result
     if len(suspended) > 1:
         raise _concurrent(name, len(suspended)) from None
     only = suspended[0]
