@@ -847,8 +847,9 @@ class ElicitContext:
                     group.start_soon(ask, index, model)
         except BaseException as exc:
             inner: tuple[BaseException, ...] = getattr(exc, "exceptions", ())
-            # One question's own error reaches the caller as itself, not inside a group.
-            if len(inner) == 1 and isinstance(inner[0], Exception):
+            # A question's own error reaches the caller as itself, as if asked alone; internal
+            # signals (the round's end) stay in the group for @elicits to merge.
+            if inner and all(isinstance(leaf, Exception) for leaf in inner):
                 raise inner[0] from None
             raise
         return tuple(result for result in results if result is not None)
