@@ -8,9 +8,12 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, ElicitRequestFormParams, ElicitResult, InputRequiredResult, TextContent
 from pydantic import BaseModel, Field
 
+import typed_elicit._context as context_module
+import typed_elicit._store as store_module
 from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, elicits, install_fallback
 
@@ -220,3 +223,52 @@ async def test_elicit_all_without_a_model_is_a_value_error():
     ctx = Context.__new__(Context)
     with pytest.raises(ValueError, match=r"ctx.elicit_all needs at least one model"):
         await ctx.elicit_all()
+
+
+async def test_a_resent_batched_round_is_refused_for_the_question_it_answered():
+    async with Client(server, mode="auto", elicitation_callback=Answers()) as client:
+        session = client.session
+        with anyio.fail_after(BOUND):
+            first = await session.call_tool("both", {}, allow_input_required=True)
+            assert isinstance(first, InputRequiredResult)
+            answers = {"q0": accept(name="Ada"), "q1": accept(age=36)}
+            done = await session.call_tool(
+                "both",
+                {},
+                input_responses=answers,
+                request_state=first.request_state,
+                allow_input_required=True,
+            )
+            assert isinstance(done, CallToolResult)
+            assert not done.is_error
+            with pytest.raises(MCPError, match="was already answered"):
+                await session.call_tool(
+                    "both",
+                    {},
+                    input_responses={"q0": accept(name="Eve"), "q1": accept(age=1)},
+                    request_state=first.request_state,
+                    allow_input_required=True,
+                )
+
+
+async def test_a_batched_question_past_its_timeout_ends_the_call(monkeypatch: pytest.MonkeyPatch):
+    now = [1_000_000.0]
+    monkeypatch.setattr(context_module, "_now", lambda: now[0])
+    monkeypatch.setattr(store_module, "_now", lambda: now[0])
+    async with Client(server, mode="auto", elicitation_callback=Answers()) as client:
+        session = client.session
+        with anyio.fail_after(BOUND):
+            first = await session.call_tool("both", {}, allow_input_required=True)
+            assert isinstance(first, InputRequiredResult)
+            now[0] += 10_000  # past the default question timeout
+            done = await session.call_tool(
+                "both",
+                {},
+                input_responses={"q0": accept(name="Ada"), "q1": accept(age=36)},
+                request_state=first.request_state,
+                allow_input_required=True,
+            )
+    assert isinstance(done, CallToolResult)
+    assert done.is_error
+    assert isinstance(done.content[0], TextContent)
+    assert "ElicitationTimeout" in done.content[0].text

@@ -345,7 +345,14 @@ def _as_group(exc: BaseException) -> _Group | None:
 
 
 def _settle_group(exc: BaseException, group: _Group, created: list[BaseException], name: str) -> Any:
-    """`_settle` for an exception group: one suspension alone is the round; several are refused."""
+    """`_settle` for an exception group: the suspensions of one round merge; fallback ones are refused.
+
+    A refused round (`RoundRefused`, a resent round) wins over everything else: the
+    client gets its -32602 error, as for a single question.
+    """
+    for leaf in _leaves(exc):
+        if isinstance(leaf, RoundRefused):
+            raise leaf from None
     ours, rest = group.split((InputRequired, FallbackRequired))
     if ours is None:
         if created:
