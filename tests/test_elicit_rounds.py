@@ -21,6 +21,7 @@ from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequire
 from pydantic import BaseModel, Field
 
 import typed_elicit._context as context_module
+import typed_elicit._policy as policy_module
 import typed_elicit._store as store_module
 from tests.conftest import BOUND, accept, cancel, decline, user
 from typed_elicit import Accepted, ElicitContext, configure, elicits, install_fallback
@@ -557,7 +558,7 @@ def test_the_schema_check_cache_is_bounded_and_holds_no_message():
 
 
 def test_a_process_wide_default_timeout_over_the_default_state_ttl_warns(monkeypatch):
-    monkeypatch.setattr(context_module, "_default_timeout", context_module.DEFAULT_TIMEOUT)
+    monkeypatch.setattr(policy_module, "_default_timeout", policy_module.DEFAULT_TIMEOUT)
     with pytest.warns(UserWarning, match=r"set_default_timeout timeout=700 s exceeds the 600 s"):
         context_module.set_default_timeout(700)
     assert context_module.get_default_timeout() == 700
