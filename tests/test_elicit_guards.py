@@ -386,24 +386,19 @@ def test_a_resource_template_without_elicits_is_refused_by_the_sdk_naming_the_pa
 # --- item 12: concurrent questions -----------------------------------------------------------------
 
 
-async def test_concurrent_questions_are_refused_on_2026_07_28_and_the_server_carries_on(connect):
-    scripted = user(accept(confirm=True), accept(confirm=True))
+async def test_concurrent_questions_travel_in_one_round_on_2026_07_28_and_the_server_carries_on(connect):
+    scripted = user(accept(confirm=True), accept(confirm=True), accept(confirm=True))
     async with connect(server, "2026-07-28", scripted) as client:
-        is_error, text = await call(client, "both")
-        assert is_error
-        assert "ElicitUsageError: both asked 2 questions at the same time" in text
-        assert "concurrent questions are not supported there yet. Ask them one after another" in text
-        assert "InputRequired" not in text
+        assert await call(client, "both") == (False, "one:Accepted,two:Accepted")
         assert await call(client, "ping") == (False, "pong")
         assert await call(client, "cleans_up") == (False, "Accepted")
-    assert [q.message for q in scripted.asked] == ["Clean?"]
+    assert sorted(q.message for q in scripted.asked) == ["Clean?", "one", "two"]
 
 
-async def test_concurrent_questions_over_http_get_a_tool_error_not_a_500(connect):
-    async with serve_http(server) as url, connect(url, "2026-07-28", user()) as client:
-        is_error, text = await call(client, "both")
-        assert is_error
-        assert "ElicitUsageError: both asked 2 questions at the same time" in text
+async def test_concurrent_questions_over_http_are_answered_not_a_500(connect):
+    scripted = user(accept(confirm=True), accept(confirm=True))
+    async with serve_http(server) as url, connect(url, "2026-07-28", scripted) as client:
+        assert await call(client, "both") == (False, "one:Accepted,two:Accepted")
         assert await call(client, "ping") == (False, "pong")
 
 

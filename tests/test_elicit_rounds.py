@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 
 import typed_elicit._clock as clock_module
 import typed_elicit._context as context_module
+import typed_elicit._policy as policy_module
 import typed_elicit._reducer as reducer_module
 from tests.conftest import BOUND, accept, cancel, decline, user
 from typed_elicit import Accepted, ElicitContext, configure, elicits, install_fallback
@@ -561,7 +562,7 @@ def test_the_reducer_record_builds_params_per_message_and_keeps_no_message():
 
 
 def test_a_process_wide_default_timeout_over_the_default_state_ttl_warns(monkeypatch):
-    monkeypatch.setattr(context_module, "_default_timeout", context_module.DEFAULT_TIMEOUT)
+    monkeypatch.setattr(policy_module, "_default_timeout", policy_module.DEFAULT_TIMEOUT)
     with pytest.warns(UserWarning, match=r"set_default_timeout timeout=700 s exceeds the 600 s"):
         context_module.set_default_timeout(700)
     assert context_module.get_default_timeout() == 700

@@ -7,16 +7,15 @@ import inspect
 import json
 import math
 import uuid
-import warnings
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias, TypeVar, overload
 from urllib.parse import SplitResult, urlsplit
 
+import anyio
+import anyio.lowlevel
 from mcp.server.context import ServerRequestContext
-from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+from mcp.server.mcpserver import Context
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types import (
@@ -27,6 +26,7 @@ from mcp_types import (
     ElicitRequestFormParams,
     ElicitRequestParams,
     ElicitRequestURLParams,
+    InputRequest,
     InputRequiredResult,
 )
 from mcp_types import ElicitResult as WireResult
@@ -54,6 +54,60 @@ from ._hooks import (
     run_answer_hooks,
     run_question_hooks,
 )
+from ._policy import (  # re-exported: @elicits, the package and tests import them from here
+    DEFAULT_CALL_TIMEOUT as DEFAULT_CALL_TIMEOUT,
+)
+from ._policy import (
+    DEFAULT_MAX_ANSWER_BYTES as DEFAULT_MAX_ANSWER_BYTES,
+)
+from ._policy import (
+    DEFAULT_POLICY as DEFAULT_POLICY,
+)
+from ._policy import (
+    DEFAULT_TIMEOUT as DEFAULT_TIMEOUT,
+)
+from ._policy import (
+    ON_UNSUPPORTED as ON_UNSUPPORTED,
+)
+from ._policy import (
+    URL_ON_UNSUPPORTED as URL_ON_UNSUPPORTED,
+)
+from ._policy import (
+    OnUnsupported as OnUnsupported,
+)
+from ._policy import (
+    Policy as Policy,
+)
+from ._policy import (
+    UrlOnUnsupported as UrlOnUnsupported,
+)
+from ._policy import (
+    check_call_timeout as check_call_timeout,
+)
+from ._policy import (
+    check_max_answer_bytes as check_max_answer_bytes,
+)
+from ._policy import (
+    check_on_unsupported as check_on_unsupported,
+)
+from ._policy import (
+    check_retries as check_retries,
+)
+from ._policy import (
+    check_timeout as check_timeout,
+)
+from ._policy import (
+    get_default_timeout as get_default_timeout,
+)
+from ._policy import (
+    set_default_timeout as set_default_timeout,
+)
+from ._policy import (
+    state_ttl as state_ttl,
+)
+from ._policy import (
+    warn_if_over_state_ttl as warn_if_over_state_ttl,
+)
 from ._reducer import Reduced, form_message, reduced
 from ._replay import (
     URL_QUESTION,
@@ -73,7 +127,7 @@ from ._versions import (
     LATEST_PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
     ProtocolVersion,
-    has_url_completion,
+    has_elicit_complete,
     has_url_mode,
     uses_input_required,
 )
@@ -81,30 +135,12 @@ from ._versions import (
 Via: TypeAlias = Literal["client", "fallback"]
 
 M = TypeVar("M", bound=BaseModel)
-
-OnUnsupported: TypeAlias = Literal["raise", "defaults", "decline", "fallback"]
-"""What `ctx.elicit` does when the client cannot be asked.
-
-- `"raise"`: raise `ElicitationUnsupported` (the default).
-- `"defaults"`: return `Accepted(Model())` built from the model's defaults; raises
-  `ElicitationUnsupported` if any field has no default.
-- `"decline"`: return `Declined()`, as if the user had said no.
-- `"fallback"`: end the tool call with a result asking the model to put the question
-  to the user and to send the answer through the companion tool of
-  `install_fallback`, which runs the tool again (tools only; see `install_fallback`).
-"""
-
-UrlOnUnsupported: TypeAlias = Literal["raise", "decline"]
-"""What `ctx.elicit_url` does when the client cannot be sent to a URL.
-
-- `"raise"`: raise `ElicitationUnsupported` (the default).
-- `"decline"`: return `Declined()`, as if the user had said no.
-
-There is no `"defaults"`: an out-of-band page has no default outcome; and no
-`"fallback"`: a URL must not pass through the model. Passing either to
-`ctx.elicit_url` is a `ValueError`; inherited from `@elicits(on_unsupported=...)`
-they count as `"raise"`.
-"""
+M1 = TypeVar("M1", bound=BaseModel)
+M2 = TypeVar("M2", bound=BaseModel)
+M3 = TypeVar("M3", bound=BaseModel)
+M4 = TypeVar("M4", bound=BaseModel)
+M5 = TypeVar("M5", bound=BaseModel)
+M6 = TypeVar("M6", bound=BaseModel)
 
 Mode: TypeAlias = Literal["form", "url"]
 
@@ -113,166 +149,10 @@ JSON: TypeAlias = str | int | float | bool | list[Any] | dict[str, Any] | None
 
 J = TypeVar("J", bound=JSON)
 
-DEFAULT_TIMEOUT: Final = 300.0
-"""Seconds a question waits for its answer unless configured otherwise (5 minutes)."""
-
-DEFAULT_CALL_TIMEOUT: Final = 3600.0
-"""Seconds a 2026-07-28 (or fallback) call may take from its first round to its last answer (1 hour)."""
-
-DEFAULT_MAX_ANSWER_BYTES: Final = 64 * 1024
-"""The largest answer accepted, in bytes of compact ASCII JSON content (64 KiB)."""
-
-SDK_STATE_TTL: Final = 600.0
-"""Seconds the SDK's default `RequestStateSecurity` keeps a 2026-07-28 request state valid."""
-
 _CLAIM_MARGIN: Final = 60.0
 """Seconds a claimed round id is kept past the round's last possible answer (clock skew)."""
 
-_default_timeout: float = DEFAULT_TIMEOUT
 
-
-def set_default_timeout(seconds: float) -> None:
-    """Set the process-wide default per-question timeout.
-
-    A timeout given to `@elicits(timeout=...)` or `ctx.elicit(timeout=...)` wins
-    over this one. `math.inf` waits forever.
-
-    Args:
-        seconds: The new default, in seconds.
-
-    Raises:
-        ValueError: If `seconds` is not positive.
-
-    Warns:
-        UserWarning: If `seconds` exceeds the SDK's default request-state TTL (600 s).
-    """
-    global _default_timeout
-    _default_timeout = check_timeout(seconds, "the default")
-    warn_if_over_state_ttl(seconds, "set_default_timeout", stacklevel=2)
-
-
-def get_default_timeout() -> float:
-    """The process-wide default per-question timeout, in seconds."""
-    return _default_timeout
-
-
-def check_timeout(seconds: float, owner: str) -> float:
-    """`seconds` if it is a valid timeout (positive, `math.inf` allowed), else ValueError.
-
-    Args:
-        seconds: The timeout to check.
-        owner: Whose timeout it is, for the message (`"@elicits"`, `"ctx.elicit"`, ...).
-
-    Returns:
-        `seconds`, unchanged.
-    """
-    if not seconds > 0:
-        raise ValueError(
-            f"{owner} timeout must be a positive number of seconds (or math.inf), got {seconds!r}"
-        )
-    return seconds
-
-
-def check_call_timeout(seconds: float, owner: str) -> float:
-    """`seconds` if it is a valid call limit (positive and finite), else ValueError.
-
-    Finite, because a single-use round's id must be remembered until the round can
-    no longer be answered, and the call limit is what bounds that.
-
-    Args:
-        seconds: The limit to check.
-        owner: Whose limit it is, for the message.
-
-    Returns:
-        `seconds`, unchanged.
-    """
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds < math.inf:  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ValueError(
-            f"{owner} call_timeout must be a positive, finite number of seconds, got {seconds!r}: every "
-            "question of a 2026-07-28 call must be answered within it (the default is "
-            f"{DEFAULT_CALL_TIMEOUT:g} s)"
-        )
-    return seconds
-
-
-def check_max_answer_bytes(limit: int, owner: str) -> int:
-    """`limit` if it is a valid answer size limit (a positive int, not a bool), else ValueError."""
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ValueError(f"{owner} max_answer_bytes must be a positive int, got {limit!r}")
-    return limit
-
-
-def warn_if_over_state_ttl(seconds: float, owner: str, stacklevel: int) -> None:
-    """Warn (`UserWarning`) when a finite timeout exceeds the SDK's default request-state TTL."""
-    if SDK_STATE_TTL < seconds < math.inf:
-        warnings.warn(
-            f"{owner} timeout={seconds:g} s exceeds the {SDK_STATE_TTL:g} s a 2026-07-28 request state "
-            "lives by default: such a question fails before asking on a server that keeps the default. "
-            "Give the server a longer ttl, MCPServer(..., request_state_security="
-            "RequestStateSecurity.ephemeral(ttl=...)) for one process or RequestStateSecurity(keys=[secret], "
-            f"ttl=...) for several replicas, or keep the timeout at most {SDK_STATE_TTL:g} s.",
-            UserWarning,
-            stacklevel=stacklevel + 1,
-        )
-
-
-def state_ttl(server: MCPServer) -> float | None:
-    """The TTL of `server`'s 2026-07-28 request states, or None if it has no request-state boundary.
-
-    `MCPServer` keeps its `RequestStateSecurity` only inside the `RequestStateBoundary`
-    it puts in its middleware.
-    """
-    for middleware in server.middleware:
-        if isinstance(middleware, RequestStateBoundary):
-            security = getattr(middleware, "_security", None)
-            if isinstance(security, RequestStateSecurity):
-                return security.ttl
-    return None
-
-
-def check_retries(retries: int, owner: str) -> int:
-    """`retries` if it is a valid re-ask count (an int, not a bool, 0 or more), else ValueError."""
-    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ValueError(f"{owner} retries must be 0 or more (an int, not a bool), got {retries!r}")
-    return retries
-
-
-def check_on_unsupported(value: str, owner: str, allowed: tuple[str, ...], why: str = "") -> None:
-    """Raise ValueError naming the `allowed` policies unless `value` is one of them."""
-    if value not in allowed:
-        names = ", ".join(repr(a) for a in allowed[:-1]) + f" or {allowed[-1]!r}"
-        raise ValueError(f"{owner} takes on_unsupported={names}, got {value!r}{why}")
-
-
-ON_UNSUPPORTED: Final[tuple[OnUnsupported, ...]] = ("raise", "defaults", "decline", "fallback")
-URL_ON_UNSUPPORTED: Final[tuple[UrlOnUnsupported, ...]] = ("raise", "decline")
-
-
-@dataclass(frozen=True)
-class Policy:
-    """Defaults for every question one decorated function asks (set by `@elicits`).
-
-    Attributes:
-        timeout: Seconds per question; None means the process-wide default.
-        retries: How often an invalid answer is asked again before `InvalidResponse`.
-        on_unsupported: What to do when the client cannot be asked.
-        hooks: The function's own hooks (after the process-wide ones).
-        call_timeout: Seconds from a 2026-07-28 (or fallback) call's first round
-            within which every answer must arrive.
-        max_answer_bytes: The largest answer accepted (compact ASCII JSON of its content).
-        single_use_rounds: Whether each 2026-07-28 round (and fallback question) takes one answer.
-    """
-
-    timeout: float | None = None
-    retries: int = 0
-    on_unsupported: OnUnsupported = "raise"
-    hooks: tuple[ElicitHook, ...] = ()
-    call_timeout: float = DEFAULT_CALL_TIMEOUT
-    max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES
-    single_use_rounds: bool = True
-
-
-_DEFAULT_POLICY = Policy()
 _EMPTY_STATE = ReplayState()
 
 
@@ -393,7 +273,7 @@ class ElicitContext:
             resume: Set when the fallback's companion tool runs the call again.
         """
         self._sdk = sdk
-        self._policy = policy or _DEFAULT_POLICY
+        self._policy = policy or DEFAULT_POLICY
         self._function = function
         self._resume = resume
         # Read once: each SDK Context property goes through pydantic's __getattr__.
@@ -418,6 +298,7 @@ class ElicitContext:
         self._answers: list[Answer] = []
         self._once: dict[str, Any] = dict(self._state.once) if self._state.once else {}
         self._index = 0
+        self._round: list[tuple[Pending, ElicitRequest]] = []
 
     @property
     def sdk(self) -> Context[Any, Any]:
@@ -475,7 +356,7 @@ class ElicitContext:
             model: The pydantic model to fill in.
             message: What to tell the user.
             timeout: Seconds to wait for the answer; None uses the decorator's
-                setting, else the process-wide default (`set_default_timeout`).
+                setting, else the process-wide default (`setget_default_timeout()`).
             retries: How often to ask again, stating the problems, when the
                 answer is invalid; None uses the decorator's setting (0).
             on_unsupported: What to do if the client cannot be asked; None uses
@@ -509,7 +390,7 @@ class ElicitContext:
                 `"fallback"` outside a tool.
         """
         _check_question(model, message)
-        fallback = self._policy.timeout if self._policy.timeout is not None else _default_timeout
+        fallback = self._policy.timeout if self._policy.timeout is not None else get_default_timeout()
         wait = check_timeout(timeout if timeout is not None else fallback, "ctx.elicit")
         attempts = self._policy.retries if retries is None else check_retries(retries, "ctx.elicit")
         if on_unsupported is not None:
@@ -610,7 +491,7 @@ class ElicitContext:
             raise ValueError("ctx.elicit_url needs a message telling the user why they should open the URL")
         if elicitation_id is not None and not elicitation_id:
             raise ValueError("an elicitation_id must be a non-empty string (or None to mint one)")
-        fallback = self._policy.timeout if self._policy.timeout is not None else _default_timeout
+        fallback = self._policy.timeout if self._policy.timeout is not None else get_default_timeout()
         wait = check_timeout(timeout if timeout is not None else fallback, "ctx.elicit_url")
         if on_unsupported is not None:
             check_on_unsupported(
@@ -671,10 +552,152 @@ class ElicitContext:
             raise ValueError(
                 f"ctx.complete_url needs the elicitation_id given to ctx.elicit_url, got {elicitation_id!r}"
             )
-        if self._era is None or not has_url_completion(self._era):
+        if self._era is None or not has_elicit_complete(self._era):
             return False
         await self._sdk.session.send_elicit_complete(elicitation_id, related_request_id=self._sdk.request_id)
         return True
+
+    @overload
+    async def elicit_all(
+        self,
+        m1: type[M1],
+        /,
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[M1],]: ...
+    @overload
+    async def elicit_all(
+        self,
+        m1: type[M1],
+        m2: type[M2],
+        /,
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[M1], ElicitResult[M2]]: ...
+    @overload
+    async def elicit_all(
+        self,
+        m1: type[M1],
+        m2: type[M2],
+        m3: type[M3],
+        /,
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[M1], ElicitResult[M2], ElicitResult[M3]]: ...
+    @overload
+    async def elicit_all(
+        self,
+        m1: type[M1],
+        m2: type[M2],
+        m3: type[M3],
+        m4: type[M4],
+        /,
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[M1], ElicitResult[M2], ElicitResult[M3], ElicitResult[M4]]: ...
+    @overload
+    async def elicit_all(
+        self,
+        m1: type[M1],
+        m2: type[M2],
+        m3: type[M3],
+        m4: type[M4],
+        m5: type[M5],
+        /,
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[M1], ElicitResult[M2], ElicitResult[M3], ElicitResult[M4], ElicitResult[M5]]: ...
+    @overload
+    async def elicit_all(
+        self,
+        m1: type[M1],
+        m2: type[M2],
+        m3: type[M3],
+        m4: type[M4],
+        m5: type[M5],
+        m6: type[M6],
+        /,
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[
+        ElicitResult[M1],
+        ElicitResult[M2],
+        ElicitResult[M3],
+        ElicitResult[M4],
+        ElicitResult[M5],
+        ElicitResult[M6],
+    ]: ...
+    @overload
+    async def elicit_all(
+        self,
+        *models: type[BaseModel],
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[Any], ...]: ...
+    async def elicit_all(
+        self,
+        *models: type[BaseModel],
+        timeout: float | None = None,
+        retries: int | None = None,
+        on_unsupported: OnUnsupported | None = None,
+    ) -> tuple[ElicitResult[Any], ...]:
+        """Ask several questions together and return their typed answers, one per model, in order.
+
+        On 2025-06-18 and 2025-11-25 the questions are concurrent requests; on
+        2026-07-28 they travel in one round (one `InputRequiredResult` with one
+        `inputRequests` entry per question), and each answer reaches its own question.
+        Each question is asked as `ctx.elicit(model)` would ask it, with the model's
+        own message; `timeout`, `retries` and `on_unsupported` apply to each.
+
+        Args:
+            *models: The pydantic models to ask for, at least one.
+            timeout: Seconds to wait for each answer; None for the decorator's default.
+            retries: Re-asks allowed per question after an invalid answer.
+            on_unsupported: What each question does where it cannot be asked.
+
+        Returns:
+            One `ElicitResult` per model, in the order given.
+
+        Raises:
+            ValueError: If no model is given.
+            InvalidResponse: If a question's answers stay invalid past `retries`.
+            ElicitationTimeout: If a question is not answered in time.
+            ElicitUsageError: Through the fallback, which asks one question per round.
+        """
+        if not models:
+            raise ValueError("ctx.elicit_all needs at least one model to ask for, e.g. ctx.elicit_all(A, B)")
+        results: list[ElicitResult[Any] | None] = [None] * len(models)
+
+        async def ask(index: int, model: type[BaseModel]) -> None:
+            results[index] = await self.elicit(
+                model, timeout=timeout, retries=retries, on_unsupported=on_unsupported
+            )
+
+        try:
+            async with anyio.create_task_group() as group:
+                for index, model in enumerate(models):
+                    group.start_soon(ask, index, model)
+        except BaseException as exc:
+            inner: tuple[BaseException, ...] = getattr(exc, "exceptions", ())
+            # A question's own error reaches the caller as itself, as if asked alone; internal
+            # signals (the round's end) stay in the group for @elicits to merge.
+            if inner and all(isinstance(leaf, Exception) for leaf in inner):
+                raise inner[0] from None
+            raise
+        return tuple(result for result in results if result is not None)
 
     @overload
     async def once(self, key: str, fn: Callable[[], Awaitable[J]]) -> J: ...
@@ -863,8 +886,8 @@ class ElicitContext:
         """
         index = self._next_index()
         question = QuestionId(key=question_key(index), model=model_id(model), digest=form.digest)
-        if index < len(self._state.answers):
-            answer = self._state.answers[index]
+        answer = self._state.answer_to(question.key)
+        if answer is not None:
             if answer.question != question:
                 raise _mismatch(index, answer.question, question)
             self._answers.append(answer)
@@ -929,8 +952,8 @@ class ElicitContext:
         """2026-07-28: a URL-mode question, answered from the record or this round, else ending it."""
         index = self._next_index()
         question = QuestionId(key=question_key(index), model=URL_QUESTION, digest=url_digest(url))
-        if index < len(self._state.answers):
-            answer = self._state.answers[index]
+        answer = self._state.answer_to(question.key)
+        if answer is not None:
             if answer.question != question:
                 raise _mismatch(index, answer.question, question)
             self._answers.append(answer)
@@ -969,12 +992,12 @@ class ElicitContext:
         Raises:
             ReplayMismatch: If the record awaits another question at this position.
         """
-        pending = self._state.pending
-        if pending is None or pending.question.key != question.key:
-            return None
-        if pending.question != question:
-            raise _mismatch(index, pending.question, question)
-        return pending
+        for pending in self._state.awaiting():
+            if pending.question.key == question.key:
+                if pending.question != question:
+                    raise _mismatch(index, pending.question, question)
+                return pending
+        return None
 
     def _check_in_time(
         self, pending: Pending, timeout: float, subject: str, asker: str, *, answered: bool
@@ -1043,8 +1066,8 @@ class ElicitContext:
         """
         if not self._mrtr or math.isinf(timeout):
             return
-        if self._policy.timeout is None and timeout == _default_timeout:
-            # The process-wide default was checked by `set_default_timeout` (a warning); a
+        if self._policy.timeout is None and timeout == get_default_timeout():
+            # The process-wide default was checked by `setget_default_timeout()` (a warning); a
             # server with a deliberately short ttl still asks, and an answer within it works.
             return
         ttl = state_ttl(self._sdk.mcp_server)
@@ -1077,23 +1100,30 @@ class ElicitContext:
         """
         if pending is None:
             pending = Pending(question=question, asked_at=_clock.now(), attempt=attempt, round=new_round())
-        state = ReplayState(
-            started=self._started,
-            answers=tuple(self._answers),
-            pending=pending,
-            once=dict(self._once),
-        )
         if via == "fallback":
+            state = ReplayState(
+                started=self._started, answers=tuple(self._answers), pending=pending, once=dict(self._once)
+            )
             assert isinstance(params, ElicitRequestFormParams)
             ending = self._fallback(state, params, reason)
             if isinstance(ending, FallbackRequired):
                 await run_question_hooks(self._hooks, self._event(params, model, attempt, via))
             return ending
         await run_question_hooks(self._hooks, self._event(params, model, attempt, via))
-        request = ElicitRequest(params=params)
-        return InputRequired(
-            InputRequiredResult(input_requests={question.key: request}, request_state=state.encode())
+        self._round.append((pending, ElicitRequest(params=params)))
+        # Let concurrent questions of this call (a task group, `elicit_all`) register too:
+        # the round ends with every question pending now, each under its own stable key.
+        await anyio.lowlevel.checkpoint()
+        first, *others = (asked for asked, _ in self._round)
+        state = ReplayState(
+            started=self._started,
+            answers=tuple(self._answers),
+            pending=first,
+            others=tuple(others),
+            once=dict(self._once),
         )
+        requests: dict[str, InputRequest] = {asked.question.key: request for asked, request in self._round}
+        return InputRequired(InputRequiredResult(input_requests=requests, request_state=state.encode()))
 
     def _fallback(
         self, state: ReplayState, params: ElicitRequestFormParams, reason: str

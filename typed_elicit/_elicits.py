@@ -350,7 +350,14 @@ def _as_group(exc: BaseException) -> _Group | None:
 
 
 def _settle_group(exc: BaseException, group: _Group, created: list[BaseException], name: str) -> Any:
-    """`_settle` for an exception group: one suspension alone is the round; several are refused."""
+    """`_settle` for an exception group: the suspensions of one round merge; fallback ones are refused.
+
+    A refused round (`RoundRefused`, a resent round) wins over everything else: the
+    client gets its -32602 error, as for a single question.
+    """
+    for leaf in _leaves(exc):
+        if isinstance(leaf, RoundRefused):
+            raise leaf from None
     ours, rest = group.split((InputRequired, FallbackRequired))
     if ours is None:
         if created:
@@ -360,11 +367,17 @@ def _settle_group(exc: BaseException, group: _Group, created: list[BaseException
         inner = _leaves(rest)
         raise (inner[0] if len(inner) == 1 else rest) from None
     suspended = _leaves(ours)
+    if len(created) > len(suspended):
+        raise _swallowed(name) from None
+    rounds = [leaf for leaf in suspended if isinstance(leaf, InputRequired)]
+    if len(rounds) == len(suspended):
+        # Concurrent questions of one round: each suspension carries every question
+        # registered before it was raised, so the fullest one is the round.
+        return max(rounds, key=lambda leaf: len(leaf.result.input_requests or ())).result
     if len(suspended) > 1:
         raise _concurrent(name, len(suspended)) from None
     only = suspended[0]
-    if len(created) > 1 or not isinstance(only, (InputRequired, FallbackRequired)):
-        raise _swallowed(name) from None
+    assert isinstance(only, FallbackRequired)
     return only.result
 
 
@@ -389,9 +402,9 @@ def _swallowed(name: str) -> ElicitUsageError:
 
 def _concurrent(name: str, count: int) -> ElicitUsageError:
     return ElicitUsageError(
-        f"{name} asked {count} questions at the same time (concurrent ctx.elicit calls, e.g. in a task "
-        "group). On protocol 2026-07-28, and through the fallback, a call ends its round with one "
-        "question, so concurrent questions are not supported there yet. Ask them one after another "
+        f"{name} asked {count} questions at the same time (concurrent ctx.elicit calls, a task group or "
+        "ctx.elicit_all) through the fallback, where the model answers one question per round: "
+        "concurrent questions go through the client only. Ask them one after another "
         "(`a = await ctx.elicit(A)`, then `b = await ctx.elicit(B)`), or put their fields in one model."
     )
 

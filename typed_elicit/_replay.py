@@ -98,6 +98,8 @@ class ReplayState(_Record):
             None before the call has suspended.
         answers: The answers so far, in the order asked.
         pending: The question awaiting an answer, if any.
+        others: The other questions asked in the same round (concurrent `ctx.elicit`
+            calls or `ctx.elicit_all`), each with its own round id.
         once: The results of `ctx.once`, by key.
     """
 
@@ -105,7 +107,19 @@ class ReplayState(_Record):
     started: float | None = None
     answers: tuple[Answer, ...] = ()
     pending: Pending | None = None
+    others: tuple[Pending, ...] = ()
     once: dict[str, Any] = {}
+
+    def awaiting(self) -> tuple[Pending, ...]:
+        """Every question the last round ended on, in the order they were asked."""
+        return () if self.pending is None else (self.pending, *self.others)
+
+    def answer_to(self, key: str) -> Answer | None:
+        """The recorded answer to the question with wire key `key`, if any."""
+        for answer in self.answers:
+            if answer.question.key == key:
+                return answer
+        return None
 
     def encode(self) -> str:
         """Serialise for `InputRequiredResult.request_state` (the SDK seals it)."""

@@ -15,17 +15,20 @@ LATEST_PROTOCOL_VERSION: Final[ProtocolVersion] = "2026-07-28"
 
 
 def uses_input_required(version: ProtocolVersion) -> bool:
-    """Whether questions travel as `InputRequiredResult` rounds (2026-07-28 and later; the SDK's name)."""
+    """Whether questions travel as `InputRequiredResult` rounds (2026-07-28 and later).
+
+    Named after the SDK's `InputRequiredResult`, the round it means.
+    """
     return version >= "2026-07-28"
 
 
 def has_url_mode(version: ProtocolVersion) -> bool:
-    """Whether URL-mode questions exist (2025-11-25 and later)."""
+    """Whether URL-mode questions exist (SEP-1036, 2025-11-25 and later)."""
     return version >= "2025-11-25"
 
 
-def has_url_completion(version: ProtocolVersion) -> bool:
-    """Whether `notifications/elicitation/complete` exists (2025-11-25 only: 2026-07-28 dropped it)."""
+def has_elicit_complete(version: ProtocolVersion) -> bool:
+    """Whether `notifications/elicitation/complete` exists (2025-11-25 only; 2026-07-28 dropped it)."""
     return has_url_mode(version) and not uses_input_required(version)
 
 

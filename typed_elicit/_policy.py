@@ -1,0 +1,200 @@
+"""Policy: what a question does by default, and the checks on every setting.
+
+`OnUnsupported`, the default timeouts and limits, the `check_*` functions used by
+`@elicits`, `ctx.elicit` and `ctx.elicit_url`, the process-wide default timeout,
+and `Policy`, the defaults one decorated function carries.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Final, Literal, TypeAlias
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+
+from ._hooks import ElicitHook
+
+OnUnsupported: TypeAlias = Literal["raise", "defaults", "decline", "fallback"]
+"""What `ctx.elicit` does when the client cannot be asked.
+
+- `"raise"`: raise `ElicitationUnsupported` (the default).
+- `"defaults"`: return `Accepted(Model())` built from the model's defaults; raises
+  `ElicitationUnsupported` if any field has no default.
+- `"decline"`: return `Declined()`, as if the user had said no.
+- `"fallback"`: end the tool call with a result asking the model to put the question
+  to the user and to send the answer through the companion tool of
+  `install_fallback`, which runs the tool again (tools only; see `install_fallback`).
+"""
+
+UrlOnUnsupported: TypeAlias = Literal["raise", "decline"]
+"""What `ctx.elicit_url` does when the client cannot be sent to a URL.
+
+- `"raise"`: raise `ElicitationUnsupported` (the default).
+- `"decline"`: return `Declined()`, as if the user had said no.
+
+There is no `"defaults"`: an out-of-band page has no default outcome; and no
+`"fallback"`: a URL must not pass through the model. Passing either to
+`ctx.elicit_url` is a `ValueError`; inherited from `@elicits(on_unsupported=...)`
+they count as `"raise"`.
+"""
+
+DEFAULT_TIMEOUT: Final = 300.0
+"""Seconds a question waits for its answer unless configured otherwise (5 minutes)."""
+
+DEFAULT_CALL_TIMEOUT: Final = 3600.0
+"""Seconds a 2026-07-28 (or fallback) call may take from its first round to its last answer (1 hour)."""
+
+DEFAULT_MAX_ANSWER_BYTES: Final = 64 * 1024
+"""The largest answer accepted, in bytes of compact ASCII JSON content (64 KiB)."""
+
+SDK_STATE_TTL: Final = 600.0
+"""Seconds the SDK's default `RequestStateSecurity` keeps a 2026-07-28 request state valid."""
+
+_default_timeout: float = DEFAULT_TIMEOUT
+
+
+def set_default_timeout(seconds: float) -> None:
+    """Set the process-wide default per-question timeout.
+
+    A timeout given to `@elicits(timeout=...)` or `ctx.elicit(timeout=...)` wins
+    over this one. `math.inf` waits forever.
+
+    Args:
+        seconds: The new default, in seconds.
+
+    Raises:
+        ValueError: If `seconds` is not positive.
+
+    Warns:
+        UserWarning: If `seconds` exceeds the SDK's default request-state TTL (600 s).
+    """
+    global _default_timeout
+    _default_timeout = check_timeout(seconds, "the default")
+    warn_if_over_state_ttl(seconds, "set_default_timeout", stacklevel=2)
+
+
+def get_default_timeout() -> float:
+    """The process-wide default per-question timeout, in seconds."""
+    return _default_timeout
+
+
+def check_timeout(seconds: float, owner: str) -> float:
+    """`seconds` if it is a valid timeout (positive, `math.inf` allowed), else ValueError.
+
+    Args:
+        seconds: The timeout to check.
+        owner: Whose timeout it is, for the message (`"@elicits"`, `"ctx.elicit"`, ...).
+
+    Returns:
+        `seconds`, unchanged.
+    """
+    if not seconds > 0:
+        raise ValueError(
+            f"{owner} timeout must be a positive number of seconds (or math.inf), got {seconds!r}"
+        )
+    return seconds
+
+
+def check_call_timeout(seconds: float, owner: str) -> float:
+    """`seconds` if it is a valid call limit (positive and finite), else ValueError.
+
+    Finite, because a single-use round's id must be remembered until the round can
+    no longer be answered, and the call limit is what bounds that.
+
+    Args:
+        seconds: The limit to check.
+        owner: Whose limit it is, for the message.
+
+    Returns:
+        `seconds`, unchanged.
+    """
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds < math.inf:  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ValueError(
+            f"{owner} call_timeout must be a positive, finite number of seconds, got {seconds!r}: every "
+            "question of a 2026-07-28 call must be answered within it (the default is "
+            f"{DEFAULT_CALL_TIMEOUT:g} s)"
+        )
+    return seconds
+
+
+def check_max_answer_bytes(limit: int, owner: str) -> int:
+    """`limit` if it is a valid answer size limit (a positive int, not a bool), else ValueError."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ValueError(f"{owner} max_answer_bytes must be a positive int, got {limit!r}")
+    return limit
+
+
+def warn_if_over_state_ttl(seconds: float, owner: str, stacklevel: int) -> None:
+    """Warn (`UserWarning`) when a finite timeout exceeds the SDK's default request-state TTL."""
+    if SDK_STATE_TTL < seconds < math.inf:
+        warnings.warn(
+            f"{owner} timeout={seconds:g} s exceeds the {SDK_STATE_TTL:g} s a 2026-07-28 request state "
+            "lives by default: such a question fails before asking on a server that keeps the default. "
+            "Give the server a longer ttl, MCPServer(..., request_state_security="
+            "RequestStateSecurity.ephemeral(ttl=...)) for one process or RequestStateSecurity(keys=[secret], "
+            f"ttl=...) for several replicas, or keep the timeout at most {SDK_STATE_TTL:g} s.",
+            UserWarning,
+            stacklevel=stacklevel + 1,
+        )
+
+
+def state_ttl(server: MCPServer) -> float | None:
+    """The TTL of `server`'s 2026-07-28 request states, or None if it has no request-state boundary.
+
+    `MCPServer` keeps its `RequestStateSecurity` only inside the `RequestStateBoundary`
+    it puts in its middleware.
+    """
+    for middleware in server.middleware:
+        if isinstance(middleware, RequestStateBoundary):
+            security = getattr(middleware, "_security", None)
+            if isinstance(security, RequestStateSecurity):
+                return security.ttl
+    return None
+
+
+def check_retries(retries: int, owner: str) -> int:
+    """`retries` if it is a valid re-ask count (an int, not a bool, 0 or more), else ValueError."""
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ValueError(f"{owner} retries must be 0 or more (an int, not a bool), got {retries!r}")
+    return retries
+
+
+def check_on_unsupported(value: str, owner: str, allowed: tuple[str, ...], why: str = "") -> None:
+    """Raise ValueError naming the `allowed` policies unless `value` is one of them."""
+    if value not in allowed:
+        names = ", ".join(repr(a) for a in allowed[:-1]) + f" or {allowed[-1]!r}"
+        raise ValueError(f"{owner} takes on_unsupported={names}, got {value!r}{why}")
+
+
+ON_UNSUPPORTED: Final[tuple[OnUnsupported, ...]] = ("raise", "defaults", "decline", "fallback")
+URL_ON_UNSUPPORTED: Final[tuple[UrlOnUnsupported, ...]] = ("raise", "decline")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Defaults for every question one decorated function asks (set by `@elicits`).
+
+    Attributes:
+        timeout: Seconds per question; None means the process-wide default.
+        retries: How often an invalid answer is asked again before `InvalidResponse`.
+        on_unsupported: What to do when the client cannot be asked.
+        hooks: The function's own hooks (after the process-wide ones).
+        call_timeout: Seconds from a 2026-07-28 (or fallback) call's first round
+            within which every answer must arrive.
+        max_answer_bytes: The largest answer accepted (compact ASCII JSON of its content).
+        single_use_rounds: Whether each 2026-07-28 round (and fallback question) takes one answer.
+    """
+
+    timeout: float | None = None
+    retries: int = 0
+    on_unsupported: OnUnsupported = "raise"
+    hooks: tuple[ElicitHook, ...] = ()
+    call_timeout: float = DEFAULT_CALL_TIMEOUT
+    max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES
+    single_use_rounds: bool = True
+
+
+DEFAULT_POLICY = Policy()
