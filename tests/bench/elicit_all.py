@@ -12,14 +12,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from mcp import Client
 from mcp.server.mcpserver import MCPServer
 
 from typed_elicit import Accepted
 from typed_elicit._context import ElicitContext
 from typed_elicit._elicits import elicits
 
-from ._common import Era, Step, text_of
-from .wizard import Counters, _client, add_k_step
+from ._common import Era, Step, accept_any, text_of
+from .wizard import MAX_ROUNDS, Counters, add_k_step
 
 
 @dataclass
@@ -44,7 +45,7 @@ def add_k_all(server: MCPServer, k: int, counters: Counters) -> None:
         choices: list[str] = []
         for answer in answers:
             assert isinstance(answer, Accepted)
-            choices.append(str(answer.data.choice))  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+            choices.append(str(answer.data.choice))
         return "".join(choices)
 
     together.__name__ = together.__qualname__ = f"k{k}_elicit_all"
@@ -59,7 +60,10 @@ async def measure(ks: list[int], era: Era, repeats: int) -> list[AllRow]:
         add_k_step(server, k, counters)
         add_k_all(server, k, counters)
     rows: list[AllRow] = []
-    async with _client(server, era) as client:
+    client_of = Client(
+        server, mode=era, elicitation_callback=accept_any, input_required_max_rounds=MAX_ROUNDS
+    )
+    async with client_of as client:
         for k in ks:
             names = {"seq": (f"k{k}_typed_elicit", "te:"), "all": (f"k{k}_elicit_all", "all:")}
             runs: dict[str, int] = {}
