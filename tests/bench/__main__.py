@@ -27,8 +27,9 @@ from typing import Any
 
 import anyio
 
-from . import bench_schema, instructions, overhead, roundtrip, scale, wizard
+from . import bench_schema, elicit_all, instructions, overhead, roundtrip, scale, wizard
 from ._common import Era, Samples
+from .elicit_all import AllRow
 from .instructions import InstructionRun
 from .report import render_markdown, write_outputs
 from .roundtrip import FastMCPRun
@@ -92,6 +93,7 @@ class Results:
     growth: list[GrowthRow]
     scale: list[ScaleRun]
     schema: dict[str, float]
+    elicit_all: list[AllRow] = field(default_factory=list[AllRow])
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list[str])
 
@@ -179,6 +181,10 @@ def run(config: Config) -> Results:
     _log("5. schema cost")
     schema = bench_schema.run(config.quick)
     results = Results(config, environment(), rt, fm, steps, counted, three, three_runs, growth, runs, schema)
+    all_ks = [2] if config.quick else [2, 4, 6]
+    for era in reversed(eras):
+        _log(f"6. elicit_all vs sequential on {era}: k = {all_ks}")
+        results.elicit_all += anyio.run(elicit_all.measure, all_ks, era, 1 if config.quick else 9)
     results.seconds = time.perf_counter() - started
     _log(f"done in {results.seconds:.0f} s")
     return results

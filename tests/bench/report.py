@@ -146,7 +146,23 @@ def render_markdown(results: Results, image: Path, doc: Path) -> str:
     lines += _growth(results)
     lines += _scale(results)
     lines += ["### 5. Schema cost", "", bench_schema.table(results.schema), ""]
+    lines += _elicit_all(results)
     return "\n".join(lines)
+
+
+def _elicit_all(results: Results) -> list[str]:
+    lines = [
+        "### 6. k independent questions: sequential `ctx.elicit` vs one `ctx.elicit_all`",
+        "",
+        "| era | k | runs: seq | runs: elicit_all | ms/call: seq | ms/call: elicit_all |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in results.elicit_all:
+        lines.append(
+            f"| {row.era} | {row.k} | {row.sequential_runs} | {row.all_runs} "
+            f"| {row.sequential_seconds * 1e3:.2f} | {row.all_seconds * 1e3:.2f} |"
+        )
+    return [*lines, ""]
 
 
 def _roundtrip(results: Results) -> list[str]:
