@@ -1143,11 +1143,7 @@ class ElicitContext:
             tool, arguments = str(call.get("name", "")), dict(call.get("arguments") or {})
         config = installed(self._sdk.mcp_server)
         if config is None:
-            return FallbackNotInstalled(
-                f"cannot ask in {self._function}: {reason}, and on_unsupported='fallback' needs the "
-                "companion tool that relays the answer. Call "
-                "`typed_elicit.install_fallback(server)` once, after creating the MCPServer."
-            )
+            return FallbackNotInstalled.for_function(self._function, reason)
         token = seal_token(config, self._sdk, tool, arguments, state)
         return FallbackRequired(
             fallback_result(
@@ -1403,14 +1399,7 @@ def _reask(message: str, problem: InvalidResponse) -> str:
 
 
 def _mismatch(index: int, recorded: QuestionId, asked: QuestionId) -> ReplayMismatch:
-    return ReplayMismatch(
-        f"question #{index + 1} of this call was {recorded.describe()} when the client answered it, "
-        f"but this round asked {asked.describe()} there. On protocol 2026-07-28 the function runs "
-        "again from the top on every round and earlier answers are replayed in order, so the code "
-        "before each ctx.elicit must be deterministic: the same arguments and answers must lead to "
-        "the same questions in the same order. Wrap side effects and changing reads (time, random, "
-        "databases) in `await ctx.once(key, fn)`."
-    )
+    return ReplayMismatch.between_rounds(index, recorded, asked)
 
 
 def _json_stable(key: str, value: J) -> J:

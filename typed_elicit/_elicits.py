@@ -390,14 +390,7 @@ def _leaves(exc: BaseException) -> list[BaseException]:
 
 
 def _swallowed(name: str) -> ElicitUsageError:
-    return ElicitUsageError(
-        f"{name} swallowed the signal with which ctx.elicit ends a round, so its question was never "
-        "sent: on protocol 2026-07-28 (and with on_unsupported='fallback') ctx.elicit asks by raising "
-        "an internal BaseException that @elicits turns into the question. Something around "
-        "ctx.elicit caught it (`except BaseException:`, a bare `except:`, or a `finally:` that returns "
-        "or raises). Catch `Exception` (or the typed_elicit errors) instead, or re-raise it: "
-        "`except BaseException: ...; raise`."
-    )
+    return ElicitUsageError.swallowed(name)
 
 
 def _concurrent(name: str, count: int) -> ElicitUsageError:
