@@ -1,0 +1,386 @@
+"""OpenTelemetry for questions: one span per question, events, metrics, and one trace per call.
+
+typed_elicit talks to the OpenTelemetry *API* only (`opentelemetry-api`, the `otel`
+extra; the `mcp` SDK already depends on it). The API does nothing until the
+application installs an SDK (a `TracerProvider`, a `MeterProvider`), so:
+
+- with no API importable, every entry point returns a shared do-nothing object;
+- with the API but no provider set ("installed but unused"), the same, after one
+  check of the global providers per question;
+- with a provider, each question gets a span and its metrics.
+
+What a question records (see docs/observability.md for the full table):
+
+- a span `elicit <Model>` (`elicit url` for a URL-mode question), kind INTERNAL, a
+  child of the current span (the SDK's `tools/call` SERVER span), with the model
+  name, mode, protocol revision, attempt, round and wait time, and its outcome;
+- events `typed_elicit.reask`, `typed_elicit.timeout`, `typed_elicit.fallback`;
+- a counter `typed_elicit.questions` and a histogram `typed_elicit.question.wait`
+  (seconds), both by model, mode and outcome.
+
+Never recorded: an answer's content, a question's message, a URL, an exception's
+message or traceback. Errors are recorded by class name only (`error.type`), since
+a hook's exception may quote anything.
+
+On 2026-07-28 a call runs as several `tools/call` requests (rounds). When the
+client sends W3C trace context in `_meta` (`traceparent`), the SDK already parents
+every round's span under it. When it does not, the first round's span context is
+kept in the sealed request state (`traceparent_now`), and each later round opens
+a `resume <function>` span under it (`resume_round`), linked to that round's own
+SDK span, so the whole call reads as one trace.
+"""
+
+from __future__ import annotations
+
+import time
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
+
+from ._errors import ElicitationTimeout
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from opentelemetry.metrics import Counter, Histogram
+    from opentelemetry.trace import Span, Tracer
+    from opentelemetry.util.types import AttributeValue
+
+Outcome: TypeAlias = Literal["accept", "decline", "cancel", "timeout", "error", "input_required", "fallback"]
+"""How a question ended, as recorded on its span and metrics.
+
+`accept`, `decline`, `cancel`: the user's answer (or the policy's, when the client
+cannot be asked and `on_unsupported` is `"decline"` or `"defaults"`); `timeout`: no
+answer in time; `error`: any other exception (its class in `error.type`);
+`input_required`: a 2026-07-28 round ended to ask it; `fallback`: the call ended to
+ask it through the model.
+"""
+
+SCOPE: Final = "typed_elicit"
+"""The instrumentation scope name of every span and instrument."""
+
+TRACEPARENT: Final = "traceparent"
+"""The W3C trace context key the 2026-07-28 `_meta` carries (SEP-414)."""
+
+
+class QuestionTrace:
+    """One question's span and metrics (a do-nothing one when telemetry is off).
+
+    Use it as a context manager around the question; set `outcome` (and `waited`)
+    before it closes. An exception that leaves the block without an outcome set
+    records `timeout` for `ElicitationTimeout`, else `error` with the exception's class.
+    """
+
+    __slots__ = ("_attributes", "_otel", "_span", "attempt", "outcome", "waited")
+
+    def __init__(self, otel: _Otel | None, span: Span | None, attributes: dict[str, AttributeValue]) -> None:
+        self._otel = otel
+        self._span = span
+        self._attributes = attributes
+        self.outcome: Outcome | None = None
+        """How the question ended; None until known."""
+        self.waited: float | None = None
+        """Seconds spent waiting for the answer, if the question waited for one."""
+        self.attempt = 0
+        """The last attempt made (0, then 1, 2, ... for re-asks)."""
+
+    def __enter__(self) -> QuestionTrace:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        if self._otel is None:
+            return
+        error_type: str | None = None
+        if self.outcome is None:
+            if error is None:
+                self.outcome = "error"
+                error_type = "unfinished"
+            elif isinstance(error, ElicitationTimeout):
+                self.outcome = "timeout"
+            else:
+                self.outcome = "error"
+                error_type = type(error).__qualname__
+        self._otel.finish(self, error_type)
+
+    def event(self, name: str, attributes: Mapping[str, AttributeValue] | None = None) -> None:
+        """Add the event `name` to the question's span (nothing when telemetry is off)."""
+        if self._span is not None:
+            self._span.add_event(name, attributes)
+
+    def reask(self, attempt: int, problems: int) -> None:
+        """Record that an invalid answer is being asked again, as attempt `attempt`.
+
+        Args:
+            attempt: The new attempt's number (1 for the first re-ask).
+            problems: How many problems the answer had (their text is never recorded).
+        """
+        self.attempt = attempt
+        self.event("typed_elicit.reask", {"typed_elicit.attempt": attempt, "typed_elicit.problems": problems})
+
+    def timed_out(self, timeout: float) -> None:
+        """Record that no answer came within `timeout` seconds."""
+        self.event("typed_elicit.timeout", {"typed_elicit.timeout": timeout})
+
+    def fell_back(self, reason: str) -> None:
+        """Record that the question goes to the model instead (`on_unsupported="fallback"`).
+
+        Args:
+            reason: Why the client cannot be asked (library wording, no user data).
+        """
+        self.event("typed_elicit.fallback", {"typed_elicit.reason": reason})
+
+
+_OFF: Final = QuestionTrace(None, None, {})
+"""The shared do-nothing trace: what every question gets while telemetry is off."""
+
+
+class _Otel:
+    """The OpenTelemetry objects of one pair of global providers (built on first use)."""
+
+    def __init__(
+        self, tracer: Tracer, counter: Counter, wait: Histogram, marks: tuple[object, object]
+    ) -> None:
+        self.tracer = tracer
+        self.counter = counter
+        self.wait = wait
+        self.marks = marks
+
+    def start(self, name: str, attributes: dict[str, AttributeValue], start: float | None) -> QuestionTrace:
+        from opentelemetry import trace
+
+        span = self.tracer.start_span(
+            name,
+            kind=trace.SpanKind.INTERNAL,
+            attributes=attributes,
+            start_time=None if start is None else int(start * 1e9),
+        )
+        return QuestionTrace(self, span, attributes)
+
+    def finish(self, question: QuestionTrace, error_type: str | None) -> None:
+        from opentelemetry.trace import StatusCode
+
+        outcome = question.outcome
+        assert outcome is not None
+        span = question._span  # pyright: ignore[reportPrivateUsage]
+        labels: dict[str, AttributeValue] = {
+            "typed_elicit.model": question._attributes["typed_elicit.model"],  # pyright: ignore[reportPrivateUsage]
+            "typed_elicit.mode": question._attributes["typed_elicit.mode"],  # pyright: ignore[reportPrivateUsage]
+            "typed_elicit.outcome": outcome,
+        }
+        if span is not None:
+            span.set_attribute("typed_elicit.outcome", outcome)
+            span.set_attribute("typed_elicit.attempt", question.attempt)
+            if question.waited is not None:
+                span.set_attribute("typed_elicit.wait", question.waited)
+            if error_type is not None:
+                span.set_attribute("error.type", error_type)
+                span.set_status(StatusCode.ERROR, error_type)
+            span.end()
+        if error_type is not None:
+            labels["error.type"] = error_type
+        self.counter.add(1, labels)
+        if question.waited is not None:
+            self.wait.record(question.waited, labels)
+
+
+_api: Any = None
+"""The `opentelemetry.trace` and `opentelemetry.metrics` modules once imported; False if not importable."""
+_built: _Otel | None = None
+
+
+def _providers() -> tuple[object, object] | None:
+    """The global tracer and meter providers, or None when neither is set (or the API is absent)."""
+    global _api
+    if _api is None:
+        try:
+            from opentelemetry import metrics, trace
+        except ImportError:  # pragma: no cover - the mcp SDK depends on the API
+            _api = False
+        else:
+            _api = (trace, metrics)
+    if _api is False:  # pragma: no cover - see above
+        return None
+    trace, metrics = _api
+    tracers = trace.get_tracer_provider()
+    meters = metrics.get_meter_provider()
+    if _unset(tracers) and _unset(meters):
+        return None
+    return tracers, meters
+
+
+def _unset(provider: object) -> bool:
+    """Whether `provider` is the API's stand-in (no SDK installed) or an explicit no-op."""
+    return type(provider).__name__ in {
+        "ProxyTracerProvider",
+        "NoOpTracerProvider",
+        "_ProxyMeterProvider",
+        "NoOpMeterProvider",
+    }
+
+
+def _otel() -> _Otel | None:
+    """The objects to record with, rebuilt when the global providers change; None when off."""
+    global _built
+    marks = _providers()
+    if marks is None:
+        return None
+    built = _built
+    if built is not None and built.marks[0] is marks[0] and built.marks[1] is marks[1]:
+        return built
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ours = version("typed-elicit")
+    except PackageNotFoundError:  # pragma: no cover - running from a checkout without install
+        ours = None
+    trace, metrics = _api
+    meter = metrics.get_meter(SCOPE, ours)
+    _built = built = _Otel(
+        trace.get_tracer(SCOPE, ours),
+        meter.create_counter(
+            "typed_elicit.questions", unit="{question}", description="Questions asked, by model and outcome"
+        ),
+        meter.create_histogram(
+            "typed_elicit.question.wait",
+            unit="s",
+            description="Seconds a question waited for its answer, by model and outcome",
+        ),
+        marks,
+    )
+    return built
+
+
+def enabled() -> bool:
+    """Whether questions are being recorded (an OpenTelemetry provider is set)."""
+    return _otel() is not None
+
+
+def question(
+    model: str,
+    mode: Literal["form", "url"],
+    revision: str | None,
+    function: str,
+    *,
+    round_: int | None = None,
+    asked_at: float | None = None,
+) -> QuestionTrace:
+    """Start recording one question; use the result as a context manager.
+
+    Args:
+        model: The model's class name (for a URL-mode question, `"url"`).
+        mode: `"form"` or `"url"`.
+        revision: The negotiated protocol revision, None when the client has none.
+        function: The decorated function's `__qualname__`.
+        round_: On 2026-07-28, the call's round (1 for the first request).
+        asked_at: When the question was first asked, if before now (Unix time; a
+            2026-07-28 answer arriving in a later round): the span starts then.
+
+    Returns:
+        The question's trace; the shared do-nothing one when telemetry is off.
+    """
+    otel = _otel()
+    if otel is None:
+        return _OFF
+    attributes: dict[str, AttributeValue] = {
+        "mcp.method.name": "elicitation/create",
+        "typed_elicit.model": model,
+        "typed_elicit.mode": mode,
+        "typed_elicit.function": function,
+    }
+    if revision is not None:
+        attributes["mcp.protocol.version"] = revision
+    if round_ is not None:
+        attributes["typed_elicit.round"] = round_
+    name = f"elicit {model}" if mode == "form" else "elicit url"
+    return otel.start(name, attributes, asked_at)
+
+
+def traceparent_now() -> str | None:
+    """The W3C `traceparent` of the current span, to keep in a 2026-07-28 request state.
+
+    Returns:
+        `00-<trace id>-<span id>-<flags>`, or None when telemetry is off or there is
+        no valid current span.
+    """
+    if _otel() is None:
+        return None
+    trace, _ = _api
+    context = trace.get_current_span().get_span_context()
+    if not context.is_valid:
+        return None
+    return f"00-{context.trace_id:032x}-{context.span_id:016x}-{int(context.trace_flags):02x}"
+
+
+def client_traced(meta: Mapping[str, Any] | None) -> bool:
+    """Whether a request's `_meta` carries W3C trace context (the SDK then parents the call under it)."""
+    return meta is not None and isinstance(meta.get(TRACEPARENT), str)
+
+
+class _Resumed:
+    """The `resume <function>` span of a later 2026-07-28 round, current while the body runs."""
+
+    __slots__ = ("_scope", "_span")
+
+    def __init__(self, span: Span | None) -> None:
+        self._span = span
+        self._scope: Any = None
+
+    def __enter__(self) -> None:
+        if self._span is not None:
+            from opentelemetry import trace
+
+            self._scope = trace.use_span(self._span, end_on_exit=True)
+            self._scope.__enter__()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        if self._scope is not None:
+            # `use_span` would record the exception (message and traceback) and set the
+            # status: neither may carry what a user typed, so close it as if clean.
+            self._scope.__exit__(None, None, None)
+
+
+_NOT_RESUMED: Final = _Resumed(None)
+
+
+def resume_round(traceparent: str | None, function: str, round_: int) -> _Resumed:
+    """Join the call's first trace on a later 2026-07-28 round; a context manager around the body.
+
+    Args:
+        traceparent: What `traceparent_now` returned in the first round (kept in the
+            sealed state); None when there is nothing to join.
+        function: The decorated function's `__qualname__` (the span is `resume <function>`).
+        round_: This round's number (2 for the first retry).
+
+    Returns:
+        A context manager: inside it the current span is `resume <function>`, a child of
+        the first round's span, linked to this round's own span; a do-nothing one when
+        telemetry is off, `traceparent` is None or already the current trace.
+    """
+    if traceparent is None or _otel() is None:
+        return _NOT_RESUMED
+    from opentelemetry import trace
+    from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+
+    parent = TraceContextTextMapPropagator().extract({TRACEPARENT: traceparent})
+    remote = trace.get_current_span(parent).get_span_context()
+    here = trace.get_current_span().get_span_context()
+    if not remote.is_valid or (here.is_valid and here.trace_id == remote.trace_id):
+        return _NOT_RESUMED
+    built = _built
+    assert built is not None
+    span = built.tracer.start_span(
+        f"resume {function}",
+        context=parent,
+        kind=trace.SpanKind.INTERNAL,
+        links=[trace.Link(here)] if here.is_valid else None,
+        attributes={"typed_elicit.function": function, "typed_elicit.round": round_},
+    )
+    return _Resumed(span)
+
+
+def monotonic() -> float:
+    """Seconds on a monotonic clock, for wait times within one request."""
+    return time.monotonic()
