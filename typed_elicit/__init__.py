@@ -28,7 +28,7 @@ from ._fallback import install_fallback
 from ._hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
 from ._reducer import Titles, form, reduce_schema
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
-from ._store import ClaimStore, configure
+from ._store import ClaimStore, Store, configure
 from ._versions import PROTOCOL_VERSIONS, ProtocolVersion
 
 logging.getLogger("typed_elicit").addHandler(logging.NullHandler())
@@ -56,6 +56,7 @@ __all__ = [
     "QuestionEvent",
     "ReplayMismatch",
     "SchemaError",
+    "Store",
     "Titles",
     "TypedElicitError",
     "UrlResult",
