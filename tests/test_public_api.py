@@ -49,6 +49,7 @@ SERVER_SURFACE = {
     # the fallback and the server's store
     "install_fallback",
     "ClaimStore",
+    "Store",
     "configure",
     # timeouts
     "get_default_timeout",
