@@ -18,6 +18,7 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel, GetCoreSchemaHandler
 from pydantic_core import CoreSchema
 
+from . import _telemetry
 from ._call import JSON, Call, json_stable
 from ._errors import ElicitUsageError
 from ._fallback import Resume
@@ -210,7 +211,7 @@ class ElicitContext:
         text = form_message(model) if message is None else message
         form = reduced(model, call.era or LATEST_PROTOCOL_VERSION)
         question: Question[ElicitResult[M]] = Question(call.next_key(), text, model, form)
-        return await self._asker.ask(question, settings)
+        return await self._ask(question, settings)
 
     async def elicit_url(
         self,
@@ -286,7 +287,38 @@ class ElicitContext:
             return url_unsupported(settings.on_unsupported, reason)
         minted = elicitation_id or str(uuid.uuid4())
         question: Question[UrlResult] = Question(call.next_key(), message, url=url, elicitation_id=minted)
-        return await self._asker.ask(question, settings)
+        return await self._ask(question, settings)
+
+    async def _ask(self, question: Question[R], settings: Settings) -> R:
+        """Hand `question` to the era's asker; with OpenTelemetry on, as one span (`_telemetry`).
+
+        A 2026-07-28 question answered from the record gets no span: nothing new
+        happens to it in this round.
+        """
+        asker = self._asker
+        if not _telemetry.enabled() or (
+            isinstance(asker, ReplayAsker) and asker.state.answer_to(question.key) is not None
+        ):
+            return await asker.ask(question, settings)
+        call = self._call
+        trace = _telemetry.question(
+            "url" if question.model is None else question.model.__name__,
+            question.mode,
+            call.era,
+            call.function,
+            round_=asker.number if isinstance(asker, ReplayAsker) else None,
+        )
+        with trace:
+            result = await asker.ask(question, settings)
+            trace.settle(result)
+        return result
+
+    def _traced_round(self) -> _telemetry.Resumed:
+        """Around the body: on a later 2026-07-28 round, join the call's first trace (`@elicits`)."""
+        asker = self._asker
+        if isinstance(asker, ReplayAsker) and asker.number > 1:
+            return _telemetry.resume_round(asker.trace, self._call.function, asker.number)
+        return _telemetry.NOT_RESUMED
 
     async def complete_url(self, elicitation_id: str) -> bool:
         """Tell the client that the out-of-band flow of a URL-mode question has finished.

@@ -28,6 +28,7 @@ from ._call import negotiated_era
 from ._context import ElicitContext
 from ._errors import ElicitationUnsupported, ElicitUsageError, SchemaError, TypedElicitError
 from ._fallback import resuming
+from ._heartbeat import DEFAULT_HEARTBEAT, check_heartbeat
 from ._hooks import ElicitHook
 from ._policy import (
     DEFAULT_CALL_TIMEOUT,
@@ -69,6 +70,7 @@ def elicits(
     call_timeout: float = DEFAULT_CALL_TIMEOUT,
     max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
     single_use_rounds: bool = True,
+    heartbeat: float | None = DEFAULT_HEARTBEAT,
 ) -> ElicitsDecorator: ...
 def elicits(
     *args: Any,
@@ -79,6 +81,7 @@ def elicits(
     call_timeout: float = DEFAULT_CALL_TIMEOUT,
     max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
     single_use_rounds: bool = True,
+    heartbeat: float | None = DEFAULT_HEARTBEAT,
 ) -> Any:
     """Let an async tool, prompt or resource-template function ask the user questions.
 
@@ -124,6 +127,12 @@ def elicits(
             question) takes one answer; a second answer to a round gets a
             JSON-RPC error -32602. Turning it off lets a client resend the final
             round, and every resend runs the code after the last question again.
+        heartbeat: Seconds between `notifications/progress` while a question waits
+            on 2025-06-18 and 2025-11-25, sent only when the client's request carried
+            a `progressToken` (15 s by default, well under the 60 s many clients
+            allow a request); keeps a client whose timeout restarts on progress from
+            giving up while a person thinks. None sends none. Not needed on
+            2026-07-28, where no request stays open while the user answers.
 
     Returns:
         The wrapped function, or a decorator producing it.
@@ -133,8 +142,8 @@ def elicits(
             has several, or also takes the SDK `Context`.
         SchemaError: If a listed model cannot be elicited.
         ValueError: If `timeout` is not positive, `retries` is negative,
-            `call_timeout` is not positive and finite, or `max_answer_bytes` is
-            not a positive int.
+            `call_timeout` is not positive and finite, `max_answer_bytes` is
+            not a positive int, or `heartbeat` is not None or positive and finite.
 
     Warns:
         UserWarning: If `timeout` exceeds the SDK's default request-state TTL (600 s).
@@ -159,6 +168,7 @@ def elicits(
         call_timeout=call_timeout,
         max_answer_bytes=max_answer_bytes,
         single_use_rounds=bool(single_use_rounds),
+        heartbeat=check_heartbeat(heartbeat, "@elicits"),
     )
 
     def decorate(fn: F) -> F:
@@ -274,7 +284,8 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
             else:
                 bound.arguments[ctx_name] = ctx
                 call = fn(*bound.args, **bound.kwargs)
-            return await _settle(call, created, name)
+            with ctx._traced_round():  # pyright: ignore[reportPrivateUsage]
+                return await _settle(call, created, name)
         except RoundRefused as spent:
             raise spent.error from None
         except TypedElicitError as exc:

@@ -19,6 +19,7 @@ from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from pydantic import BaseModel, ValidationError
 
 from ._errors import ElicitationUnsupported
+from ._heartbeat import DEFAULT_HEARTBEAT
 from ._hooks import ElicitHook
 from ._results import Accepted, Declined, ElicitResult, UrlResult
 
@@ -193,6 +194,8 @@ class Policy:
             within which every answer must arrive.
         max_answer_bytes: The largest answer accepted (compact ASCII JSON of its content).
         single_use_rounds: Whether each 2026-07-28 round (and fallback question) takes one answer.
+        heartbeat: Seconds between progress notifications while a push-era question
+            waits (when the client sent a `progressToken`); None for none.
     """
 
     timeout: float | None = None
@@ -202,6 +205,7 @@ class Policy:
     call_timeout: float = DEFAULT_CALL_TIMEOUT
     max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES
     single_use_rounds: bool = True
+    heartbeat: float | None = DEFAULT_HEARTBEAT
 
 
 DEFAULT_POLICY = Policy()

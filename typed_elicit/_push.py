@@ -18,10 +18,11 @@ from mcp_types import REQUEST_TIMEOUT, ElicitRequest, ElicitRequestParams
 from mcp_types import ElicitResult as WireResult
 from pydantic import ValidationError
 
-from . import _clock
+from . import _clock, _telemetry
 from ._call import Call
 from ._errors import ClientError, ElicitationTimeout, InvalidResponse
 from ._fallback import ask_the_model
+from ._heartbeat import Heartbeat
 from ._hooks import run_question_hooks
 from ._policy import Settings
 from ._question import Question, out_of_retries, reask
@@ -95,13 +96,20 @@ class PushAsker:
         refusal = call.cannot_ask(question.mode)
         if refusal is not None:
             return await refused(call, question, settings, refusal, tool=call.in_tool)
+        request = call.request
+        assert request is not None, "cannot_ask answered, so this runs inside a request"
         text = question.message
         attempt = 0
         while True:
             params = question.params(text)
             event = call.event(question, params, attempt, "client")
             await run_question_hooks(call.hooks, event)
-            wire = await self._send(question, params, settings.timeout)
+            began = _telemetry.monotonic()
+            try:
+                async with Heartbeat(request.session, request.meta, call.policy.heartbeat):
+                    wire = await self._send(question, params, settings.timeout)
+            finally:
+                _telemetry.current().waited_more(_telemetry.monotonic() - began)
             try:
                 question.check_size(wire, call.policy.max_answer_bytes)
                 # Answer events name a re-asked question by its base message, as on 2026-07-28.
@@ -114,6 +122,7 @@ class PushAsker:
                     raise out_of_retries(problem, settings.retries) from None
                 attempt += 1
                 text = reask(question.message, problem)
+                _telemetry.current().reask(attempt, len(problem.errors))
                 continue
             call.answers.append(Answer(question=question.id, action=wire.action, content=question.kept(wire)))
             return outcome

@@ -21,7 +21,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, ElicitRequest, InputRequest, InputRequiredResult
 from mcp_types import ElicitResult as WireResult
 
-from . import _clock
+from . import _clock, _telemetry
 from ._call import Call
 from ._errors import ElicitationTimeout, InvalidResponse, ReplayMismatch
 from ._fallback import ask_the_model
@@ -46,13 +46,21 @@ _NO_FALLBACK_FOR_URLS: Final = (
 class ReplayAsker:
     """Answers from the sealed record or this round's responses, else ends the round."""
 
-    __slots__ = ("_round", "call", "responses", "state")
+    __slots__ = ("_round", "call", "number", "responses", "state", "trace")
 
     def __init__(self, call: Call, state: ReplayState, responses: dict[str, Any]) -> None:
         self.call = call
         self.state = state
         self.responses = responses
         self._round: list[tuple[Pending, ElicitRequest]] = []
+        self.number = state.rounds + 1
+        """This round's number (1 for the call's first request)."""
+        self.trace = state.trace
+        """The trace later rounds join (see `_telemetry.resume_round`)."""
+        if self.trace is None and state.rounds == 0:
+            request = call.request
+            if not _telemetry.client_traced(None if request is None else request.meta):
+                self.trace = _telemetry.traceparent_now()
         if state.started is not None:
             call.started = state.started
         if state.once:
@@ -112,6 +120,7 @@ class ReplayAsker:
         call = self.call
         self._check_in_time(question, pending, settings.timeout, answered=True)
         await self._claim(pending, settings.timeout)
+        _telemetry.current().waited = _clock.now() - pending.asked_at
         via: Via = "fallback" if call.resume is not None else "client"
         # The answer event names the question by its base message (a re-ask's text is not recorded).
         event = call.event(question, question.params(with_id=False), pending.attempt, via)
@@ -123,6 +132,7 @@ class ReplayAsker:
             if pending.attempt >= settings.retries:
                 raise out_of_retries(problem, settings.retries) from None
             text = reask(question.message, problem)
+            _telemetry.current().reask(pending.attempt + 1, len(problem.errors))
             if via == "fallback":
                 await self._ask_the_model(question, text, pending.attempt + 1, "", None)
             await self._end_round(question, text, pending.attempt + 1, None)
@@ -223,6 +233,8 @@ class ReplayAsker:
             pending=pending,
             others=others,
             once=dict(call.once),
+            rounds=self.number,
+            trace=self.trace,
         )
 
     def _fresh(self, question: Question[Any], attempt: int, pending: Pending | None) -> Pending:

@@ -101,6 +101,10 @@ class ReplayState(_Record):
         others: The other questions asked in the same round (concurrent `ctx.elicit`
             calls or `ctx.elicit_all`), each with its own round id.
         once: The results of `ctx.once`, by key.
+        rounds: How many rounds of the call have ended (0 before the first).
+        trace: The W3C `traceparent` of the first round's span, when the client sends
+            no trace context, so that later rounds join that trace (`_telemetry`);
+            None when tracing is off or the client sends its own.
     """
 
     v: int = STATE_VERSION
@@ -109,6 +113,8 @@ class ReplayState(_Record):
     pending: Pending | None = None
     others: tuple[Pending, ...] = ()
     once: dict[str, Any] = {}
+    rounds: int = 0
+    trace: str | None = None
 
     def awaiting(self) -> tuple[Pending, ...]:
         """Every question the last round ended on, in the order they were asked."""

@@ -33,14 +33,18 @@ SDK span, so the whole call reads as one trace.
 from __future__ import annotations
 
 import time
+from contextvars import ContextVar, Token
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
 from ._errors import ElicitationTimeout
+from ._results import Accepted, Consented, Declined
+from ._signals import FallbackRequired, InputRequired
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from opentelemetry.context import Context
     from opentelemetry.metrics import Counter, Histogram
     from opentelemetry.trace import Span, Tracer
     from opentelemetry.util.types import AttributeValue
@@ -70,7 +74,7 @@ class QuestionTrace:
     records `timeout` for `ElicitationTimeout`, else `error` with the exception's class.
     """
 
-    __slots__ = ("_attributes", "_otel", "_span", "attempt", "outcome", "waited")
+    __slots__ = ("_attached", "_attributes", "_otel", "_span", "_token", "attempt", "outcome", "waited")
 
     def __init__(self, otel: _Otel | None, span: Span | None, attributes: dict[str, AttributeValue]) -> None:
         self._otel = otel
@@ -82,8 +86,16 @@ class QuestionTrace:
         """Seconds spent waiting for the answer, if the question waited for one."""
         self.attempt = 0
         """The last attempt made (0, then 1, 2, ... for re-asks)."""
+        self._token: Token[QuestionTrace] | None = None
+        self._attached: Token[Context] | None = None
 
     def __enter__(self) -> QuestionTrace:
+        """Make this the current question (`current()`) and its span the current span."""
+        if self._span is not None:
+            from opentelemetry import context, trace
+
+            self._attached = context.attach(trace.set_span_in_context(self._span))
+            self._token = _current.set(self)
         return self
 
     def __exit__(
@@ -91,17 +103,43 @@ class QuestionTrace:
     ) -> None:
         if self._otel is None:
             return
+        from opentelemetry import context
+
+        if self._token is not None:
+            _current.reset(self._token)
+            assert self._attached is not None
+            context.detach(self._attached)
         error_type: str | None = None
-        if self.outcome is None:
-            if error is None:
-                self.outcome = "error"
-                error_type = "unfinished"
+        if error is not None:
+            if isinstance(error, InputRequired):
+                self.outcome = "input_required"
+            elif isinstance(error, FallbackRequired):
+                self.outcome = "fallback"
+                self.event("typed_elicit.fallback")
             elif isinstance(error, ElicitationTimeout):
                 self.outcome = "timeout"
+                self.event("typed_elicit.timeout", _timeout_attributes(error))
             else:
                 self.outcome = "error"
                 error_type = type(error).__qualname__
+        elif self.outcome is None:
+            self.outcome = "error"
+            error_type = "unfinished"
         self._otel.finish(self, error_type)
+
+    def settle(self, result: object) -> None:
+        """Record the question's typed result as its outcome (`Accepted`, `Declined`, ...)."""
+        if isinstance(result, (Accepted, Consented)):
+            self.outcome = "accept"
+        elif isinstance(result, Declined):
+            self.outcome = "decline"
+        else:
+            self.outcome = "cancel"
+
+    def waited_more(self, seconds: float) -> None:
+        """Add `seconds` spent waiting for the client to the question's wait time."""
+        if self._otel is not None:
+            self.waited = seconds if self.waited is None else self.waited + seconds
 
     def event(self, name: str, attributes: Mapping[str, AttributeValue] | None = None) -> None:
         """Add the event `name` to the question's span (nothing when telemetry is off)."""
@@ -118,21 +156,25 @@ class QuestionTrace:
         self.attempt = attempt
         self.event("typed_elicit.reask", {"typed_elicit.attempt": attempt, "typed_elicit.problems": problems})
 
-    def timed_out(self, timeout: float) -> None:
-        """Record that no answer came within `timeout` seconds."""
-        self.event("typed_elicit.timeout", {"typed_elicit.timeout": timeout})
 
-    def fell_back(self, reason: str) -> None:
-        """Record that the question goes to the model instead (`on_unsupported="fallback"`).
-
-        Args:
-            reason: Why the client cannot be asked (library wording, no user data).
-        """
-        self.event("typed_elicit.fallback", {"typed_elicit.reason": reason})
+def _timeout_attributes(error: ElicitationTimeout) -> dict[str, AttributeValue]:
+    attributes: dict[str, AttributeValue] = {"typed_elicit.scope": error.scope}
+    if error.timeout is not None:
+        attributes["typed_elicit.timeout"] = error.timeout
+    if error.answered:
+        attributes["typed_elicit.answered_late"] = True
+    return attributes
 
 
 _OFF: Final = QuestionTrace(None, None, {})
 """The shared do-nothing trace: what every question gets while telemetry is off."""
+
+_current: ContextVar[QuestionTrace] = ContextVar("typed_elicit_question_trace", default=_OFF)
+
+
+def current() -> QuestionTrace:
+    """The question being recorded in this task (the do-nothing one when none is)."""
+    return _current.get()
 
 
 class _Otel:
@@ -317,7 +359,7 @@ def client_traced(meta: Mapping[str, Any] | None) -> bool:
     return meta is not None and isinstance(meta.get(TRACEPARENT), str)
 
 
-class _Resumed:
+class Resumed:
     """The `resume <function>` span of a later 2026-07-28 round, current while the body runs."""
 
     __slots__ = ("_scope", "_span")
@@ -342,10 +384,10 @@ class _Resumed:
             self._scope.__exit__(None, None, None)
 
 
-_NOT_RESUMED: Final = _Resumed(None)
+NOT_RESUMED: Final = Resumed(None)
 
 
-def resume_round(traceparent: str | None, function: str, round_: int) -> _Resumed:
+def resume_round(traceparent: str | None, function: str, round_: int) -> Resumed:
     """Join the call's first trace on a later 2026-07-28 round; a context manager around the body.
 
     Args:
@@ -360,7 +402,7 @@ def resume_round(traceparent: str | None, function: str, round_: int) -> _Resume
         telemetry is off, `traceparent` is None or already the current trace.
     """
     if traceparent is None or _otel() is None:
-        return _NOT_RESUMED
+        return NOT_RESUMED
     from opentelemetry import trace
     from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
@@ -368,7 +410,7 @@ def resume_round(traceparent: str | None, function: str, round_: int) -> _Resume
     remote = trace.get_current_span(parent).get_span_context()
     here = trace.get_current_span().get_span_context()
     if not remote.is_valid or (here.is_valid and here.trace_id == remote.trace_id):
-        return _NOT_RESUMED
+        return NOT_RESUMED
     built = _built
     assert built is not None
     span = built.tracer.start_span(
@@ -378,7 +420,7 @@ def resume_round(traceparent: str | None, function: str, round_: int) -> _Resume
         links=[trace.Link(here)] if here.is_valid else None,
         attributes={"typed_elicit.function": function, "typed_elicit.round": round_},
     )
-    return _Resumed(span)
+    return Resumed(span)
 
 
 def monotonic() -> float:
