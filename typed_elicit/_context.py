@@ -317,7 +317,12 @@ class ElicitContext:
         """Around the body: on a later 2026-07-28 round, join the call's first trace (`@elicits`)."""
         asker = self._asker
         if isinstance(asker, ReplayAsker) and asker.number > 1:
-            return _telemetry.resume_round(asker.trace, self._call.function, asker.number)
+            call = self._call
+            params = call.request.params if call.request is not None else None
+            target = params.get("name") if params else None
+            return _telemetry.resume_round(
+                asker.trace, call.function, asker.number, target if isinstance(target, str) else None
+            )
         return _telemetry.NOT_RESUMED
 
     async def complete_url(self, elicitation_id: str) -> bool:

@@ -68,7 +68,12 @@ async def refused(call: Call, question: Question[R], settings: Settings, reason:
     if question.mode == "form" and settings.on_unsupported == "fallback" and call.request is not None:
         pending = Pending(question=question.id, asked_at=_clock.now(), round=new_round())
         state = ReplayState(
-            started=call.started, answers=tuple(call.answers), pending=pending, once=dict(call.once)
+            started=call.started,
+            answers=tuple(call.answers),
+            pending=pending,
+            once=dict(call.once),
+            rounds=1,
+            trace=_telemetry.traceparent_now(),
         )
         await ask_the_model(call, question, state, question.message, 0, reason)
     return question.unsupported(settings.on_unsupported, reason, tool=tool)

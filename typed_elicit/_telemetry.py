@@ -387,17 +387,18 @@ class Resumed:
 NOT_RESUMED: Final = Resumed(None)
 
 
-def resume_round(traceparent: str | None, function: str, round_: int) -> Resumed:
+def resume_round(traceparent: str | None, function: str, round_: int, target: str | None = None) -> Resumed:
     """Join the call's first trace on a later 2026-07-28 round; a context manager around the body.
 
     Args:
         traceparent: What `traceparent_now` returned in the first round (kept in the
             sealed state); None when there is nothing to join.
-        function: The decorated function's `__qualname__` (the span is `resume <function>`).
+        function: The decorated function's `__qualname__`.
         round_: This round's number (2 for the first retry).
+        target: The tool's name: the span is `resume <target>` (else `resume <function>`).
 
     Returns:
-        A context manager: inside it the current span is `resume <function>`, a child of
+        A context manager: inside it the current span is `resume <target>`, a child of
         the first round's span, linked to this round's own span; a do-nothing one when
         telemetry is off, `traceparent` is None or already the current trace.
     """
@@ -414,7 +415,7 @@ def resume_round(traceparent: str | None, function: str, round_: int) -> Resumed
     built = _built
     assert built is not None
     span = built.tracer.start_span(
-        f"resume {function}",
+        f"resume {target or function}",
         context=parent,
         kind=trace.SpanKind.INTERNAL,
         links=[trace.Link(here)] if here.is_valid else None,
