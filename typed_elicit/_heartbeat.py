@@ -31,6 +31,9 @@ logger = logging.getLogger(__name__)
 DEFAULT_HEARTBEAT: Final = 15.0
 """Seconds between progress notifications while a push-era question waits (well under 60 s)."""
 
+TASK_NAME: Final = "typed_elicit heartbeat"
+"""The name of a heartbeat's task (what a task listing shows)."""
+
 HEARTBEAT_MESSAGE: Final = "waiting for the user's answer"
 """The `message` of every heartbeat (fixed: never the question or an answer)."""
 
@@ -110,7 +113,7 @@ class Heartbeat:
             group = anyio.create_task_group()
             await group.__aenter__()
             self._group = group
-            group.start_soon(self._beat, self._interval)
+            group.start_soon(self._beat, self._interval, name=TASK_NAME)
         return self
 
     async def __aexit__(
