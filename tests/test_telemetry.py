@@ -300,3 +300,42 @@ async def test_with_no_provider_set_nothing_is_recorded_and_the_state_carries_no
     async with connect(wizard_server(), "2026-07-28", user(accept(age=1))) as client:
         result = await call(client, "age")
     assert "1" in text(result)
+
+
+def test_the_traced_wizard_example_prints_one_tree_per_era() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run(
+        [sys.executable, str(root / "examples" / "traced_wizard.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=root,
+    )
+    push = [
+        "  tools/call onboard",
+        "    elicit Name [accept]",
+        "      MCP send elicitation/create",
+        "    elicit Team [accept]",
+        "      MCP send elicitation/create",
+        "    elicit Motto [accept]",
+        "      MCP send elicitation/create",
+    ]
+    rounds = [
+        "  tools/call onboard",
+        "    elicit Name [input_required]",
+        "    resume onboard",
+        "      elicit Name [accept]",
+        "      elicit Team [input_required]",
+        "    resume onboard",
+        "      elicit Team [accept]",
+        "      elicit Motto [input_required]",
+        "    resume onboard",
+        "      elicit Motto [accept]",
+    ]
+    expected = ["2025-06-18", *push, "2025-11-25", *push, "2026-07-28", *rounds]
+    assert run.stdout.splitlines() == expected, run.stderr
