@@ -69,7 +69,7 @@ async def traced_call(exporter: InMemorySpanExporter, era: ProtocolVersion) -> l
     """Call `onboard` on `era` with a scripted user; the span tree of the call's first request."""
     exporter.clear()
     user = ScriptedUser(accept(name="Ada"), accept(team="Core"), accept(motto="Ship it"))
-    async with connect(server, era, elicitation_callback=user) as client:  # type: ignore[arg-type]
+    async with connect(server, era, elicitation_callback=user) as client:
         await client.call_tool("onboard", {})
     spans = list(exporter.get_finished_spans())
     first = min((s for s in spans if s.name == "tools/call onboard"), key=lambda s: s.start_time or 0)
