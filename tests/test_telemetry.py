@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from tests import otel_kit
 from tests.conftest import BOUND, ERAS, PUSH_ERAS, Connect, accept, decline, user
-from typed_elicit import ElicitContext, elicits, install_fallback
+from typed_elicit import AnswerEvent, ElicitContext, ElicitHook, elicits, install_fallback
 from typed_elicit import _telemetry as telemetry
 
 pytestmark = pytest.mark.anyio
@@ -339,3 +339,30 @@ def test_the_traced_wizard_example_prints_one_tree_per_era() -> None:
     ]
     expected = ["2025-06-18", *push, "2025-11-25", *push, "2026-07-28", *rounds]
     assert run.stdout.splitlines() == expected, run.stderr
+
+
+async def test_an_error_is_recorded_by_class_name_only(
+    era: str, connect: Connect, otel: otel_kit.Recorded
+) -> None:
+    class Quoting(ElicitHook):
+        async def on_answer(self, event: AnswerEvent) -> None:
+            raise ValueError(f"hook saw {dict(event.content or {})}")
+
+    async with connect(wizard_server(hooks=[Quoting()]), era, user(accept(age=CANARY_AGE))) as client:
+        result = await call(client, "age")
+    assert result.is_error
+    [span] = answered(otel.questions())
+    assert attrs(span)["typed_elicit.outcome"] == "error"
+    assert attrs(span)["error.type"] == "HookError"
+    assert span.status.status_code == trace.StatusCode.ERROR
+    assert span.status.description == "HookError"
+    assert span.events == () or all(e.name.startswith("typed_elicit.") for e in span.events)
+    everything = repr([(s.name, s.attributes, s.status.description, s.events) for s in otel.spans()])
+    assert str(CANARY_AGE) not in everything
+    [point] = [
+        p for p in otel.points("typed_elicit.questions") if p.attributes["typed_elicit.outcome"] == "error"
+    ]
+    assert point.attributes["error.type"] == "HookError"
+
+
+CANARY_AGE = 918273645
