@@ -296,9 +296,8 @@ class ElicitContext:
         happens to it in this round.
         """
         asker = self._asker
-        if not _telemetry.enabled() or (
-            isinstance(asker, ReplayAsker) and asker.state.answer_to(question.key) is not None
-        ):
+        replay = asker if isinstance(asker, ReplayAsker) else None
+        if replay is not None and replay.state.answer_to(question.key) is not None:
             return await asker.ask(question, settings)
         call = self._call
         trace = _telemetry.question(
@@ -306,8 +305,10 @@ class ElicitContext:
             question.mode,
             call.era,
             call.function,
-            round_=asker.number if isinstance(asker, ReplayAsker) else None,
+            round_=None if replay is None else replay.number,
         )
+        if trace is _telemetry.OFF:
+            return await asker.ask(question, settings)
         with trace:
             result = await asker.ask(question, settings)
             trace.settle(result)

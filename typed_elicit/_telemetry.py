@@ -166,10 +166,10 @@ def _timeout_attributes(error: ElicitationTimeout) -> dict[str, AttributeValue]:
     return attributes
 
 
-_OFF: Final = QuestionTrace(None, None, {})
+OFF: Final = QuestionTrace(None, None, {})
 """The shared do-nothing trace: what every question gets while telemetry is off."""
 
-_current: ContextVar[QuestionTrace] = ContextVar("typed_elicit_question_trace", default=_OFF)
+_current: ContextVar[QuestionTrace] = ContextVar("typed_elicit_question_trace", default=OFF)
 
 
 def current() -> QuestionTrace:
@@ -323,7 +323,7 @@ def question(
     """
     otel = _otel()
     if otel is None:
-        return _OFF
+        return OFF
     attributes: dict[str, AttributeValue] = {
         "mcp.method.name": "elicitation/create",
         "typed_elicit.model": model,
