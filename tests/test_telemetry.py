@@ -366,3 +366,55 @@ async def test_an_error_is_recorded_by_class_name_only(
 
 
 CANARY_AGE = 918273645
+
+
+async def test_a_client_that_starts_a_trace_per_request_still_gets_one_trace_per_call(
+    connect: Connect, otel: otel_kit.Recorded
+) -> None:
+    from mcp_types import ElicitResult, InputRequiredResult
+
+    tracer = trace.get_tracer("the-client")
+    answers = iter([{"name": "Ada"}, {"team": "Core"}, {"motto": "Ship"}])
+    client_traces: list[int] = []
+    responses: dict[str, Any] | None = None
+    state: str | None = None
+    # The user declares elicitation but is never asked: this client answers the rounds itself.
+    async with connect(wizard_server(), "2026-07-28", user()) as client:
+        for _ in range(4):
+            with tracer.start_as_current_span(
+                "one request", context=trace.set_span_in_context(trace.INVALID_SPAN)
+            ) as span:
+                client_traces.append(span.get_span_context().trace_id)
+                carrier: dict[str, Any] = {}
+                from opentelemetry.propagate import inject
+
+                inject(carrier)
+                with anyio.fail_after(BOUND):
+                    result = await client.session.call_tool(
+                        "wizard",
+                        {},
+                        input_responses=responses,
+                        request_state=state,
+                        meta=carrier,  # type: ignore[arg-type]
+                        allow_input_required=True,
+                    )
+            if not isinstance(result, InputRequiredResult):
+                break
+            [key] = result.input_requests or {}
+            responses = {key: ElicitResult(action="accept", content=next(answers))}
+            state = result.request_state
+    assert isinstance(result, CallToolResult)
+    assert not result.is_error
+    assert len(set(client_traces)) == 4
+    calls = sorted(
+        (s for s in otel.spans() if s.name == "tools/call wizard"), key=lambda s: s.start_time or 0
+    )
+    # The SDK honours each request's traceparent: four rounds, four client traces...
+    assert [s.context.trace_id for s in calls if s.context] == client_traces
+    # ...and every question span joins the first one, under a resume span per later round.
+    questions = otel.questions()
+    assert len(questions) == 6
+    assert {s.context.trace_id for s in questions if s.context} == {client_traces[0]}
+    resumes = [s for s in otel.spans() if s.name == "resume wizard"]
+    assert len(resumes) == 3
+    assert sorted(link.context.trace_id for r in resumes for link in r.links) == sorted(client_traces[1:])

@@ -57,10 +57,8 @@ class ReplayAsker:
         """This round's number (1 for the call's first request)."""
         self.trace = state.trace
         """The trace later rounds join (see `_telemetry.resume_round`)."""
-        if self.trace is None and state.rounds == 0:
-            request = call.request
-            if not _telemetry.client_traced(None if request is None else request.meta):
-                self.trace = _telemetry.traceparent_now()
+        if state.rounds == 0:
+            self.trace = _telemetry.traceparent_now()
         if state.started is not None:
             call.started = state.started
         if state.once:

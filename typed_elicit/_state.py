@@ -102,9 +102,8 @@ class ReplayState(_Record):
             calls or `ctx.elicit_all`), each with its own round id.
         once: The results of `ctx.once`, by key.
         rounds: How many rounds of the call have ended (0 before the first).
-        trace: The W3C `traceparent` of the first round's span, when the client sends
-            no trace context, so that later rounds join that trace (`_telemetry`);
-            None when tracing is off or the client sends its own.
+        trace: The W3C `traceparent` of the first round's span, so that later rounds
+            in another trace join it (`_telemetry.resume_round`); None when tracing is off.
     """
 
     v: int = STATE_VERSION

@@ -22,12 +22,13 @@ Never recorded: an answer's content, a question's message, a URL, an exception's
 message or traceback. Errors are recorded by class name only (`error.type`), since
 a hook's exception may quote anything.
 
-On 2026-07-28 a call runs as several `tools/call` requests (rounds). When the
-client sends W3C trace context in `_meta` (`traceparent`), the SDK already parents
-every round's span under it. When it does not, the first round's span context is
-kept in the sealed request state (`traceparent_now`), and each later round opens
-a `resume <function>` span under it (`resume_round`), linked to that round's own
-SDK span, so the whole call reads as one trace.
+On 2026-07-28 a call runs as several `tools/call` requests (rounds). The SDK
+parents each round's span under the W3C trace context the client sends in `_meta`
+(`traceparent`), if any. The first round's span context is kept in the sealed
+request state (`traceparent_now`); a later round in another trace (a client that
+sends none, or a new one per request) opens a `resume <tool>` span under it
+(`resume_round`), linked to that round's own SDK span, so the whole call reads as
+one trace. A later round already in that trace opens none.
 """
 
 from __future__ import annotations
@@ -352,11 +353,6 @@ def traceparent_now() -> str | None:
     if not context.is_valid:
         return None
     return f"00-{context.trace_id:032x}-{context.span_id:016x}-{int(context.trace_flags):02x}"
-
-
-def client_traced(meta: Mapping[str, Any] | None) -> bool:
-    """Whether a request's `_meta` carries W3C trace context (the SDK then parents the call under it)."""
-    return meta is not None and isinstance(meta.get(TRACEPARENT), str)
 
 
 class Resumed:
