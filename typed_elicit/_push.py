@@ -70,7 +70,9 @@ async def refused(call: Call, question: Question[R], settings: Settings, reason:
             started=call.started, answers=tuple(call.answers), pending=pending, once=dict(call.once)
         )
         await ask_the_model(call, question, state, question.message, 0, reason)
-    return question.unsupported(settings.on_unsupported, reason, tool=tool)
+    outcome = question.unsupported(settings.on_unsupported, reason, tool=tool)
+    call.answers.append(question.settled(outcome))
+    return outcome
 
 
 class PushAsker:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Generic, Literal, TypeAlias, TypeVar
 from urllib.parse import SplitResult, urlsplit
 
-from mcp_types import ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams
+from mcp_types import ElicitRequestParams, ElicitRequestURLParams
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel
 
@@ -23,7 +23,7 @@ from ._errors import InvalidResponse
 from ._policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported, unsupported, url_unsupported
 from ._reducer import Reduced
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
-from ._state import URL_QUESTION, QuestionId, model_id, url_digest
+from ._state import URL_QUESTION, Answer, QuestionId, model_id, url_digest
 from ._validate import validate_content
 
 Mode: TypeAlias = Literal["form", "url"]
@@ -128,6 +128,16 @@ class Question(Generic[R]):
             result = unsupported(self.model, policy, reason, tool=tool)
         typed: R = result
         return typed
+
+    def settled(self, outcome: R) -> Answer:
+        """The record of an outcome its policy gave (`"decline"`, `"defaults"`), replayed like an answer.
+
+        A call resumed through the fallback asks every open question through the model,
+        so a question its policy settled must be recorded, not asked again.
+        """
+        if isinstance(outcome, Declined):
+            return Answer(question=self.id, action="decline")
+        return Answer(question=self.id, action="accept", content={})  # {}: the model's defaults
 
     def kept(self, wire: WireResult) -> dict[str, Any] | None:
         """The content recorded for replay: only an accepted form answer keeps any."""
@@ -294,9 +304,3 @@ def shown(parts: SplitResult) -> str:
     return parts._replace(
         netloc=netloc, query="***" if parts.query else "", fragment="***" if parts.fragment else ""
     ).geturl()
-
-
-def form_params(params: ElicitRequestParams) -> ElicitRequestFormParams:
-    """`params` of a form question (the fallback carries forms only)."""
-    assert isinstance(params, ElicitRequestFormParams)
-    return params

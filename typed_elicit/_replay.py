@@ -98,6 +98,7 @@ class ReplayAsker:
             if question.mode == "form" and settings.on_unsupported == "fallback":
                 await self._ask_the_model(question, question.message, attempt, reason, pending)
             outcome = question.unsupported(settings.on_unsupported, reason, tool=None)
+            call.answers.append(question.settled(outcome))
             if pending is not None:  # the tool goes on with an outcome for this round
                 await self._claim(pending, settings.timeout)
             return outcome
