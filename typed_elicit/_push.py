@@ -12,6 +12,7 @@ import dataclasses
 import math
 from typing import Any, TypeVar
 
+from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types import REQUEST_TIMEOUT, ElicitRequest, ElicitRequestParams
@@ -22,12 +23,12 @@ from . import _clock, _telemetry
 from ._call import Call
 from ._errors import ClientError, ElicitationTimeout, InvalidResponse
 from ._fallback import ask_the_model
-from ._heartbeat import Heartbeat
+from ._heartbeat import Heartbeat, progress_token
 from ._hooks import run_question_hooks
 from ._policy import Settings
 from ._question import Question, out_of_retries, reask
 from ._results import ElicitResult, UrlResult
-from ._state import Answer, Pending, ReplayState, new_round
+from ._state import Pending, ReplayState, new_round
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 
@@ -69,14 +70,16 @@ async def refused(call: Call, question: Question[R], settings: Settings, reason:
         pending = Pending(question=question.id, asked_at=_clock.now(), round=new_round())
         state = ReplayState(
             started=call.started,
-            answers=tuple(call.answers),
+            answers=call.answers(),
             pending=pending,
             once=dict(call.once),
             rounds=1,
             trace=_telemetry.traceparent_now(),
         )
         await ask_the_model(call, question, state, question.message, 0, reason)
-    return question.unsupported(settings.on_unsupported, reason, tool=tool)
+    outcome = question.unsupported(settings.on_unsupported, reason, tool=tool)
+    question.settle(call, outcome)
+    return outcome
 
 
 class PushAsker:
@@ -101,36 +104,57 @@ class PushAsker:
         refusal = call.cannot_ask(question.mode)
         if refusal is not None:
             return await refused(call, question, settings, refusal, tool=call.in_tool)
+        hooks = call.hooks
         request = call.request
         assert request is not None, "cannot_ask answered, so this runs inside a request"
+        # Heartbeats only when the client asked for progress; the span only when tracing is on.
+        beat = call.policy.heartbeat if progress_token(request.meta) is not None else None
+        trace = _telemetry.current()
         text = question.message
         attempt = 0
         while True:
             params = question.params(text)
-            event = call.event(question, params, attempt, "client")
-            await run_question_hooks(call.hooks, event)
-            began = _telemetry.monotonic()
-            try:
-                async with Heartbeat(request.session, request.meta, call.policy.heartbeat):
-                    wire = await self._send(question, params, settings.timeout)
-            finally:
-                _telemetry.current().waited_more(_telemetry.monotonic() - began)
+            event = call.event(question, params, attempt, "client") if hooks else None
+            if event is not None:
+                await run_question_hooks(hooks, event)
+            if beat is None and trace is _telemetry.OFF:
+                wire = await self._send(question, params, settings.timeout)
+            else:
+                wire = await self._send_beating(request, question, params, settings.timeout, beat, trace)
             try:
                 question.check_size(wire, call.policy.max_answer_bytes)
-                # Answer events name a re-asked question by its base message, as on 2026-07-28.
-                if attempt:
-                    event = dataclasses.replace(event, message=question.message)
-                wire = await call.answered(event, wire)
+                if event is not None:
+                    # Answer events name a re-asked question by its base message, as on 2026-07-28.
+                    if attempt:
+                        event = dataclasses.replace(event, message=question.message)
+                    wire = await call.answered(hooks, event, wire)
                 outcome = question.outcome(wire.action, wire.content)
             except InvalidResponse as problem:
                 if attempt >= settings.retries:
                     raise out_of_retries(problem, settings.retries) from None
                 attempt += 1
                 text = reask(question.message, problem)
-                _telemetry.current().reask(attempt, len(problem.errors))
+                trace.reask(attempt, len(problem.errors))
                 continue
-            call.answers.append(Answer(question=question.id, action=wire.action, content=question.kept(wire)))
+            call.answered_now(question, wire.action, question.kept(wire))
             return outcome
+
+    async def _send_beating(
+        self,
+        request: ServerRequestContext[Any, Any],
+        question: Question[Any],
+        params: ElicitRequestParams,
+        timeout: float,
+        beat: float | None,
+        trace: _telemetry.QuestionTrace,
+    ) -> WireResult:
+        """`_send` with progress heartbeats every `beat` seconds, and its wait added to `trace`."""
+        began = _telemetry.monotonic()
+        try:
+            async with Heartbeat(request.session, request.meta, beat):
+                return await self._send(question, params, timeout)
+        finally:
+            trace.waited_more(_telemetry.monotonic() - began)
 
     async def _send(self, question: Question[Any], params: ElicitRequestParams, timeout: float) -> WireResult:
         """Send one `elicitation/create` request and wait for its result.
