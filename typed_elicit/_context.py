@@ -211,6 +211,8 @@ class ElicitContext:
         text = form_message(model) if message is None else message
         form = reduced(model, call.era or LATEST_PROTOCOL_VERSION)
         question: Question[ElicitResult[M]] = Question(call.next_key(), text, model, form)
+        if not _telemetry.enabled():
+            return await self._asker.ask(question, settings)
         return await self._ask(question, settings)
 
     async def elicit_url(
@@ -287,6 +289,8 @@ class ElicitContext:
             return url_unsupported(settings.on_unsupported, reason)
         minted = elicitation_id or str(uuid.uuid4())
         question: Question[UrlResult] = Question(call.next_key(), message, url=url, elicitation_id=minted)
+        if not _telemetry.enabled():
+            return await self._asker.ask(question, settings)
         return await self._ask(question, settings)
 
     async def _ask(self, question: Question[R], settings: Settings) -> R:

@@ -33,6 +33,7 @@ one trace. A later round already in that trace opens none.
 
 from __future__ import annotations
 
+import os
 import time
 from contextvars import ContextVar, Token
 from types import TracebackType
@@ -228,23 +229,45 @@ class _Otel:
 
 
 _api: Any = None
-"""The `opentelemetry.trace` and `opentelemetry.metrics` modules once imported; False if not importable."""
+"""`(opentelemetry.trace, opentelemetry.metrics, fast)` once imported; False if not importable.
+
+`fast` is the module holding the API's global meter provider when the quick check of
+`_providers` applies, else None.
+"""
 _built: _Otel | None = None
+
+_PROVIDER_VARIABLES: Final = ("OTEL_PYTHON_TRACER_PROVIDER", "OTEL_PYTHON_METER_PROVIDER")
+
+
+def _load() -> Any:
+    """Import the API once: `_api`'s value."""
+    try:
+        import opentelemetry.metrics._internal as meter_globals
+        from opentelemetry import metrics, trace
+    except ImportError:  # pragma: no cover - the mcp SDK depends on the API
+        return False
+    # While no provider is set, the API's `get_*_provider()` looks the variables up in
+    # `os.environ` on every call (a KeyError caught each time). Where neither is set, its
+    # module globals being None says the same in two attribute reads.
+    fast = (
+        not any(name in os.environ for name in _PROVIDER_VARIABLES)
+        and hasattr(trace, "_TRACER_PROVIDER")
+        and hasattr(meter_globals, "_METER_PROVIDER")
+    )
+    return (trace, metrics, meter_globals if fast else None)
 
 
 def _providers() -> tuple[object, object] | None:
     """The global tracer and meter providers, or None when neither is set (or the API is absent)."""
     global _api
-    if _api is None:
-        try:
-            from opentelemetry import metrics, trace
-        except ImportError:  # pragma: no cover - the mcp SDK depends on the API
-            _api = False
-        else:
-            _api = (trace, metrics)
-    if _api is False:  # pragma: no cover - see above
+    api = _api
+    if api is None:
+        api = _api = _load()
+    if api is False:  # pragma: no cover - see _load
         return None
-    trace, metrics = _api
+    trace, metrics, fast = api
+    if fast is not None and trace._TRACER_PROVIDER is None and fast._METER_PROVIDER is None:
+        return None
     tracers = trace.get_tracer_provider()
     meters = metrics.get_meter_provider()
     if _unset(tracers) and _unset(meters):
@@ -277,7 +300,7 @@ def _otel() -> _Otel | None:
         ours = version("typed-elicit")
     except PackageNotFoundError:  # pragma: no cover - running from a checkout without install
         ours = None
-    trace, metrics = _api
+    trace, metrics, _ = _api
     meter = metrics.get_meter(SCOPE, ours)
     _built = built = _Otel(
         trace.get_tracer(SCOPE, ours),
@@ -348,7 +371,7 @@ def traceparent_now() -> str | None:
     """
     if _otel() is None:
         return None
-    trace, _ = _api
+    trace = _api[0]
     context = trace.get_current_span().get_span_context()
     if not context.is_valid:
         return None
