@@ -318,17 +318,21 @@ class ElicitContext:
             trace.settle(result)
         return result
 
-    def _traced_round(self) -> _telemetry.Resumed:
-        """Around the body: on a later 2026-07-28 round, join the call's first trace (`@elicits`)."""
+    def _traced_round(self) -> _telemetry.Resumed | None:
+        """Around the body: on a later 2026-07-28 round, join the call's first trace (`@elicits`).
+
+        Returns:
+            The context manager to run the body in, or None when there is nothing to join.
+        """
         asker = self._asker
-        if isinstance(asker, ReplayAsker) and asker.number > 1:
+        if isinstance(asker, ReplayAsker) and asker.trace is not None and asker.number > 1:
             call = self._call
             params = call.request.params if call.request is not None else None
             target = params.get("name") if params else None
             return _telemetry.resume_round(
                 asker.trace, call.function, asker.number, target if isinstance(target, str) else None
             )
-        return _telemetry.NOT_RESUMED
+        return None
 
     async def complete_url(self, elicitation_id: str) -> bool:
         """Tell the client that the out-of-band flow of a URL-mode question has finished.

@@ -282,7 +282,10 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
             else:
                 bound.arguments[ctx_name] = ctx
                 call = fn(*bound.args, **bound.kwargs)
-            with ctx._traced_round():  # pyright: ignore[reportPrivateUsage]
+            joined = ctx._traced_round()  # pyright: ignore[reportPrivateUsage]
+            if joined is None:
+                return await _settle(call, created, name)
+            with joined:
                 return await _settle(call, created, name)
         except RoundRefused as spent:
             raise spent.error from None

@@ -108,7 +108,8 @@ class PushAsker:
         request = call.request
         assert request is not None, "cannot_ask answered, so this runs inside a request"
         # Heartbeats only when the client asked for progress; the span only when tracing is on.
-        beat = call.policy.heartbeat if progress_token(request.meta) is not None else None
+        meta = request.meta
+        beat = call.policy.heartbeat if meta and progress_token(meta) is not None else None
         trace = _telemetry.current()
         text = question.message
         attempt = 0

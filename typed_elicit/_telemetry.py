@@ -318,7 +318,15 @@ def _otel() -> _Otel | None:
 
 
 def enabled() -> bool:
-    """Whether questions are being recorded (an OpenTelemetry provider is set)."""
+    """Whether questions are being recorded (an OpenTelemetry provider is set).
+
+    Called once per question: while no provider is set it reads two module globals.
+    """
+    api = _api
+    if api:
+        trace, _, fast = api
+        if fast is not None and trace._TRACER_PROVIDER is None and fast._METER_PROVIDER is None:
+            return False
     return _otel() is not None
 
 
