@@ -297,6 +297,9 @@ async def test_with_no_provider_set_nothing_is_recorded_and_the_state_carries_no
         "Name", "url", None, "g"
     )
     assert telemetry.traceparent_now() is None
+    telemetry.OFF.reask(1, 2)
+    telemetry.OFF.waited_more(3.0)
+    assert (telemetry.OFF.attempt, telemetry.OFF.waited, telemetry.OFF.outcome) == (0, None, None)
     async with connect(wizard_server(), "2026-07-28", user(accept(age=1))) as client:
         result = await call(client, "age")
     assert "1" in text(result)

@@ -119,7 +119,7 @@ class ReplayAsker:
         call = self.call
         self._check_in_time(question, pending, settings.timeout, answered=True)
         await self._claim(pending, settings.timeout)
-        _telemetry.current().waited = _clock.now() - pending.asked_at
+        _telemetry.current().waited_more(_clock.now() - pending.asked_at)
         via: Via = "fallback" if call.resume is not None else "client"
         # The answer event names the question by its base message (a re-ask's text is not recorded).
         hooks = call.hooks

@@ -71,9 +71,11 @@ TRACEPARENT: Final = "traceparent"
 class QuestionTrace:
     """One question's span and metrics (a do-nothing one when telemetry is off).
 
-    Use it as a context manager around the question; set `outcome` (and `waited`)
-    before it closes. An exception that leaves the block without an outcome set
-    records `timeout` for `ElicitationTimeout`, else `error` with the exception's class.
+    Use it as a context manager around the question, and `settle` it with the typed
+    result before it closes. An exception leaving the block decides the outcome instead:
+    `input_required` and `fallback` for the signals that end a round or a call,
+    `timeout` for `ElicitationTimeout`, else `error` with the exception's class. The
+    shared do-nothing one (`OFF`) ignores everything.
     """
 
     __slots__ = ("_attached", "_attributes", "_otel", "_span", "_token", "attempt", "outcome", "waited")
@@ -155,6 +157,8 @@ class QuestionTrace:
             attempt: The new attempt's number (1 for the first re-ask).
             problems: How many problems the answer had (their text is never recorded).
         """
+        if self._span is None:
+            return
         self.attempt = attempt
         self.event("typed_elicit.reask", {"typed_elicit.attempt": attempt, "typed_elicit.problems": problems})
 
@@ -190,15 +194,10 @@ class _Otel:
         self.wait = wait
         self.marks = marks
 
-    def start(self, name: str, attributes: dict[str, AttributeValue], start: float | None) -> QuestionTrace:
+    def start(self, name: str, attributes: dict[str, AttributeValue]) -> QuestionTrace:
         from opentelemetry import trace
 
-        span = self.tracer.start_span(
-            name,
-            kind=trace.SpanKind.INTERNAL,
-            attributes=attributes,
-            start_time=None if start is None else int(start * 1e9),
-        )
+        span = self.tracer.start_span(name, kind=trace.SpanKind.INTERNAL, attributes=attributes)
         return QuestionTrace(self, span, attributes)
 
     def finish(self, question: QuestionTrace, error_type: str | None) -> None:
@@ -337,7 +336,6 @@ def question(
     function: str,
     *,
     round_: int | None = None,
-    asked_at: float | None = None,
 ) -> QuestionTrace:
     """Start recording one question; use the result as a context manager.
 
@@ -347,8 +345,6 @@ def question(
         revision: The negotiated protocol revision, None when the client has none.
         function: The decorated function's `__qualname__`.
         round_: On 2026-07-28, the call's round (1 for the first request).
-        asked_at: When the question was first asked, if before now (Unix time; a
-            2026-07-28 answer arriving in a later round): the span starts then.
 
     Returns:
         The question's trace; the shared do-nothing one when telemetry is off.
@@ -367,7 +363,7 @@ def question(
     if round_ is not None:
         attributes["typed_elicit.round"] = round_
     name = f"elicit {model}" if mode == "form" else "elicit url"
-    return otel.start(name, attributes, asked_at)
+    return otel.start(name, attributes)
 
 
 def traceparent_now() -> str | None:
