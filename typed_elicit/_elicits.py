@@ -46,7 +46,7 @@ from ._context import (
 from ._errors import ElicitationUnsupported, ElicitUsageError, SchemaError, TypedElicitError
 from ._fallback import resuming
 from ._hooks import ElicitHook
-from ._reducer import defer_schema_error, reduce_schema
+from ._reducer import defer_schema_error, is_page_form, page_reduced, reduce_schema
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, uses_input_required
 
 F = TypeVar("F", bound=Callable[..., Coroutine[Any, Any, Any]])
@@ -187,6 +187,9 @@ def _prereduce(model: type[BaseModel]) -> dict[ProtocolVersion, SchemaError]:
     Raises:
         SchemaError: If the newest revision refuses the model.
     """
+    if is_page_form(model):  # asked on a page (`ctx.elicit_page`), never in form mode
+        page_reduced(model)  # reduced at import by `@form(page=True)`: a cache hit
+        return {}
     try:
         reduce_schema(model, protocol_version=LATEST_PROTOCOL_VERSION)
     except SchemaError:
