@@ -39,7 +39,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal, TypeVar
+from typing import Any, Final, Literal, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
 
 from mcp.server.mcpserver import MCPServer
@@ -123,10 +123,10 @@ class Ticket:
     @classmethod
     def from_bytes(cls, raw: bytes) -> Ticket:
         """A ticket from `to_bytes`; ValueError if it is not one."""
-        data = json.loads(raw)
+        data: object = json.loads(raw)
         if not isinstance(data, dict):
             raise ValueError("not a ticket")
-        return cls(**data)
+        return cls(**cast("dict[str, Any]", data))
 
 
 @dataclass(frozen=True)
@@ -143,13 +143,15 @@ class PageAnswer:
     @classmethod
     def from_bytes(cls, raw: bytes) -> PageAnswer:
         """An answer from `to_bytes`; ValueError if it is not one."""
-        data = json.loads(raw)
-        if not isinstance(data, dict) or data.get("action") not in ("accept", "decline", "cancel"):
+        loaded: object = json.loads(raw)
+        if not isinstance(loaded, dict):
             raise ValueError("not a page answer")
+        data = cast("dict[str, Any]", loaded)
+        action = data.get("action")
         content = data.get("content")
-        if not isinstance(content, dict):
+        if action not in ("accept", "decline", "cancel") or not isinstance(content, dict):
             raise ValueError("not a page answer")
-        return cls(action=data["action"], content=content)
+        return cls(action=action, content=cast("dict[str, Any]", content))
 
 
 # --- sealing -----------------------------------------------------------------------------------
