@@ -9,7 +9,7 @@ typed_elicit raises is importable from here, except the two only a client meets
 
 import logging
 
-from ._context import ElicitContext, get_default_timeout, set_default_timeout
+from ._context import ElicitContext
 from ._elicits import elicits
 from ._errors import (
     ClientError,
@@ -26,6 +26,7 @@ from ._errors import (
 )
 from ._fallback import install_fallback
 from ._hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
+from ._policy import get_default_timeout, set_default_timeout
 from ._reducer import Titles, form, reduce_schema
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from ._store import ClaimStore, Store, configure

@@ -24,29 +24,26 @@ from mcp_types import (
 )
 from pydantic import BaseModel
 
-from ._context import (
+from ._call import negotiated_era
+from ._context import ElicitContext
+from ._errors import ElicitationUnsupported, ElicitUsageError, SchemaError, TypedElicitError
+from ._fallback import resuming
+from ._hooks import ElicitHook
+from ._policy import (
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_MAX_ANSWER_BYTES,
     ON_UNSUPPORTED,
-    ElicitContext,
-    FallbackRequired,
-    InputRequired,
     OnUnsupported,
     Policy,
-    RoundRefused,
     check_call_timeout,
     check_max_answer_bytes,
     check_on_unsupported,
     check_retries,
     check_timeout,
-    negotiated_era,
-    suspensions,
     warn_if_over_state_ttl,
 )
-from ._errors import ElicitationUnsupported, ElicitUsageError, SchemaError, TypedElicitError
-from ._fallback import resuming
-from ._hooks import ElicitHook
 from ._reducer import defer_schema_error, is_page_form, page_reduced, reduce_schema
+from ._signals import FallbackRequired, InputRequired, RoundRefused, suspensions
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, uses_input_required
 
 F = TypeVar("F", bound=Callable[..., Coroutine[Any, Any, Any]])

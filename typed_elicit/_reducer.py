@@ -39,7 +39,7 @@ from pydantic_core import (
 
 from ._errors import SchemaError
 from ._form import MAX_FIELDS, MAX_NAME_LENGTH, MAX_OPTIONS, FormSpec, parse_requested_schema
-from ._replay import schema_digest
+from ._state import schema_digest
 from ._versions import (
     LATEST_PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
