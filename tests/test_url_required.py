@@ -53,6 +53,7 @@ def test_url_required_builds_the_sdks_error_with_its_elicitations():
         ((UrlElicitation("javascript:alert(1)", "x"),), "absolute https"),
         ((UrlElicitation("https://u:p@example.com/", "x"),), "credentials"),
         ((UrlElicitation(URL, "  "),), "needs a message"),
+        ((UrlElicitation(URL, "x", elicitation_id=""),), "non-empty"),
     ],
 )
 def test_url_required_refuses_what_a_client_must_not_be_shown(elicitations, problem):

@@ -35,11 +35,12 @@ import math
 import os
 import re
 import secrets
+import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
 
 from mcp.server.mcpserver import MCPServer
@@ -49,16 +50,26 @@ from mcp.server.request_state import (
     RequestStateBoundary,
     RequestStateCodec,
     RequestStateSecurity,
+    authenticated_principal,
 )
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, InputRequiredResult
 from pydantic import BaseModel, ValidationError
 
 from . import _clock
-from ._errors import InvalidResponse, TypedElicitError
+from ._errors import ElicitationTimeout, InvalidResponse, TypedElicitError
 from ._form import FieldSpec, FormSpec, check_content, field_path
+from ._policy import Settings, url_unsupported
 from ._reducer import page_reduced, secret_fields
-from ._replay import model_id
-from ._results import Accepted, Cancelled, Declined
+from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult
+from ._signals import InputRequired, RoundRefused
+from ._state import ReplayState, model_id
 from ._store import store_for
+from ._versions import has_url_mode
+
+if TYPE_CHECKING:
+    from ._call import Call
+    from ._context import ElicitContext
 
 logger = logging.getLogger("typed_elicit.pages")
 
@@ -351,6 +362,114 @@ def _problems(exc: ValidationError) -> list[tuple[str, str]]:
     ]
 
 
+# --- asking: what `ctx.elicit_page` does on each era -----------------------------------------
+
+PAGE_POLL_SECONDS: Final = 20.0
+"""On 2026-07-28, how long one round waits for the page's answer before ending with `requestState` only."""
+
+
+async def ask_page(
+    ctx: ElicitContext, call: Call, model: type[M], message: str, settings: Settings, index: int
+) -> ElicitResult[M]:
+    """Ask `model` on a page: consent to the URL (URL mode), then the page's answer (see `elicit_page`).
+
+    Raises:
+        PagesNotServed: If the server serves no pages.
+        ElicitationTimeout: If the page was not submitted within the question's timeout.
+        ElicitationUnsupported: If the client cannot be sent to a URL and the policy says so.
+        InputRequired: On 2026-07-28, to end a round while the page is not submitted yet
+            (`requestState` only) or to ask the consent (internal signals).
+        RoundRefused: On 2026-07-28, if the page's answer was taken by another round already.
+    """
+    server = call.sdk.mcp_server
+    if server not in _served:
+        raise PagesNotServed(server.name)
+    era = call.era
+    if era is None or not has_url_mode(era):
+        reason = (
+            "it is not running inside a request"
+            if era is None
+            else f"the negotiated protocol {era} has no URL mode (a page needs 2025-11-25 or later)"
+        )
+        outcome: Any = url_unsupported(settings.on_unsupported, reason)
+        return cast("ElicitResult[M]", outcome)
+    principal = None if call.request is None else authenticated_principal(call.request)
+    key = f"typed_elicit:page:{index}"
+
+    def mint() -> dict[str, Any]:
+        request = "" if call.request is None else str(call.request.request_id)
+        return {
+            "id": new_page_id(),
+            "expires_at": page_expiry(settings.timeout),
+            "request": f"{call.function}:{request}",
+            "elicitation_id": str(uuid.uuid4()),
+        }
+
+    minted = await ctx.once(key, mint)
+    ticket = await open_page(
+        server,
+        model,
+        page_id=minted["id"],
+        message=message,
+        function=call.function,
+        request=minted["request"],
+        principal=principal,
+        expires_at=minted["expires_at"],
+    )
+    if ticket.principal != principal or ticket.function != call.function:  # pragma: no cover - sealed state
+        raise PagesNotServed(server.name)
+    consent = await ctx.elicit_url(
+        page_url(server, ticket.id),
+        message,
+        elicitation_id=minted["elicitation_id"],
+        timeout=settings.timeout,
+        on_unsupported="decline" if settings.on_unsupported == "decline" else "raise",
+    )
+    if not isinstance(consent, Consented):
+        return consent
+    subject = model.__name__
+    remaining = ticket.expires_at - _clock.now()
+    taken = f"{key}:taken"
+    if not call.uses_input_required:
+        answer = None if remaining <= 0 else await read_answer(server, ticket, wait=remaining)
+        if answer is None:
+            raise ElicitationTimeout.unanswered(subject, settings.timeout, "ctx.elicit_page")
+        await ctx.complete_url(minted["elicitation_id"])
+        return page_outcome(model, answer)
+    if call.once.get(taken) is True:  # an earlier round took it; this one re-runs past it
+        answer = await read_answer(server, ticket)
+        if answer is None:
+            raise ElicitationTimeout.unanswered(subject, settings.timeout, "ctx.elicit_page")
+        return page_outcome(model, answer)
+    answer = None if remaining <= 0 else await read_answer(server, ticket, wait=min(remaining, _poll(server)))
+    if answer is None:
+        if _clock.now() >= ticket.expires_at:
+            raise ElicitationTimeout.unanswered(subject, settings.timeout, "ctx.elicit_page")
+        state = ReplayState(started=call.started, answers=tuple(call.answers), once=dict(call.once))
+        raise InputRequired(InputRequiredResult(request_state=state.encode()))
+    if not await store_for(server).claim(TAKEN_PREFIX + ticket.id, ticket.expires_at):
+        raise RoundRefused(
+            MCPError(
+                code=INVALID_PARAMS,
+                message=(
+                    f"the page answer of {call.function} was already taken by another round: each "
+                    "page is answered once. Call the tool again without requestState to start afresh."
+                ),
+                data={"reason": "round_already_answered"},
+            )
+        )
+    call.once[taken] = True
+    return page_outcome(model, answer)
+
+
+TAKEN_PREFIX: Final = "page-taken:"
+
+
+def _poll(server: MCPServer) -> float:
+    config = _served.get(server)
+    return PAGE_POLL_SECONDS if config is None else config.poll_seconds
+
+
 # --- serving -----------------------------------------------------------------------------------
 
 
@@ -402,6 +521,7 @@ class _Config:
     identify: Identify | None
     env: Any  # jinja2.Environment
     template: str
+    poll_seconds: float
 
 
 _served: weakref.WeakKeyDictionary[MCPServer, _Config] = weakref.WeakKeyDictionary()
@@ -416,6 +536,7 @@ def serve_pages(
     template: str | None = None,
     templates_dir: str | Path | None = None,
     identify: Identify | None = None,
+    poll_seconds: float = PAGE_POLL_SECONDS,
 ) -> None:
     """Serve the pages of `ctx.elicit_page` questions on the server's own HTTP app.
 
@@ -446,6 +567,8 @@ def serve_pages(
             (from your own login cookie), compared with the principal of the call that asked.
             Without it, a page of an authenticated call is still bound to its principal on the
             MCP side (only that principal's call takes the answer), but the browser is not checked.
+        poll_seconds: On 2026-07-28, how long one round waits for the page's answer before it
+            ends with a round that carries only `requestState` (the client then retries).
 
     Raises:
         ValueError: If `public_url` is not an absolute http(s) URL without query or
@@ -468,6 +591,10 @@ def serve_pages(
         raise ValueError(f"serve_pages path must start with '/' and not end with one, got {path!r}")
     if server in _served:
         raise ValueError("serve_pages was already called on this server; call it once")
+    if not 0 < poll_seconds < math.inf:
+        raise ValueError(
+            f"serve_pages poll_seconds must be a positive number of seconds, got {poll_seconds!r}"
+        )
     loaders: list[jinja2.BaseLoader] = []
     if templates_dir is not None:
         loaders.append(jinja2.FileSystemLoader(str(templates_dir)))
@@ -487,6 +614,7 @@ def serve_pages(
         identify=identify,
         env=env,
         template=template or "page.html",
+        poll_seconds=poll_seconds,
     )
     _served[server] = config
     route = f"{urlsplit(config.public_url).path}{path}/{{page_id}}"

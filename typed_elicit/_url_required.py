@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from mcp.shared.exceptions import UrlElicitationRequiredError
 from mcp_types import ElicitRequestURLParams
 
-from ._context import _check_url  # pyright: ignore[reportPrivateUsage]
+from ._question import check_url_question
 
 
 @dataclass(frozen=True)
@@ -58,11 +58,7 @@ def url_required(*elicitations: UrlElicitation, message: str | None = None) -> U
         raise ValueError("url_required needs at least one UrlElicitation (the URL the user must open)")
     params: list[ElicitRequestURLParams] = []
     for elicitation in elicitations:
-        _check_url(elicitation.url)
-        if not elicitation.message.strip():
-            raise ValueError("url_required needs a message for each URL, telling the user why to open it")
-        if not elicitation.elicitation_id:
-            raise ValueError("a UrlElicitation's elicitation_id must be a non-empty string")
+        check_url_question(elicitation.url, elicitation.message, elicitation.elicitation_id)
         params.append(
             ElicitRequestURLParams(
                 message=elicitation.message, url=elicitation.url, elicitation_id=elicitation.elicitation_id
