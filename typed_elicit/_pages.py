@@ -820,6 +820,8 @@ async def _submit(
     if errors:
         logger.info("page %s: an answer with %d invalid field(s) was shown again", ticket.id[:8], len(errors))
         kept = {name: values for name, values in data.items() if name in form.by_name and name not in secret}
+        # A secret is never sent back: only whether one was typed (for the "enter it again" hint).
+        kept.update({name: ["*"] for name in secret if any(data.get(name, []))})
         return _form_page(config, ticket, form, secret, values=kept, errors=errors, csrf=token, status=422)
     return await _store_answer(server, config, ticket, PageAnswer("accept", content))
 
@@ -940,6 +942,8 @@ def _field(
             hint_parts.append(f"less than {_shown(spec.exclusive_maximum)}")
     elif is_secret:
         kind = "password"
+        if given is not None and given[-1]:  # re-shown after an error: never sent back, so typed again
+            hint_parts.append("enter it again: what you typed is never sent back to your browser")
     else:
         kind = {"email": "email", "uri": "url", "date": "date"}.get(spec.format or "", "text")
         if spec.format == "date-time":
