@@ -6,7 +6,10 @@ submitting the page with httpx against the server's own Starlette app (same even
 
 from __future__ import annotations
 
+import importlib
 import re
+import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import anyio
@@ -296,3 +299,34 @@ async def test_a_server_without_pages_says_how_to_serve_them():
             result = await client.call_tool("ask", {})
     assert result.is_error
     assert "serve_pages(server" in result.content[0].text  # type: ignore[union-attr]
+
+
+def link_bank_example() -> Any:
+    examples = str(Path(__file__).resolve().parent.parent / "examples")
+    if examples not in sys.path:
+        sys.path.insert(0, examples)
+    return importlib.import_module("link_bank")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", URL_ERAS)
+async def test_the_link_bank_example_links_the_account_from_its_page(era: str):
+    example = link_bank_example()
+    server = example.build_server(ORIGIN)
+    browser = Browser(server)
+    async with connect(server, era, elicitation_callback=answering(browser, VALID)) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("link_bank", {})
+    assert result.content[0].text == "Linked the account of ada (one-time code accepted)"  # type: ignore[union-attr]
+    assert example.LINKED["ada"] == len(SECRET)
+    assert "Acme Bank" in browser.pages[0]
+
+
+@pytest.mark.anyio
+async def test_the_link_bank_example_refuses_a_client_without_url_mode():
+    server = link_bank_example().build_server(ORIGIN)
+    async with connect(server, "2025-06-18", elicitation_callback=elicitation_handler(no_form)) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("link_bank", {})
+    assert result.is_error
+    assert "ElicitationUnsupported" in result.content[0].text  # type: ignore[union-attr]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
+from pathlib import Path
+
 import anyio
 import pytest
 from mcp.server.mcpserver import MCPServer
@@ -157,3 +161,17 @@ async def test_other_errors_pass_through_untouched():
     async with connect(server, ERA) as client:
         with anyio.fail_after(BOUND), pytest.raises(MCPError, match="nope"):
             await call_tool_with_urls(client, "broken", {}, url=handler)
+
+
+@pytest.mark.anyio
+async def test_the_drive_link_example_connects_then_lists_the_files():
+    examples = str(Path(__file__).resolve().parent.parent / "examples")
+    if examples not in sys.path:
+        sys.path.insert(0, examples)
+    drive = importlib.import_module("drive_link")
+    drive.CONNECTED.clear()
+    async with connect(drive.server, ERA) as client:
+        with anyio.fail_after(BOUND):
+            result = await drive.list_my_files(client, drive.open_in_browser)
+    assert result.content[0].text == "ada: report.pdf, notes.txt"
+    assert {"ada"} == drive.CONNECTED
