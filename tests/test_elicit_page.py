@@ -330,3 +330,40 @@ async def test_the_link_bank_example_refuses_a_client_without_url_mode():
             result = await client.call_tool("link_bank", {})
     assert result.is_error
     assert "ElicitationUnsupported" in result.content[0].text  # type: ignore[union-attr]
+
+
+@pytest.mark.anyio
+async def test_on_2026_07_28_a_replayed_round_cannot_take_the_page_answer_twice():
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import ElicitRequestURLParams, ElicitResult, InputRequiredResult
+
+    server, _ = make_server(poll=0.01)
+    browser = Browser(server)
+    async with connect(server, "2026-07-28", elicitation_callback=elicitation_handler(no_form)) as client:
+        session = client.session
+        with anyio.fail_after(BOUND):
+            first = await session.call_tool("link_bank", {}, allow_input_required=True)
+            assert isinstance(first, InputRequiredResult)
+            assert first.input_requests is not None
+            ((key, request),) = first.input_requests.items()
+            assert isinstance(request.params, ElicitRequestURLParams)
+            consent = {key: ElicitResult(action="accept")}
+            waiting = await session.call_tool(
+                "link_bank",
+                {},
+                input_responses=consent,
+                request_state=first.request_state,
+                allow_input_required=True,
+            )
+            assert isinstance(waiting, InputRequiredResult)
+            assert not waiting.input_requests  # a round carrying only requestState
+            await browser.submit(request.params.url, VALID)
+            done = await session.call_tool(
+                "link_bank", {}, request_state=waiting.request_state, allow_input_required=True
+            )
+            assert not isinstance(done, InputRequiredResult)
+            assert done.content[0].text.startswith("linked ada")  # type: ignore[union-attr]
+            with pytest.raises(MCPError) as replayed:
+                await session.call_tool("link_bank", {}, request_state=waiting.request_state)
+    assert replayed.value.code == -32602
+    assert replayed.value.data == {"reason": "round_already_answered"}
