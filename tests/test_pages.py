@@ -440,3 +440,13 @@ def test_serve_pages_refuses_a_public_url_that_is_no_origin():
         serve_pages(MCPServer("x"), "mcp.example.com")
     with pytest.raises(ValueError, match="credentials"):
         serve_pages(MCPServer("x"), "https://u:p@mcp.example.com")
+
+
+def test_a_replica_that_never_asked_serves_a_page_form_it_imported(client: Client):
+    from typed_elicit import _pages
+
+    ticket = client.open(BankLogin)
+    _pages._models.clear()  # this process never asked: only @form(page=True) knows the model
+    page = client.http.get(client.path(ticket))
+    assert page.status_code == 200
+    assert 'name="otp"' in page.text

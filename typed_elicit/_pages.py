@@ -60,7 +60,7 @@ from . import _clock
 from ._errors import ElicitationTimeout, InvalidResponse, TypedElicitError
 from ._form import FieldSpec, FormSpec, check_content, field_path
 from ._policy import Settings, url_unsupported
-from ._reducer import page_reduced, secret_fields
+from ._reducer import page_forms, page_reduced, secret_fields
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult
 from ._signals import InputRequired, RoundRefused
 from ._state import ReplayState, model_id
@@ -218,8 +218,16 @@ def register_model(model: type[BaseModel]) -> str:
 
 
 def _model(name: str) -> type[BaseModel] | None:
+    """The page form named `name`: asked in this process, or declared `@form(page=True)` here.
+
+    A replica that never asked the question still serves its page, as long as it imported
+    the model (the same server code).
+    """
     ref = _models.get(name)
-    return None if ref is None else ref()
+    model = None if ref is None else ref()
+    if model is None:
+        model = next((m for m in page_forms() if model_id(m) == name), None)
+    return model
 
 
 def new_page_id() -> str:
@@ -416,8 +424,6 @@ async def ask_page(
         principal=principal,
         expires_at=minted["expires_at"],
     )
-    if ticket.principal != principal or ticket.function != call.function:  # pragma: no cover - sealed state
-        raise PagesNotServed(server.name)
     consent = await ctx.elicit_url(
         page_url(server, ticket.id),
         message,

@@ -252,6 +252,11 @@ def is_page_form(model: type[BaseModel]) -> bool:
     return model in _PAGE_FORMS
 
 
+def page_forms() -> tuple[type[BaseModel], ...]:
+    """Every model declared `@form(page=True)` (and still alive) in this process."""
+    return tuple(_PAGE_FORMS)
+
+
 def page_reduced(model: type[BaseModel]) -> Reduced:
     """The record of `model` as a page question: like `reduced`, with secret fields allowed.
 
