@@ -231,7 +231,7 @@ async def test_on_2026_07_28_rounds_carry_only_request_state_until_the_page_is_s
 @pytest.mark.anyio
 @pytest.mark.parametrize("era", URL_ERAS)
 async def test_a_page_not_submitted_in_time_times_out(era: str):
-    server, _ = make_server(timeout=0.2, poll=0.05)
+    server, _ = make_server(timeout=1.0, poll=0.05)
 
     async def consent_only(request: UrlRequest) -> str:
         return "accept"
@@ -242,6 +242,7 @@ async def test_a_page_not_submitted_in_time_times_out(era: str):
             result = await client.call_tool("link_bank", {})
     assert result.is_error
     assert "ElicitationTimeout" in result.content[0].text  # type: ignore[union-attr]
+    assert "was not submitted within 1 s" in result.content[0].text  # type: ignore[union-attr]
 
 
 @pytest.mark.anyio

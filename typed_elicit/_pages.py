@@ -439,18 +439,18 @@ async def ask_page(
     if not call.uses_input_required:
         answer = None if remaining <= 0 else await read_answer(server, ticket, wait=remaining)
         if answer is None:
-            raise ElicitationTimeout.unanswered(subject, settings.timeout, "ctx.elicit_page")
+            raise ElicitationTimeout.page_not_submitted(subject, settings.timeout)
         await ctx.complete_url(minted["elicitation_id"])
         return page_outcome(model, answer)
     if call.once.get(taken) is True:  # an earlier round took it; this one re-runs past it
         answer = await read_answer(server, ticket)
         if answer is None:
-            raise ElicitationTimeout.unanswered(subject, settings.timeout, "ctx.elicit_page")
+            raise ElicitationTimeout.page_not_submitted(subject, settings.timeout)
         return page_outcome(model, answer)
     answer = None if remaining <= 0 else await read_answer(server, ticket, wait=min(remaining, _poll(server)))
     if answer is None:
         if _clock.now() >= ticket.expires_at:
-            raise ElicitationTimeout.unanswered(subject, settings.timeout, "ctx.elicit_page")
+            raise ElicitationTimeout.page_not_submitted(subject, settings.timeout)
         state = ReplayState(started=call.started, answers=tuple(call.answers), once=dict(call.once))
         raise InputRequired(InputRequiredResult(request_state=state.encode()))
     if not await store_for(server).claim(TAKEN_PREFIX + ticket.id, ticket.expires_at):
