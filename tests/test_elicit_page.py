@@ -368,3 +368,38 @@ async def test_on_2026_07_28_a_replayed_round_cannot_take_the_page_answer_twice(
                 await session.call_tool("link_bank", {}, request_state=waiting.request_state)
     assert replayed.value.code == -32602
     assert replayed.value.data == {"reason": "round_already_answered"}
+
+
+class Nickname(BaseModel):
+    nickname: str
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", URL_ERAS)
+async def test_a_question_after_the_page_replays_past_the_taken_page_answer(era: str):
+    server = MCPServer("bank-then-nickname")
+    serve_pages(server, ORIGIN)
+
+    @server.tool()
+    @elicits(BankLogin)
+    async def link_and_name(ctx: ElicitContext) -> str:
+        login = await ctx.elicit_page(BankLogin)
+        name = await ctx.elicit(Nickname)
+        assert isinstance(login, Accepted)
+        assert isinstance(name, Accepted)
+        return f"{login.data.username} as {name.data.nickname} ({login.data.password.get_secret_value()[:3]})"
+
+    browser = Browser(server)
+
+    async def nickname(request: FormRequest) -> Accepted[BaseModel]:
+        return request.accept({"nickname": "countess"})
+
+    async def open_url(request: UrlRequest) -> str:
+        await browser.submit(request.url, VALID)
+        return "accept"
+
+    handler = elicitation_handler(nickname, url=open_url)
+    async with connect(server, era, elicitation_callback=handler) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("link_and_name", {})
+    assert result.content[0].text == f"ada as countess ({SECRET[:3]})"  # type: ignore[union-attr]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
+from datetime import date, datetime
 from enum import Enum
 from typing import Annotated, Literal
 
@@ -450,3 +451,113 @@ def test_a_replica_that_never_asked_serves_a_page_form_it_imported(client: Clien
     page = client.http.get(client.path(ticket))
     assert page.status_code == 200
     assert 'name="otp"' in page.text
+
+
+class Event(BaseModel):
+    starts: datetime
+    budget: Annotated[float, Field(ge=0, le=1000)] = 12.5
+    guests: Annotated[int, Field(ge=1)] = 2
+    day: date | None = None
+    tags: Annotated[list[Colour], Field(min_length=1, max_length=2)]
+
+
+def test_bounds_formats_and_multi_select_limits_become_hints(client: Client):
+    html = client.http.get(client.path(client.open(Event))).text
+    assert "A date and time with its offset, e.g. 2026-07-28T09:30:00Z" in html
+    assert re.search(r'name="budget" value="12.5"[^>]*step="any" min="0" max="1000"', html)
+    assert re.search(r'type="date" id="f3" name="day"', html)
+    assert "Choose at least 1; choose at most 2" in html
+
+
+@pytest.mark.parametrize(
+    ("guests", "message"), [("1.5", "Enter a whole number"), ("inf", "Enter a whole number")]
+)
+def test_a_number_that_is_no_whole_number_is_refused_by_name(client: Client, guests: str, message: str):
+    ticket = client.open(Event)
+    html = client.submit(ticket, {"starts": "2026-07-28T09:30:00Z", "guests": guests, "tags": "red"}).text
+    assert "guests: Enter a whole number" in html
+
+
+def test_a_whole_number_written_as_an_exponent_is_taken(client: Client):
+    ticket = client.open(Event)
+    done = client.submit(ticket, {"starts": "2026-07-28T09:30:00Z", "guests": "1e3", "tags": ["red"]})
+    assert done.status_code == 200
+    answer = client.answer(ticket)
+    assert answer is not None
+    assert answer.content["guests"] == 1000
+
+
+def test_an_oversized_submit_is_refused(client: Client):
+    ticket = client.open(BankLogin)
+    token = client.csrf(client.http.get(client.path(ticket)).text)
+    body = f"_csrf={token}&username=" + "a" * (300 * 1024)
+    page = client.http.post(
+        client.path(ticket),
+        content=body,
+        headers={"Origin": ORIGIN, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert page.status_code == 413
+    assert client.answer(ticket) is None
+
+
+def test_an_unreadable_submit_or_unknown_action_gets_a_plain_400(client: Client):
+    ticket = client.open(BankLogin)
+    token = client.csrf(client.http.get(client.path(ticket)).text)
+    headers = {"Origin": ORIGIN, "Content-Type": "application/x-www-form-urlencoded"}
+    assert client.http.post(client.path(ticket), content=b"\xff\xfe", headers=headers).status_code == 400
+    data = {"_csrf": token, "_action": "approve"}
+    assert client.http.post(client.path(ticket), data=data, headers={"Origin": ORIGIN}).status_code == 400
+    assert client.answer(ticket) is None
+
+
+def test_a_failure_inside_the_handler_is_a_plain_page_without_a_traceback(
+    client: Client, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+):
+    from typed_elicit import _pages
+
+    ticket = client.open(BankLogin)
+
+    def broken(model: object) -> object:
+        raise RuntimeError(SECRET)
+
+    monkeypatch.setattr(_pages, "page_reduced", broken)
+    page = client.http.get(client.path(ticket))
+    assert page.status_code == 500
+    assert "Traceback" not in page.text
+    assert SECRET not in page.text
+    assert SECRET not in caplog.text
+    assert page.headers["cache-control"] == "no-store"
+
+
+def test_a_logo_is_shown_and_allowed_by_the_csp_for_its_host_only():
+    server = MCPServer("logo")
+    serve_pages(server, ORIGIN, brand=PageBrand(title="Acme", logo_url="https://cdn.example.com/logo.svg"))
+    with TestClient(server.streamable_http_app(), base_url=ORIGIN) as http:
+        ticket = Client(server, http).open(BankLogin)
+        page = http.get(page_url(server, ticket.id).removeprefix(ORIGIN))
+    assert '<img src="https://cdn.example.com/logo.svg" alt="">' in page.text
+    assert "img-src 'self' data: https://cdn.example.com;" in page.headers["content-security-policy"]
+    with pytest.raises(ValueError, match="logo_url"):
+        PageBrand(logo_url="javascript:alert(1)")
+
+
+def test_a_server_without_a_request_state_boundary_seals_with_a_key_of_its_own():
+    server = MCPServer("lowlevel")
+    server.middleware.clear()
+    sealed = seal(server, "page:x", b"payload")
+    assert unseal(server, "page:x", sealed) == b"payload"
+    assert unseal(MCPServer("other"), "page:x", sealed) is None
+
+
+def test_an_answer_the_model_refuses_names_fields_only():
+    from typed_elicit import InvalidResponse
+
+    with pytest.raises(InvalidResponse) as refused:
+        page_outcome(BankLogin, PageAnswer("accept", {"username": "ada", "password": SECRET, "otp": "1"}))
+    assert SECRET not in str(refused.value)
+    assert refused.value.errors[0][0] == "otp"
+
+
+def test_pages_not_served_carries_the_server_name():
+    error = PagesNotServed("bank")
+    assert error.server_name == "bank"

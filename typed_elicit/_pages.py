@@ -980,13 +980,18 @@ def _field(
         input=kind,
         required=spec.required and not spec.has_default,
         description=spec.description,
-        hint="; ".join(hint_parts).capitalize() or None,
+        hint=_sentence("; ".join(hint_parts)) or None,
         value=value,
         checked=checked,
         options=options,
         attrs=attrs,
         error=error,
     )
+
+
+def _sentence(text: str) -> str:
+    """`text` with its first letter upper-cased (and the rest as it was)."""
+    return text[:1].upper() + text[1:]
 
 
 def _shown(value: float | int | bool | str | list[str]) -> str:
