@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import logging
 import math
 import tracemalloc
@@ -12,6 +13,8 @@ from typing import Any
 
 import anyio
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from mcp import Client
 from mcp.client.session import ClientSession
 from mcp.server.mcpserver import MCPServer
@@ -22,6 +25,7 @@ from pydantic import BaseModel, Field
 
 import typed_elicit._clock as clock_module
 import typed_elicit._policy as policy_module
+import typed_elicit._question as question_module
 import typed_elicit._reducer as reducer_module
 from tests.conftest import BOUND, accept, cancel, decline, user
 from typed_elicit import Accepted, ElicitContext, configure, elicits, install_fallback
@@ -555,7 +559,7 @@ def test_the_reducer_record_builds_params_per_message_and_keeps_no_message():
     for i in range(50):
         params = record.params(f"message {i} " + "!" * 1000)
         assert params.message.startswith(f"message {i} ")
-        assert params.requested_schema is record.schema
+        assert params.requested_schema == record.schema
     kept = repr(vars(record)) if hasattr(record, "__dict__") else repr(record)
     assert "message" not in kept
     assert "!!!!" not in kept
@@ -566,3 +570,20 @@ def test_a_process_wide_default_timeout_over_the_default_state_ttl_warns(monkeyp
     with pytest.warns(UserWarning, match=r"set_default_timeout timeout=700 s exceeds the 600 s"):
         policy_module.set_default_timeout(700)
     assert policy_module.get_default_timeout() == 700
+
+
+json_leaf = st.one_of(
+    st.text(),
+    st.booleans(),
+    st.none(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.lists(st.text(), max_size=5),
+)
+
+
+@given(st.dictionaries(st.text(), json_leaf, max_size=8))
+def test_the_cheap_size_bound_never_undercounts_an_answer(content):
+    bound = question_module._bound(content)  # pyright: ignore[reportPrivateUsage]
+    assert bound >= len(json.dumps(content, separators=(",", ":")))
+    assert bound >= json_size(content, 10**9)

@@ -19,7 +19,7 @@ from mcp_types import ElicitResult as WireResult
 from . import _clock
 from ._hooks import AnswerEvent, ElicitHook, QuestionEvent, active_hooks, private, run_answer_hooks
 from ._policy import Policy
-from ._question import Mode, Question, Via
+from ._question import Action, Mode, Question, Via
 from ._state import Answer, question_key
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, uses_input_required
 
@@ -54,8 +54,8 @@ class Call:
     """What every asker of one call shares (see the module docstring)."""
 
     __slots__ = (
+        "_answers",
         "_index",
-        "answers",
         "era",
         "function",
         "once",
@@ -82,7 +82,7 @@ class Call:
             None if self.request is None else self.request.protocol_version
         )
         self.started = _clock.now()
-        self.answers: list[Answer] = []
+        self._answers: list[Answer | tuple[Question[Any], Action, dict[str, Any] | None]] = []
         self.once: dict[str, Any] = {}
         self._index = 0
 
@@ -100,6 +100,23 @@ class Call:
     def hooks(self) -> tuple[ElicitHook, ...]:
         """The hooks that run for this call's questions: process-wide, then the function's."""
         return active_hooks(self.policy.hooks)
+
+    def record(self, answer: Answer) -> None:
+        """Record an answer replayed or taken from a round (already an `Answer`)."""
+        self._answers.append(answer)
+
+    def answered_now(self, question: Question[Any], action: Action, content: dict[str, Any] | None) -> None:
+        """Record the answer to `question` given in this run (its `Answer` is built only if needed)."""
+        self._answers.append((question, action, content))
+
+    def answers(self) -> tuple[Answer, ...]:
+        """Every answer so far, in the order given, as the sealed state records them."""
+        return tuple(
+            entry
+            if isinstance(entry, Answer)
+            else Answer(question=entry[0].id, action=entry[1], content=entry[2])
+            for entry in self._answers
+        )
 
     def next_key(self) -> str:
         """The wire key of the call's next question (`q0`, `q1`, ...)."""
@@ -156,11 +173,10 @@ class Call:
             via=via,
         )
 
-    async def answered(self, question: QuestionEvent, wire: WireResult) -> WireResult:
-        """Run the answer hooks on a freshly arrived answer; returns it with their content."""
-        hooks = self.hooks
-        if not hooks:
-            return wire
+    async def answered(
+        self, hooks: tuple[ElicitHook, ...], question: QuestionEvent, wire: WireResult
+    ) -> WireResult:
+        """Run the answer `hooks` on a freshly arrived answer; returns it with their content."""
         event = AnswerEvent(question=question, action=wire.action, content=private(wire.content))
         content = await run_answer_hooks(hooks, event)
         if content == wire.content:

@@ -32,14 +32,12 @@ from ._hooks import ElicitHook
 from ._policy import (
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_MAX_ANSWER_BYTES,
-    ON_UNSUPPORTED,
+    DEFAULT_POLICY,
     OnUnsupported,
     Policy,
     check_call_timeout,
     check_max_answer_bytes,
-    check_on_unsupported,
-    check_retries,
-    check_timeout,
+    resolve,
     warn_if_over_state_ttl,
 )
 from ._reducer import defer_schema_error, is_page_form, page_reduced, reduce_schema
@@ -144,17 +142,17 @@ def elicits(
     models: tuple[type[BaseModel], ...] = args
     for model in models:
         _prereduce(model)
+    settings = resolve(
+        DEFAULT_POLICY, "@elicits", timeout=timeout, retries=retries, on_unsupported=on_unsupported
+    )
     if timeout is not None:
-        check_timeout(timeout, "@elicits")
         warn_if_over_state_ttl(timeout, "@elicits", stacklevel=2)
-    check_retries(retries, "@elicits")
-    check_on_unsupported(on_unsupported, "@elicits", ON_UNSUPPORTED)
     check_call_timeout(call_timeout, "@elicits")
     check_max_answer_bytes(max_answer_bytes, "@elicits")
     policy = Policy(
         timeout=timeout,
-        retries=retries,
-        on_unsupported=on_unsupported,
+        retries=settings.retries,
+        on_unsupported=settings.on_unsupported,
         hooks=tuple(hooks),
         call_timeout=call_timeout,
         max_answer_bytes=max_answer_bytes,

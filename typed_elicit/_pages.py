@@ -451,7 +451,7 @@ async def ask_page(
     if answer is None:
         if _clock.now() >= ticket.expires_at:
             raise ElicitationTimeout.page_not_submitted(subject, settings.timeout)
-        state = ReplayState(started=call.started, answers=tuple(call.answers), once=dict(call.once))
+        state = ReplayState(started=call.started, answers=call.answers(), once=dict(call.once))
         raise InputRequired(InputRequiredResult(request_state=state.encode()))
     if not await store_for(server).claim(TAKEN_PREFIX + ticket.id, ticket.expires_at):
         raise RoundRefused(

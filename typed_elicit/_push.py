@@ -26,7 +26,7 @@ from ._hooks import run_question_hooks
 from ._policy import Settings
 from ._question import Question, out_of_retries, reask
 from ._results import ElicitResult, UrlResult
-from ._state import Answer, Pending, ReplayState, new_round
+from ._state import Pending, ReplayState, new_round
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 
@@ -67,10 +67,12 @@ async def refused(call: Call, question: Question[R], settings: Settings, reason:
     if question.mode == "form" and settings.on_unsupported == "fallback" and call.request is not None:
         pending = Pending(question=question.id, asked_at=_clock.now(), round=new_round())
         state = ReplayState(
-            started=call.started, answers=tuple(call.answers), pending=pending, once=dict(call.once)
+            started=call.started, answers=call.answers(), pending=pending, once=dict(call.once)
         )
         await ask_the_model(call, question, state, question.message, 0, reason)
-    return question.unsupported(settings.on_unsupported, reason, tool=tool)
+    outcome = question.unsupported(settings.on_unsupported, reason, tool=tool)
+    question.settle(call, outcome)
+    return outcome
 
 
 class PushAsker:
@@ -95,19 +97,22 @@ class PushAsker:
         refusal = call.cannot_ask(question.mode)
         if refusal is not None:
             return await refused(call, question, settings, refusal, tool=call.in_tool)
+        hooks = call.hooks
         text = question.message
         attempt = 0
         while True:
             params = question.params(text)
-            event = call.event(question, params, attempt, "client")
-            await run_question_hooks(call.hooks, event)
+            event = call.event(question, params, attempt, "client") if hooks else None
+            if event is not None:
+                await run_question_hooks(hooks, event)
             wire = await self._send(question, params, settings.timeout)
             try:
                 question.check_size(wire, call.policy.max_answer_bytes)
-                # Answer events name a re-asked question by its base message, as on 2026-07-28.
-                if attempt:
-                    event = dataclasses.replace(event, message=question.message)
-                wire = await call.answered(event, wire)
+                if event is not None:
+                    # Answer events name a re-asked question by its base message, as on 2026-07-28.
+                    if attempt:
+                        event = dataclasses.replace(event, message=question.message)
+                    wire = await call.answered(hooks, event, wire)
                 outcome = question.outcome(wire.action, wire.content)
             except InvalidResponse as problem:
                 if attempt >= settings.retries:
@@ -115,7 +120,7 @@ class PushAsker:
                 attempt += 1
                 text = reask(question.message, problem)
                 continue
-            call.answers.append(Answer(question=question.id, action=wire.action, content=question.kept(wire)))
+            call.answered_now(question, wire.action, question.kept(wire))
             return outcome
 
     async def _send(self, question: Question[Any], params: ElicitRequestParams, timeout: float) -> WireResult:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Final, Generic, Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeAlias, TypeVar
 from urllib.parse import SplitResult, urlsplit
 
-from mcp_types import ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams
+from mcp_types import ElicitRequestParams, ElicitRequestURLParams
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel
 
@@ -25,6 +25,9 @@ from ._reducer import Reduced
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from ._state import URL_QUESTION, QuestionId, model_id, url_digest
 from ._validate import validate_content
+
+if TYPE_CHECKING:
+    from ._call import Call
 
 Mode: TypeAlias = Literal["form", "url"]
 Via: TypeAlias = Literal["client", "fallback"]
@@ -129,6 +132,17 @@ class Question(Generic[R]):
         typed: R = result
         return typed
 
+    def settle(self, call: Call, outcome: R) -> None:
+        """Record an outcome its policy gave (`"decline"`, `"defaults"`), to be replayed like an answer.
+
+        A call resumed through the fallback asks every open question through the model,
+        so a question its policy settled must be recorded, not asked again.
+        """
+        if isinstance(outcome, Declined):
+            call.answered_now(self, "decline", None)
+        else:
+            call.answered_now(self, "accept", {})  # {}: the model's defaults
+
     def kept(self, wire: WireResult) -> dict[str, Any] | None:
         """The content recorded for replay: only an accepted form answer keeps any."""
         return wire.content if wire.action == "accept" and self.form is not None else None
@@ -139,7 +153,10 @@ class Question(Generic[R]):
         Raises:
             InvalidResponse: Naming the limit and the fix; it keeps no content (nor any value).
         """
-        if wire.content is not None and self.form is not None and json_size(wire.content, limit) > limit:
+        content = wire.content
+        if content is None or self.form is None or _bound(content) <= limit:
+            return
+        if json_size(content, limit) > limit:
             raise InvalidResponse(
                 self.subject,
                 [("(answer)", f"the answer is larger than the limit of {limit} bytes")],
@@ -152,6 +169,37 @@ class Question(Generic[R]):
                     "fields, or split the form), or pass a larger max_answer_bytes to @elicits."
                 ),
             )
+
+
+def _bound(content: dict[str, Any]) -> int:
+    """An upper bound of `json_size(content)`, cheap for the flat answers forms produce.
+
+    Each string counts 12 bytes per character (the longest ASCII JSON escape: a
+    character outside the BMP becomes a surrogate pair of two six-byte escapes);
+    anything but a string, a list of strings, a bool, None or a small number counts as
+    unbounded, so the exact `json_size` decides.
+    """
+    total = 2
+    for key, value in content.items():
+        total += 12 * len(key) + 4  # quotes, colon, comma
+        kind = value.__class__
+        if kind is str:
+            total += 12 * len(value) + 2
+        elif value is None or kind is bool or kind is float or (kind is int and -_BIG < value < _BIG):
+            total += 24
+        elif kind is list:
+            total += 2
+            for item in value:
+                if type(item) is not str:
+                    return _UNBOUNDED
+                total += 12 * len(item) + 3
+        else:
+            return _UNBOUNDED
+    return total
+
+
+_UNBOUNDED: Final = 1 << 62
+_BIG: Final = 10**15
 
 
 def json_size(value: object, limit: int) -> int:
@@ -294,9 +342,3 @@ def shown(parts: SplitResult) -> str:
     return parts._replace(
         netloc=netloc, query="***" if parts.query else "", fragment="***" if parts.fragment else ""
     ).geturl()
-
-
-def form_params(params: ElicitRequestParams) -> ElicitRequestFormParams:
-    """`params` of a form question (the fallback carries forms only)."""
-    assert isinstance(params, ElicitRequestFormParams)
-    return params

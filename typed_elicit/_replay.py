@@ -79,7 +79,7 @@ class ReplayAsker:
         if answer is not None:
             if answer.question != asked:
                 raise ReplayMismatch.between_rounds(_position(question), answer.question, asked)
-            call.answers.append(answer)
+            call.record(answer)
             return question.outcome(answer.action, answer.content)
         pending = self._pending(question, asked)
         if pending is not None:
@@ -98,6 +98,7 @@ class ReplayAsker:
             if question.mode == "form" and settings.on_unsupported == "fallback":
                 await self._ask_the_model(question, question.message, attempt, reason, pending)
             outcome = question.unsupported(settings.on_unsupported, reason, tool=None)
+            question.settle(call, outcome)
             if pending is not None:  # the tool goes on with an outcome for this round
                 await self._claim(pending, settings.timeout)
             return outcome
@@ -114,10 +115,12 @@ class ReplayAsker:
         await self._claim(pending, settings.timeout)
         via: Via = "fallback" if call.resume is not None else "client"
         # The answer event names the question by its base message (a re-ask's text is not recorded).
-        event = call.event(question, question.params(with_id=False), pending.attempt, via)
+        hooks = call.hooks
         try:
             question.check_size(response, call.policy.max_answer_bytes)
-            response = await call.answered(event, response)
+            if hooks:
+                event = call.event(question, question.params(with_id=False), pending.attempt, via)
+                response = await call.answered(hooks, event, response)
             outcome = question.outcome(response.action, response.content)
         except InvalidResponse as problem:
             if pending.attempt >= settings.retries:
@@ -126,7 +129,7 @@ class ReplayAsker:
             if via == "fallback":
                 await self._ask_the_model(question, text, pending.attempt + 1, "", None)
             await self._end_round(question, text, pending.attempt + 1, None)
-        call.answers.append(
+        call.record(
             Answer(question=pending.question, action=response.action, content=question.kept(response))
         )
         return outcome
@@ -219,7 +222,7 @@ class ReplayAsker:
         call = self.call
         return ReplayState(
             started=call.started,
-            answers=tuple(call.answers),
+            answers=call.answers(),
             pending=pending,
             others=others,
             once=dict(call.once),
