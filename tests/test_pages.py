@@ -561,3 +561,23 @@ def test_an_answer_the_model_refuses_names_fields_only():
 def test_pages_not_served_carries_the_server_name():
     error = PagesNotServed("bank")
     assert error.server_name == "bank"
+
+
+@pytest.mark.parametrize(
+    ("options", "problem"),
+    [
+        ({"path": "pages"}, "path must start"),
+        ({"path": "/pages/"}, "path must start"),
+        ({"poll_seconds": 0}, "poll"),
+    ],
+)
+def test_serve_pages_refuses_a_bad_path_or_poll(options: dict[str, object], problem: str):
+    with pytest.raises(ValueError, match=problem):
+        serve_pages(MCPServer("x"), ORIGIN, **options)  # type: ignore[arg-type]
+
+
+def test_serve_pages_is_called_once_per_server():
+    server = MCPServer("twice")
+    serve_pages(server, ORIGIN)
+    with pytest.raises(ValueError, match="already called"):
+        serve_pages(server, ORIGIN)

@@ -175,3 +175,25 @@ async def test_the_drive_link_example_connects_then_lists_the_files():
             result = await drive.list_my_files(client, drive.open_in_browser)
     assert result.content[0].text == "ada: report.pdf, notes.txt"
     assert {"ada"} == drive.CONNECTED
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [({"elicitations": [{"mode": "url"}]}, "not a list of URL-mode"), ({"elicitations": []}, "empty")],
+)
+async def test_a_malformed_minus_32042_is_refused_without_running_any_url(
+    data: dict[str, object], problem: str
+):
+    server = MCPServer("malformed")
+
+    @server.tool()
+    async def odd() -> str:
+        raise MCPError(-32042, "go", data)
+
+    async def handler(request: UrlRequest) -> str:
+        raise AssertionError("a malformed -32042 reached the URL handler")
+
+    async with connect(server, ERA) as client:
+        with anyio.fail_after(BOUND), pytest.raises(RequestedSchemaError, match=problem):
+            await call_tool_with_urls(client, "odd", {}, url=handler)
