@@ -237,10 +237,14 @@ def schema_problems(model: type[BaseModel], *, protocol_version: ProtocolVersion
         protocol_version: The revision to check it for.
 
     Returns:
-        One line per problem, as in `SchemaError.problems`.
+        One line per problem, as in `SchemaError.problems`. A page form
+        (`@form(page=True)`) is checked as a page question (secret fields allowed).
     """
     try:
-        reduce_schema(model, protocol_version=protocol_version)
+        if is_page_form(model):
+            page_reduced(model)
+        else:
+            reduce_schema(model, protocol_version=protocol_version)
     except SchemaError as exc:
         return exc.problems
     return ()
