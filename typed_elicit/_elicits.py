@@ -41,7 +41,7 @@ from ._policy import (
     resolve,
     warn_if_over_state_ttl,
 )
-from ._reducer import defer_schema_error, reduce_schema
+from ._reducer import defer_schema_error, is_page_form, page_reduced, reduce_schema
 from ._signals import FallbackRequired, InputRequired, RoundRefused, suspensions
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, uses_input_required
 
@@ -192,6 +192,9 @@ def _prereduce(model: type[BaseModel]) -> dict[ProtocolVersion, SchemaError]:
     Raises:
         SchemaError: If the newest revision refuses the model.
     """
+    if is_page_form(model):  # asked on a page (`ctx.elicit_page`), never in form mode
+        page_reduced(model)  # reduced at import by `@form(page=True)`: a cache hit
+        return {}
     try:
         reduce_schema(model, protocol_version=LATEST_PROTOCOL_VERSION)
     except SchemaError:
