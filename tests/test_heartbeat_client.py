@@ -112,3 +112,22 @@ async def test_without_heartbeats_the_same_client_gives_up(era: str, connect: Co
         with anyio.fail_after(BOUND * 10), pytest.raises(TimeoutError, match="gave up"):
             await impatient.call_tool("ask_age")
     assert impatient.progress == []
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+@pytest.mark.parametrize("era", PUSH_ERAS)
+async def test_over_streamable_http_the_heartbeats_reach_the_waiting_call(era: str, connect: Connect) -> None:
+    """Real time and a real HTTP server: scaled down (0.3 s timeout, 0.8 s thinking, 0.1 s heartbeat)."""
+    from tests.conftest import serve_http
+
+    async def thinks_a_while(params: Any) -> Any:
+        await anyio.sleep(0.8)
+        return accept(age=7)
+
+    async with serve_http(server_with(0.1)) as url, connect(url, era, user(thinks_a_while)) as client:
+        impatient = ImpatientClient(client, 0.3)
+        with anyio.fail_after(BOUND):
+            result = await impatient.call_tool("ask_age")
+    assert isinstance(result.content[0], TextContent)
+    assert "age=7" in result.content[0].text
+    assert len(impatient.progress) >= 4
