@@ -20,13 +20,14 @@ from ._errors import (
     HookError,
     InvalidFallbackToken,
     InvalidResponse,
+    OptionsError,
     ReplayMismatch,
     SchemaError,
     TypedElicitError,
 )
 from ._fallback import install_fallback
 from ._hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
-from ._reducer import Titles, form, reduce_schema
+from ._reducer import Choices, Titles, form, reduce_schema
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from ._store import ClaimStore, configure
 from ._versions import PROTOCOL_VERSIONS, ProtocolVersion
@@ -38,6 +39,7 @@ __all__ = [
     "Accepted",
     "AnswerEvent",
     "Cancelled",
+    "Choices",
     "ClaimStore",
     "ClientError",
     "Consented",
@@ -52,6 +54,7 @@ __all__ = [
     "HookError",
     "InvalidFallbackToken",
     "InvalidResponse",
+    "OptionsError",
     "ProtocolVersion",
     "QuestionEvent",
     "ReplayMismatch",

@@ -48,13 +48,13 @@ built from them stays small whatever the answer.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
 from ._errors import InvalidResponse
-from ._form import check_content, field_path
-from ._reducer import form_of
+from ._form import FormSpec, check_content, field_path
+from ._reducer import Reduced, form_of
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -79,7 +79,53 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
         RequestedSchemaError: If `schema` is no valid elicitation schema (a programmer
             mistake; never for a schema `reduce_schema` returned).
     """
-    cleaned, problems = check_content(form_of(model, schema), content)
+    return _validated(model, form_of(model, schema), content, content)
+
+
+def validate_answer(model: type[M], record: Reduced, content: Mapping[str, Any] | None) -> M:
+    """Validate accepted `content` against the question `record` describes, then against `model`.
+
+    As `validate_content`, for a record from `reduced` or `shaped`: a field the answer
+    leaves out (or sends as null) that has a per-question default gets it
+    (`Reduced.fill`), and each `Choices()` field's value must be one of the options
+    that question offered (`Reduced.offered`), whatever the model's `str` would take.
+
+    Args:
+        model: The model the question was asked with.
+        record: The record of the question the client was shown.
+        content: The content of the client's `accept`, possibly None.
+
+    Returns:
+        The validated model instance.
+
+    Raises:
+        InvalidResponse: If the content breaks any rule in this module's docstring, or
+            a `Choices()` field holds an option the question did not offer.
+    """
+    filled = content
+    if record.fill:
+        given = {k: v for k, v in (content or {}).items() if v is not None}
+        filled = {**record.fill, **given}
+    return _validated(model, record.form, filled, content, record.offered)
+
+
+def _validated(
+    model: type[M],
+    form: FormSpec,
+    content: Mapping[str, Any] | None,
+    raw: Mapping[str, Any] | None,
+    offered: tuple[str, ...] = (),
+) -> M:
+    cleaned, problems = check_content(form, content)
+    for key in offered:
+        if key in cleaned:
+            allowed = {option.value for option in form.by_name[key].options}
+            value = cleaned[key]
+            if isinstance(value, list):
+                if not all(item in allowed for item in cast("list[str]", value)):
+                    problems.append((key, "holds an option that was not offered"))
+            elif value not in allowed:
+                problems.append((key, "is not one of the offered options"))
     if not problems:
         try:
             return model.model_validate(cleaned)
@@ -88,4 +134,4 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
                 (field_path(error["loc"]), error["msg"])
                 for error in exc.errors(include_url=False, include_context=False, include_input=False)
             ]
-    raise InvalidResponse(model.__name__, problems, content)
+    raise InvalidResponse(model.__name__, problems, raw)
