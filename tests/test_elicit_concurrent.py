@@ -25,8 +25,8 @@ from pydantic import BaseModel, Field
 import typed_elicit._clock as clock_module
 from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, ElicitUsageError, elicits, install_fallback
-from typed_elicit._context import FallbackRequired, InputRequired
 from typed_elicit._elicits import _settle
+from typed_elicit._signals import FallbackRequired, InputRequired
 
 
 class Name(BaseModel):

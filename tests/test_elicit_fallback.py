@@ -82,6 +82,10 @@ class Code(BaseModel):
     code: str = Field(pattern=r"^\d{4}$")
 
 
+class Optional_(BaseModel):
+    note: str = "none"
+
+
 class Log(ElicitHook):
     def __init__(self) -> None:
         self.questions: list[QuestionEvent] = []
@@ -528,3 +532,62 @@ async def test_content_that_is_not_a_primitive_is_a_tool_error_naming_the_field_
     assert "'confirm' (a list with a non-string item)" in text_of(listed)
     assert text_of(fixed) == "paid 9"  # a refused answer does not spend the token
     assert PAID == [9]
+
+
+async def test_a_question_settled_by_its_policy_stays_settled_when_a_later_one_falls_back(connect, era):
+    server = MCPServer("mixed")
+    install_fallback(server)
+
+    @server.tool()
+    @elicits
+    async def ask(ctx: ElicitContext) -> str:
+        news = await ctx.elicit(Confirm, "Newsletter?", on_unsupported="decline")
+        sure = await ctx.elicit(Optional_, "Optional?", on_unsupported="defaults")
+        match await ctx.elicit(Code, "Code?", on_unsupported="fallback"):
+            case Accepted(Code(code=code)):
+                return f"{type(news).__name__}, {sure}, code {code}"
+            case _:
+                return "no code"
+
+    async with connect(server, era) as client:
+        token = token_of(await call(client, "ask", {}))
+        done = await answer(client, token, code="1234")
+    assert text_of(done) == "Declined, Accepted(data=Optional_(note='none')), code 1234"
+
+
+def trip_with_sign_in() -> MCPServer:
+    server = MCPServer("trip-sign-in")
+    install_fallback(server)
+
+    @server.tool()
+    @elicits(on_unsupported="fallback")
+    async def book(ctx: ElicitContext) -> str:
+        sure = await ctx.elicit(Confirm, "Book?")
+        signed = await ctx.elicit_url("https://id.example.com/login", "Sign in.", on_unsupported="decline")
+        return f"{type(sure).__name__}, sign-in {type(signed).__name__}"
+
+    return server
+
+
+async def test_a_url_question_in_a_resumed_call_follows_its_policy_and_never_reaches_the_model(connect, era):
+    async with connect(trip_with_sign_in(), era) as client:
+        token = token_of(await call(client, "book", {}))
+        done = await answer(client, token, confirm=True)
+    assert text_of(done) == "Accepted, sign-in Declined"
+
+
+async def test_a_url_question_on_a_protocol_without_elicitation_names_the_protocol():
+    server = MCPServer("old-url")
+
+    @server.tool()
+    @elicits
+    async def sign_in(ctx: ElicitContext) -> str:
+        return type(await ctx.elicit_url("https://id.example.com/login", "Sign in.")).__name__
+
+    transport = PinnedHandshake(InMemoryTransport(server), "2025-03-26")
+    async with Client(transport, mode="legacy") as client:
+        result = await call(client, "sign_in", {})
+    assert result.is_error
+    assert "cannot send the user to a URL: the negotiated protocol 2025-03-26 has no elicitation." in text_of(
+        result
+    )

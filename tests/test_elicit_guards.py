@@ -22,7 +22,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, InputRequiredResult, TextContent
 from pydantic import BaseModel, Field
 
-import typed_elicit._context as context_module
+import typed_elicit._signals as signals_module
 from tests.conftest import BOUND, ERAS, accept, serve_http, user
 from typed_elicit import (
     ElicitationUnsupported,
@@ -30,8 +30,9 @@ from typed_elicit import (
     install_fallback,
 )
 from typed_elicit._cli import EXIT_OK, EXIT_PROBLEMS, main
-from typed_elicit._context import ElicitContext, FallbackRequired, InputRequired
+from typed_elicit._context import ElicitContext
 from typed_elicit._elicits import _settle, elicits
+from typed_elicit._signals import FallbackRequired, InputRequired
 
 pytestmark = pytest.mark.anyio
 
@@ -617,9 +618,9 @@ async def test_a_refused_url_still_shows_where_it_points():
 
 
 def test_an_internal_signal_made_outside_a_call_is_not_tracked():
-    assert context_module.suspensions.get() is None
+    assert signals_module.suspensions.get() is None
     FallbackRequired(CallToolResult(content=[]))
-    assert context_module.suspensions.get() is None
+    assert signals_module.suspensions.get() is None
 
 
 async def test_outside_a_request_a_fallback_function_runs_and_its_policy_decides():

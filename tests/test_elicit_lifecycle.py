@@ -11,11 +11,12 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequestFormParams, ElicitResult, InputRequiredResult, TextContent
 from pydantic import BaseModel
 
-import typed_elicit._context as context_module
+import typed_elicit._policy as policy_module
 from tests.conftest import BOUND, accept, task_count, user
 from typed_elicit import Accepted, SchemaError
-from typed_elicit._context import ElicitContext, get_default_timeout, set_default_timeout
+from typed_elicit._context import ElicitContext
 from typed_elicit._elicits import elicits
+from typed_elicit._policy import get_default_timeout, set_default_timeout
 
 pytestmark = pytest.mark.anyio
 
@@ -305,7 +306,7 @@ def test_listed_models_are_reduced_at_import():
 
 
 async def test_outside_a_request_the_policy_decides(monkeypatch):
-    ctx = ElicitContext(Context(), context_module.Policy(on_unsupported="decline"))
+    ctx = ElicitContext(Context(), policy_module.Policy(on_unsupported="decline"))
     assert ctx.protocol_version is None
     assert type(await ctx.elicit(Confirm)).__name__ == "Declined"
     assert await ctx.once("k", lambda: [1, "a"]) == [1, "a"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import logging
 import math
 import tracemalloc
@@ -12,6 +13,8 @@ from typing import Any
 
 import anyio
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from mcp import Client
 from mcp.client.session import ClientSession
 from mcp.server.mcpserver import MCPServer
@@ -21,11 +24,12 @@ from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequire
 from pydantic import BaseModel, Field
 
 import typed_elicit._clock as clock_module
-import typed_elicit._context as context_module
 import typed_elicit._policy as policy_module
+import typed_elicit._question as question_module
 import typed_elicit._reducer as reducer_module
 from tests.conftest import BOUND, accept, cancel, decline, user
 from typed_elicit import Accepted, ElicitContext, configure, elicits, install_fallback
+from typed_elicit._question import json_size
 from typed_elicit._store import InProcessClaimStore
 
 pytestmark = pytest.mark.anyio
@@ -456,7 +460,7 @@ async def test_an_answer_within_a_raised_limit_is_accepted(connect, era):
 
 
 def test_the_answer_size_counts_json_bytes_without_serialising_huge_values():
-    size = context_module._json_size  # pyright: ignore[reportPrivateUsage]
+    size = json_size
     assert size({"a": "é"}, 100) == len('{"a":"\\u00e9"}')
     assert size({"a": ["x", "yz"], "b": None, "c": True, "e": False, "d": 1.5}, 100) == len(
         '{"a":["x","yz"],"b":null,"c":true,"e":false,"d":1.5}'
@@ -542,9 +546,9 @@ async def test_a_url_mode_refresh_answered_by_policy_spends_its_round():
 
 def test_a_server_without_a_request_state_boundary_has_no_state_ttl():
     server = short_lived(60)
-    assert context_module.state_ttl(server) == 60
+    assert policy_module.state_ttl(server) == 60
     server.middleware[:] = [m for m in server.middleware if type(m).__name__ != "RequestStateBoundary"]
-    assert context_module.state_ttl(server) is None
+    assert policy_module.state_ttl(server) is None
 
 
 def test_the_reducer_record_builds_params_per_message_and_keeps_no_message():
@@ -555,7 +559,7 @@ def test_the_reducer_record_builds_params_per_message_and_keeps_no_message():
     for i in range(50):
         params = record.params(f"message {i} " + "!" * 1000)
         assert params.message.startswith(f"message {i} ")
-        assert params.requested_schema is record.schema
+        assert params.requested_schema == record.schema
     kept = repr(vars(record)) if hasattr(record, "__dict__") else repr(record)
     assert "message" not in kept
     assert "!!!!" not in kept
@@ -564,5 +568,22 @@ def test_the_reducer_record_builds_params_per_message_and_keeps_no_message():
 def test_a_process_wide_default_timeout_over_the_default_state_ttl_warns(monkeypatch):
     monkeypatch.setattr(policy_module, "_default_timeout", policy_module.DEFAULT_TIMEOUT)
     with pytest.warns(UserWarning, match=r"set_default_timeout timeout=700 s exceeds the 600 s"):
-        context_module.set_default_timeout(700)
-    assert context_module.get_default_timeout() == 700
+        policy_module.set_default_timeout(700)
+    assert policy_module.get_default_timeout() == 700
+
+
+json_leaf = st.one_of(
+    st.text(),
+    st.booleans(),
+    st.none(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.lists(st.text(), max_size=5),
+)
+
+
+@given(st.dictionaries(st.text(), json_leaf, max_size=8))
+def test_the_cheap_size_bound_never_undercounts_an_answer(content):
+    bound = question_module._bound(content)  # pyright: ignore[reportPrivateUsage]
+    assert bound >= len(json.dumps(content, separators=(",", ":")))
+    assert bound >= json_size(content, 10**9)

@@ -12,10 +12,11 @@ from pydantic import BaseModel
 
 from tests.conftest import BOUND, accept, user
 from typed_elicit import Accepted, InvalidResponse, get_default_timeout, reduce_schema, set_default_timeout
-from typed_elicit._context import ElicitContext, negotiated_era
+from typed_elicit._call import negotiated_era
+from typed_elicit._context import ElicitContext
 from typed_elicit._elicits import elicits
 from typed_elicit._form import RequestedSchemaError
-from typed_elicit._replay import ReplayState, schema_digest
+from typed_elicit._state import ReplayState, schema_digest
 from typed_elicit._validate import validate_content
 
 

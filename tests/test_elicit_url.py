@@ -32,7 +32,7 @@ from pydantic import BaseModel
 from starlette.requests import Request
 
 import typed_elicit._clock as clock_module
-import typed_elicit._context as context_module
+import typed_elicit._policy as policy_module
 from tests.conftest import BOUND, ERAS
 from typed_elicit import (
     Accepted,
@@ -460,7 +460,7 @@ async def test_complete_url_notifies_the_client_on_2025_11_25_only(connect, era)
 
 
 def bare(policy: str = "decline") -> ElicitContext:
-    return ElicitContext(Context(), context_module.Policy(on_unsupported=policy))  # type: ignore[arg-type]
+    return ElicitContext(Context(), policy_module.Policy(on_unsupported=policy))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

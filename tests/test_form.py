@@ -197,7 +197,7 @@ def test_the_server_s_form_modules_never_import_the_client_stack(module):
 
 def test_the_reducer_keeps_one_record_per_model_and_revision():
     from typed_elicit._reducer import reduced
-    from typed_elicit._replay import schema_digest
+    from typed_elicit._state import schema_digest
 
     for version in PROTOCOL_VERSIONS:
         record = reduced(SingleKinds, version)

@@ -9,7 +9,7 @@ typed_elicit raises is importable from here, except the two only a client meets
 
 import logging
 
-from ._context import ElicitContext, get_default_timeout, set_default_timeout
+from ._context import ElicitContext
 from ._elicits import elicits
 from ._errors import (
     ClientError,
@@ -27,9 +27,10 @@ from ._errors import (
 )
 from ._fallback import install_fallback
 from ._hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
+from ._policy import get_default_timeout, set_default_timeout
 from ._reducer import Choices, Titles, form, reduce_schema
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
-from ._store import ClaimStore, configure
+from ._store import ClaimStore, Store, configure
 from ._versions import PROTOCOL_VERSIONS, ProtocolVersion
 
 logging.getLogger("typed_elicit").addHandler(logging.NullHandler())
@@ -59,6 +60,7 @@ __all__ = [
     "QuestionEvent",
     "ReplayMismatch",
     "SchemaError",
+    "Store",
     "Titles",
     "TypedElicitError",
     "UrlResult",

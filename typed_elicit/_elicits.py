@@ -24,29 +24,24 @@ from mcp_types import (
 )
 from pydantic import BaseModel
 
-from ._context import (
-    DEFAULT_CALL_TIMEOUT,
-    DEFAULT_MAX_ANSWER_BYTES,
-    ON_UNSUPPORTED,
-    ElicitContext,
-    FallbackRequired,
-    InputRequired,
-    OnUnsupported,
-    Policy,
-    RoundRefused,
-    check_call_timeout,
-    check_max_answer_bytes,
-    check_on_unsupported,
-    check_retries,
-    check_timeout,
-    negotiated_era,
-    suspensions,
-    warn_if_over_state_ttl,
-)
+from ._call import negotiated_era
+from ._context import ElicitContext
 from ._errors import ElicitationUnsupported, ElicitUsageError, SchemaError, TypedElicitError
 from ._fallback import resuming
 from ._hooks import ElicitHook
+from ._policy import (
+    DEFAULT_CALL_TIMEOUT,
+    DEFAULT_MAX_ANSWER_BYTES,
+    DEFAULT_POLICY,
+    OnUnsupported,
+    Policy,
+    check_call_timeout,
+    check_max_answer_bytes,
+    resolve,
+    warn_if_over_state_ttl,
+)
 from ._reducer import defer_schema_error, reduce_schema
+from ._signals import FallbackRequired, InputRequired, RoundRefused, suspensions
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, uses_input_required
 
 F = TypeVar("F", bound=Callable[..., Coroutine[Any, Any, Any]])
@@ -147,17 +142,17 @@ def elicits(
     models: tuple[type[BaseModel], ...] = args
     for model in models:
         _prereduce(model)
+    settings = resolve(
+        DEFAULT_POLICY, "@elicits", timeout=timeout, retries=retries, on_unsupported=on_unsupported
+    )
     if timeout is not None:
-        check_timeout(timeout, "@elicits")
         warn_if_over_state_ttl(timeout, "@elicits", stacklevel=2)
-    check_retries(retries, "@elicits")
-    check_on_unsupported(on_unsupported, "@elicits", ON_UNSUPPORTED)
     check_call_timeout(call_timeout, "@elicits")
     check_max_answer_bytes(max_answer_bytes, "@elicits")
     policy = Policy(
         timeout=timeout,
-        retries=retries,
-        on_unsupported=on_unsupported,
+        retries=settings.retries,
+        on_unsupported=settings.on_unsupported,
         hooks=tuple(hooks),
         call_timeout=call_timeout,
         max_answer_bytes=max_answer_bytes,

@@ -6,7 +6,7 @@ token. The model asks the user in the chat and calls the companion tool that
 `install_fallback` registers with the token and the answer. The companion
 unseals the token and runs the original tool again with its original
 arguments, replaying the answers recorded so far exactly like a 2026-07-28
-round (see `_replay`), so the same tool code asks, re-asks and continues.
+round (see `_replay` and `_state`), so the same tool code asks, re-asks and continues.
 
 The token is sealed with a `RequestStateSecurity` codec (AES-256-GCM by
 default): the model can neither read nor alter it. It expires, names the server
@@ -24,7 +24,7 @@ import hmac
 import secrets
 import weakref
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, NoReturn
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -34,10 +34,16 @@ from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import _clock
-from ._errors import InvalidFallbackToken, TypedElicitError
+from ._errors import ElicitationUnsupported, FallbackNotInstalled, InvalidFallbackToken, TypedElicitError
 from ._form import describe, parse_requested_schema
-from ._replay import ReplayState
+from ._hooks import run_question_hooks
+from ._signals import FallbackRequired
+from ._state import ReplayState
 from ._store import ClaimStore, InProcessClaimStore, store_for
+
+if TYPE_CHECKING:
+    from ._call import Call
+    from ._question import Question
 
 TOKEN_VERSION: Final[Literal[2]] = 2
 META_KEY: Final = "io.github.typed-elicit/fallback"
@@ -179,11 +185,7 @@ async def _redeem(
         claims = _unseal(config, ctx, token)
         store = config.redeemed if config.redeemed is not None else store_for(server)
         if not await store.claim(f"token:{claims.jti}", claims.exp):
-            raise InvalidFallbackToken(
-                "the token was already used: each token delivers one answer, once, and the tool "
-                f"already ran with it. To answer again, call the tool {claims.tool!r} again; it asks "
-                "the question again and gives a fresh token."
-            )
+            raise InvalidFallbackToken.because("used", tool=claims.tool)
     except TypedElicitError as exc:
         raise ToolError(f"{type(exc).__name__}: {exc}") from exc
     tool, arguments = claims.tool, claims.args
@@ -220,9 +222,6 @@ def seal_token(
     return config.security.codec.seal(claims.model_dump_json().encode())
 
 
-_FIX: Final = "Ask the tool again to get a fresh question and token."
-
-
 class _Claims(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -243,18 +242,13 @@ def _unseal(config: Installed, ctx: Context[Any, Any], token: str) -> _Claims:
     except (InvalidRequestState, ValidationError):
         claims = None
     if claims is None or claims.state.pending is None:
-        raise InvalidFallbackToken(
-            "the token is not one this server issued, or it was altered; pass the token from the "
-            f"question unchanged. {_FIX}"
-        )
+        raise InvalidFallbackToken.because("altered")
     if not _clock.now() < claims.exp:
-        raise InvalidFallbackToken(
-            f"the token has expired (tokens are valid for {config.security.ttl:g} s). {_FIX}"
-        )
+        raise InvalidFallbackToken.because("expired", ttl=config.security.ttl)
     if claims.aud != config.audience:
-        raise InvalidFallbackToken(f"the token was issued by another server. {_FIX}")
+        raise InvalidFallbackToken.because("other_server")
     if not hmac.compare_digest(claims.p or "", _principal(config, ctx) or ""):
-        raise InvalidFallbackToken(f"the token was issued to another user. {_FIX}")
+        raise InvalidFallbackToken.because("other_user")
     return claims
 
 
@@ -315,3 +309,47 @@ def fallback_result(*, companion: str, token: str, message: str, schema: dict[st
 def describe_fields(schema: dict[str, Any]) -> list[str]:
     """One readable line per field of a reduced `requestedSchema` (`str(describe(spec))`)."""
     return [str(describe(spec)) for spec in parse_requested_schema(schema).fields]
+
+
+async def ask_the_model(
+    call: Call, question: Question[Any], state: ReplayState, message: str, attempt: int, reason: str
+) -> NoReturn:
+    """End the call with a result that hands `question` to the model (`on_unsupported="fallback"`).
+
+    Args:
+        call: The call asking.
+        question: The form question the client cannot be asked.
+        state: The call's state with `question` pending, sealed into the token.
+        message: The text to show (a re-ask's carries the problems).
+        attempt: The question's attempt, for the hook event.
+        reason: Why the client cannot be asked.
+
+    Raises:
+        FallbackRequired: Always, when the fallback applies; `@elicits` makes it the result.
+        ElicitationUnsupported: In a prompt or resource (the fallback re-runs tool calls only).
+        FallbackNotInstalled: If the server has no companion tool (`install_fallback`).
+    """
+    resume, sdk = call.resume, call.sdk
+    if resume is not None:
+        tool, arguments = resume.tool, resume.arguments
+    else:
+        request = sdk.request_context
+        if request.method != "tools/call":
+            raise ElicitationUnsupported.fallback_outside_tool(reason, request.method)
+        params = request.params or {}
+        tool, arguments = str(params.get("name", "")), dict(params.get("arguments") or {})
+    config = installed(sdk.mcp_server)
+    if config is None:
+        raise FallbackNotInstalled.for_function(call.function, reason)
+    asked = question.params(message)
+    schema = question.form.schema if question.form is not None else {}
+    ending = FallbackRequired(
+        fallback_result(
+            companion=config.name,
+            token=seal_token(config, sdk, tool, arguments, state),
+            message=asked.message,
+            schema=schema,
+        )
+    )
+    await run_question_hooks(call.hooks, call.event(question, asked, attempt, "fallback"))
+    raise ending

@@ -2,7 +2,9 @@
 
 `OnUnsupported`, the default timeouts and limits, the `check_*` functions used by
 `@elicits`, `ctx.elicit` and `ctx.elicit_url`, the process-wide default timeout,
-and `Policy`, the defaults one decorated function carries.
+`Policy` (the defaults one decorated function carries), `resolve` (one question's
+settings: its own arguments over the function's policy over the process default)
+and what a question the client cannot be asked turns into (`unsupported`).
 """
 
 from __future__ import annotations
@@ -10,12 +12,17 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Final, Literal, TypeAlias
+from typing import Final, Literal, TypeAlias, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+from pydantic import BaseModel, ValidationError
 
+from ._errors import ElicitationUnsupported
 from ._hooks import ElicitHook
+from ._results import Accepted, Declined, ElicitResult, UrlResult
+
+M = TypeVar("M", bound=BaseModel)
 
 OnUnsupported: TypeAlias = Literal["raise", "defaults", "decline", "fallback"]
 """What `ctx.elicit` does when the client cannot be asked.
@@ -198,3 +205,112 @@ class Policy:
 
 
 DEFAULT_POLICY = Policy()
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """One question's settings, resolved: its own arguments, else its function's, else the defaults.
+
+    Attributes:
+        timeout: Seconds to wait for the answer.
+        retries: Re-asks allowed after an invalid answer.
+        on_unsupported: What to do when the client cannot be asked.
+    """
+
+    timeout: float
+    retries: int
+    on_unsupported: OnUnsupported
+
+
+def resolve(
+    policy: Policy,
+    owner: str,
+    *,
+    timeout: float | None,
+    retries: int | None = None,
+    on_unsupported: OnUnsupported | None = None,
+    allowed: tuple[str, ...] = ON_UNSUPPORTED,
+    why: str = "",
+) -> Settings:
+    """Check one question's arguments and merge them over `policy` and the process-wide default.
+
+    Args:
+        policy: The decorated function's policy.
+        owner: The asking call, for messages (`"ctx.elicit"`, `"ctx.elicit_url"`).
+        timeout: The question's own timeout, or None.
+        retries: The question's own re-ask count, or None.
+        on_unsupported: The question's own policy, or None.
+        allowed: The policies `owner` accepts.
+        why: Appended to the message when `on_unsupported` is not allowed.
+
+    Returns:
+        The question's settings.
+
+    Raises:
+        ValueError: If an argument is out of range or not an allowed policy.
+    """
+    default = policy.timeout if policy.timeout is not None else _default_timeout
+    wait = check_timeout(timeout if timeout is not None else default, owner)
+    attempts = policy.retries if retries is None else check_retries(retries, owner)
+    if on_unsupported is None:
+        return Settings(wait, attempts, policy.on_unsupported)
+    check_on_unsupported(on_unsupported, owner, allowed, why)
+    return Settings(wait, attempts, on_unsupported)
+
+
+def unsupported(model: type[M], policy: OnUnsupported, reason: str, *, tool: bool | None) -> ElicitResult[M]:
+    """The outcome of a form question the client cannot be asked, under `policy` (never `"fallback"`).
+
+    Args:
+        model: The model asked for.
+        policy: `"decline"`, `"defaults"` or `"raise"`.
+        reason: Why the client cannot be asked.
+        tool: Whether the caller is a tool inside a request (so `"fallback"` could
+            apply), False if not, None if unknown (the advice then says "in a tool").
+
+    Returns:
+        `Declined()`, or `Accepted` of the model's defaults.
+
+    Raises:
+        ElicitationUnsupported: Unless the policy produces an outcome; the message
+            advises only the policies that would work here.
+    """
+    if policy == "decline":
+        return Declined()
+    fallback = {
+        True: "'fallback' (the model relays the question; needs install_fallback(server))",
+        None: "'fallback' in a tool (the model relays the question; needs install_fallback(server))",
+        False: None,
+    }[tool]
+    if policy == "defaults":
+        try:
+            return Accepted(model.model_validate({}))
+        except ValidationError as exc:
+            missing = sorted({".".join(map(str, error["loc"])) for error in exc.errors()})
+            advised = ["'decline'", *([fallback] if fallback else [])]
+            raise ElicitationUnsupported.without_defaults(model.__name__, reason, missing, advised) from None
+    advised = ["'defaults'", "'decline'", *([fallback] if fallback else [])]
+    raise ElicitationUnsupported.for_form(model.__name__, reason, advised)
+
+
+def url_unsupported(policy: OnUnsupported, reason: str) -> UrlResult:
+    """The outcome of a URL-mode question the client cannot be asked, under `policy`.
+
+    Raises:
+        ElicitationUnsupported: Unless the policy is `"decline"`; `"defaults"` and
+            `"fallback"` (inherited from `@elicits`) count as `"raise"`, and the
+            message says why.
+    """
+    if policy == "decline":
+        return Declined()
+    if policy == "defaults":
+        reason += (
+            "; a URL-mode question has no defaults, so on_unsupported='defaults' (from @elicits) "
+            "counts as 'raise' here"
+        )
+    if policy == "fallback":
+        reason += (
+            "; a URL must not pass through the model, so on_unsupported='fallback' (from @elicits) "
+            "counts as 'raise' here"
+        )
+    raise ElicitationUnsupported.for_url(reason)

@@ -1,185 +1,267 @@
-"""What a 2026-07-28 tool remembers between rounds, carried in the SDK-sealed `request_state`.
+"""The replay asker (2026-07-28, and a call resumed by the fallback's companion tool).
 
-On 2026-07-28 a server cannot ask mid-call: the call ends with an
-`InputRequiredResult`, and the client retries it with the answer. The tool body
-then runs again from the top, and every question it already asked is answered
-from this record instead of going back to the user.
-
-Each recorded answer is pinned to its question by position, model and schema
-digest (a URL-mode question: position, the kind `url` and the URL's digest); a
-re-run that asks something else at that position gets `ReplayMismatch`.
-The SDK seals the state (AES-256-GCM, bound to the tool, its arguments and the
-principal), so what arrives here is plaintext this server minted.
-
-The state also carries when the call started and, for the pending question, when it
-was asked, its attempt count and a random round id. A round that only refreshes the
-question keeps all three, so timeouts and `retries` hold however often a client
-refreshes, and the round id (claimed when the answer is taken, see `_store`) makes
-each round single-use.
+Questions are answered by running the call again: a round ends with an
+`InputRequiredResult` (or, through the fallback, a result for the model) when a
+question has no answer yet, and the client's retry brings the answer with the
+sealed state (`_state.ReplayState`). The body then runs from the top; each
+question already answered is answered from the record, pinned to its position,
+model and digest (`ReplayMismatch` otherwise), and the pending one takes this
+round's response: in time, once (its round id is claimed in the server's store),
+within the size limit, re-asked while `retries` allow. Ending a round raises;
+concurrent questions of one call (`elicit_all`, a task group) end it together.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import json
-import logging
-import secrets
-from typing import Any, Literal
+import math
+from typing import Any, Final, NoReturn, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+import anyio.lowlevel
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, ElicitRequest, InputRequest, InputRequiredResult
+from mcp_types import ElicitResult as WireResult
 
-logger = logging.getLogger(__name__)
+from . import _clock
+from ._call import Call
+from ._errors import ElicitationTimeout, InvalidResponse, ReplayMismatch
+from ._fallback import ask_the_model
+from ._hooks import run_question_hooks
+from ._policy import Settings, get_default_timeout, state_ttl
+from ._question import Question, Via, out_of_retries, reask
+from ._results import ElicitResult, UrlResult
+from ._signals import InputRequired, RoundRefused
+from ._state import Answer, Pending, QuestionId, ReplayState, new_round
+from ._store import store_for
 
-STATE_VERSION = 2
-"""Bumped whenever the layout changes; a state of another version starts the call afresh."""
+R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 
+CLAIM_MARGIN: Final = 60.0
+"""Seconds a claimed round id is kept past the round's last possible answer (clock skew)."""
 
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-URL_QUESTION = "url"
-"""`QuestionId.model` of a URL-mode question (a model id always contains a dot)."""
-
-
-class QuestionId(_Record):
-    """Identifies one question: its wire key, what it asks, and a digest of what was shown.
-
-    A form question: the model's id (`model_id`) and the requested schema's digest.
-    A URL-mode question: `URL_QUESTION` and the URL's digest (`url_digest`).
-    """
-
-    key: str
-    model: str
-    digest: str
-
-    def describe(self) -> str:
-        """A short human-readable form for error messages."""
-        if self.model == URL_QUESTION:
-            return f"a URL-mode question (key {self.key!r}, url {self.digest})"
-        return f"{self.model} (key {self.key!r}, schema {self.digest})"
+_NO_FALLBACK_FOR_URLS: Final = (
+    "URL-mode questions never fall back to the model, and the fallback cannot reach the client"
+)
 
 
-class Answer(_Record):
-    """One answered question, as the client sent it (re-validated on every round)."""
+class ReplayAsker:
+    """Answers from the sealed record or this round's responses, else ends the round."""
 
-    question: QuestionId
-    action: Literal["accept", "decline", "cancel"]
-    content: dict[str, Any] | None = None
+    __slots__ = ("_round", "call", "responses", "state")
 
+    def __init__(self, call: Call, state: ReplayState, responses: dict[str, Any]) -> None:
+        self.call = call
+        self.state = state
+        self.responses = responses
+        self._round: list[tuple[Pending, ElicitRequest]] = []
+        if state.started is not None:
+            call.started = state.started
+        if state.once:
+            call.once.update(state.once)
 
-class Pending(_Record):
-    """The question the last round ended on, awaiting the client's response.
+    async def ask(self, question: Question[R], settings: Settings) -> R:
+        """Answer `question` from the record or this round, else end the round (see `ElicitContext.elicit`).
 
-    A round that brings no answer to it ends with this same record (same time,
-    attempt and round id), so refreshing a question neither restarts its timeout
-    nor gives the client another try.
+        A round without an answer to the pending question ends with the same pending
+        record (same asked time, attempt and round id), once it is checked in time.
 
-    Attributes:
-        question: The question asked.
-        asked_at: When this attempt of the question was first asked (Unix time).
-        attempt: 0, then 1, 2, ... for re-asks after invalid answers.
-        round: A random id, claimed when the answer is taken (single-use rounds).
-    """
+        Raises:
+            ReplayMismatch: If the record holds another question at this position.
+            ElicitationTimeout: If the question, or the call, has run out of time.
+            InvalidResponse: If the answers stay invalid past `settings.retries`.
+            ElicitationUnsupported: If the client cannot be asked and the policy says so.
+            InputRequired: To end the round (internal signal).
+            FallbackRequired: To hand the question to the model (internal signal).
+            RoundRefused: If this round was answered already (internal signal).
+        """
+        call = self.call
+        asked = question.id
+        answer = self.state.answer_to(question.key)
+        if answer is not None:
+            if answer.question != asked:
+                raise ReplayMismatch.between_rounds(_position(question), answer.question, asked)
+            call.record(answer)
+            return question.outcome(answer.action, answer.content)
+        pending = self._pending(question, asked)
+        if pending is not None:
+            response = self.responses.get(question.key)
+            if isinstance(response, WireResult):
+                return await self._take(question, settings, pending, response)
+            self._check_in_time(question, pending, settings.timeout, answered=False)
+        attempt = 0 if pending is None else pending.attempt
+        if call.resume is not None:
+            if question.mode == "form":
+                await self._ask_the_model(question, question.message, attempt, "", pending)
+            reason: str | None = _NO_FALLBACK_FOR_URLS
+        else:
+            reason = call.cannot_ask(question.mode)
+        if reason is not None:
+            if question.mode == "form" and settings.on_unsupported == "fallback":
+                await self._ask_the_model(question, question.message, attempt, reason, pending)
+            outcome = question.unsupported(settings.on_unsupported, reason, tool=None)
+            question.settle(call, outcome)
+            if pending is not None:  # the tool goes on with an outcome for this round
+                await self._claim(pending, settings.timeout)
+            return outcome
+        if pending is None:
+            self._check_state_ttl(question, settings.timeout)
+        await self._end_round(question, question.message, attempt, pending)
 
-    question: QuestionId
-    asked_at: float
-    attempt: int = 0
-    round: str
+    async def _take(
+        self, question: Question[R], settings: Settings, pending: Pending, response: WireResult
+    ) -> R:
+        """Take this round's answer to the pending question: in time, once, within the size limit."""
+        call = self.call
+        self._check_in_time(question, pending, settings.timeout, answered=True)
+        await self._claim(pending, settings.timeout)
+        via: Via = "fallback" if call.resume is not None else "client"
+        # The answer event names the question by its base message (a re-ask's text is not recorded).
+        hooks = call.hooks
+        try:
+            question.check_size(response, call.policy.max_answer_bytes)
+            if hooks:
+                event = call.event(question, question.params(with_id=False), pending.attempt, via)
+                response = await call.answered(hooks, event, response)
+            outcome = question.outcome(response.action, response.content)
+        except InvalidResponse as problem:
+            if pending.attempt >= settings.retries:
+                raise out_of_retries(problem, settings.retries) from None
+            text = reask(question.message, problem)
+            if via == "fallback":
+                await self._ask_the_model(question, text, pending.attempt + 1, "", None)
+            await self._end_round(question, text, pending.attempt + 1, None)
+        call.record(
+            Answer(question=pending.question, action=response.action, content=question.kept(response))
+        )
+        return outcome
 
+    def _pending(self, question: Question[Any], asked: QuestionId) -> Pending | None:
+        """The pending record if the last round awaits this question, else None.
 
-class ReplayState(_Record):
-    """Everything a call carries from one round to the next.
-
-    Attributes:
-        v: The layout version (`STATE_VERSION`).
-        started: When the call's first round ran (Unix time), for its `call_timeout`;
-            None before the call has suspended.
-        answers: The answers so far, in the order asked.
-        pending: The question awaiting an answer, if any.
-        others: The other questions asked in the same round (concurrent `ctx.elicit`
-            calls or `ctx.elicit_all`), each with its own round id.
-        once: The results of `ctx.once`, by key.
-    """
-
-    v: int = STATE_VERSION
-    started: float | None = None
-    answers: tuple[Answer, ...] = ()
-    pending: Pending | None = None
-    others: tuple[Pending, ...] = ()
-    once: dict[str, Any] = {}
-
-    def awaiting(self) -> tuple[Pending, ...]:
-        """Every question the last round ended on, in the order they were asked."""
-        return () if self.pending is None else (self.pending, *self.others)
-
-    def answer_to(self, key: str) -> Answer | None:
-        """The recorded answer to the question with wire key `key`, if any."""
-        for answer in self.answers:
-            if answer.question.key == key:
-                return answer
+        Raises:
+            ReplayMismatch: If the record awaits another question at this position.
+        """
+        for pending in self.state.awaiting():
+            if pending.question.key == question.key:
+                if pending.question != asked:
+                    raise ReplayMismatch.between_rounds(_position(question), pending.question, asked)
+                return pending
         return None
 
-    def encode(self) -> str:
-        """Serialise for `InputRequiredResult.request_state` (the SDK seals it)."""
-        return json.dumps(self.model_dump(mode="json"), separators=(",", ":"))
+    def _check_in_time(
+        self, question: Question[Any], pending: Pending, timeout: float, *, answered: bool
+    ) -> None:
+        """Raise `ElicitationTimeout` if the pending question, or the call, has run out of time.
 
-    @classmethod
-    def decode(cls, text: str | None) -> ReplayState:
-        """Read the state the client echoed; anything unreadable starts the call afresh.
-
-        The SDK has already verified the seal, so an unreadable state can only come
-        from another version of this server (a rolling upgrade): asking again is the
-        safe recovery.
-
-        Args:
-            text: `ctx.request_state` as the SDK hands it over (plaintext), or None.
-
-        Returns:
-            The decoded state, or an empty one.
+        Checked when a round answers the question and when it only refreshes it, so a
+        question past its timeout, or a call past its `call_timeout`, can never be
+        answered, however often it is refreshed.
         """
-        if not text:
-            return cls()
-        try:
-            state = cls.model_validate(json.loads(text))
-        except (ValueError, ValidationError):
-            logger.info("typed_elicit: ignoring an unreadable request_state; the call starts afresh")
-            return cls()
-        if state.v != STATE_VERSION:
-            logger.info("typed_elicit: ignoring request_state of version %s; the call starts afresh", state.v)
-            return cls()
-        return state
+        call = self.call
+        now = _clock.now()
+        waited = now - pending.asked_at
+        if waited > timeout:
+            raise ElicitationTimeout.too_late(
+                question.subject, timeout, waited, question.asker, answered=answered
+            )
+        limit = call.policy.call_timeout
+        age = now - call.started
+        if age > limit:
+            raise ElicitationTimeout.call_expired(call.function, question.subject, limit, age)
+
+    async def _claim(self, pending: Pending, timeout: float) -> None:
+        """Claim the pending round's id, so that the round takes one answer (single-use rounds).
+
+        Raises:
+            RoundRefused: If the round was answered already; the client gets -32602.
+        """
+        call = self.call
+        if not call.policy.single_use_rounds:
+            return
+        # The round cannot be answered after this (`_check_in_time`), so its id need not be kept longer.
+        last = min(pending.asked_at + timeout, call.started + call.policy.call_timeout)
+        if await store_for(call.sdk.mcp_server).claim(f"round:{pending.round}", last + CLAIM_MARGIN):
+            return
+        raise RoundRefused(
+            MCPError(
+                code=INVALID_PARAMS,
+                message=(
+                    f"this round of {call.function} was already answered: each requestState takes "
+                    "one answer, and a resent or replayed round is refused (single-use rounds). Answer "
+                    "the latest question with the requestState that came with it, or call the tool "
+                    "again without requestState to start afresh."
+                ),
+                data={"reason": "round_already_answered"},
+            )
+        )
+
+    def _check_state_ttl(self, question: Question[Any], timeout: float) -> None:
+        """On 2026-07-28, refuse to ask a question whose timeout outlives the server's request state.
+
+        Raises:
+            ValueError: If the finite `timeout` exceeds the state's TTL, naming the fix.
+        """
+        call = self.call
+        if not call.uses_input_required or math.isinf(timeout):
+            return
+        if call.policy.timeout is None and timeout == get_default_timeout():
+            # The process-wide default was checked by `set_default_timeout()` (a warning); a
+            # server with a deliberately short ttl still asks, and an answer within it works.
+            return
+        ttl = state_ttl(call.sdk.mcp_server)
+        if ttl is not None and timeout > ttl:
+            raise ValueError(
+                f"{question.asker} in {call.function} has a {timeout:g} s timeout, longer than the {ttl:g} s "
+                "this server's 2026-07-28 request state lives (its RequestStateSecurity ttl): the SDK would "
+                "refuse a later answer as 'Invalid or expired requestState'. Pass a timeout of at most "
+                f"{ttl:g} s, or give the server a longer ttl: MCPServer(..., request_state_security="
+                "RequestStateSecurity.ephemeral(ttl=...)) for one process, or "
+                "RequestStateSecurity(keys=[secret], ttl=...) for several replicas."
+            )
+
+    def _state(self, pending: Pending, others: tuple[Pending, ...] = ()) -> ReplayState:
+        call = self.call
+        return ReplayState(
+            started=call.started,
+            answers=call.answers(),
+            pending=pending,
+            others=others,
+            once=dict(call.once),
+        )
+
+    def _fresh(self, question: Question[Any], attempt: int, pending: Pending | None) -> Pending:
+        """`pending` if the question was asked before (kept as is), else a record of asking it now."""
+        if pending is not None:
+            return pending
+        return Pending(question=question.id, asked_at=_clock.now(), attempt=attempt, round=new_round())
+
+    async def _ask_the_model(
+        self, question: Question[Any], text: str, attempt: int, reason: str, pending: Pending | None
+    ) -> NoReturn:
+        state = self._state(self._fresh(question, attempt, pending))
+        await ask_the_model(self.call, question, state, text, attempt, reason)
+
+    async def _end_round(
+        self, question: Question[Any], text: str, attempt: int, pending: Pending | None
+    ) -> NoReturn:
+        """End this round with an `InputRequiredResult` holding every question pending now.
+
+        `pending` is the record of a question asked before and not yet answered: it is
+        kept as is (asked time, attempt, round id). Otherwise the question is asked now,
+        as attempt `attempt`, in a fresh round.
+        """
+        call = self.call
+        params = question.params(text, with_id=False)  # 2026-07-28 URL requests carry no elicitationId
+        await run_question_hooks(call.hooks, call.event(question, params, attempt, "client"))
+        self._round.append((self._fresh(question, attempt, pending), ElicitRequest(params=params)))
+        # Let concurrent questions of this call (a task group, `elicit_all`) register too:
+        # the round ends with every question pending now, each under its own stable key.
+        await anyio.lowlevel.checkpoint()
+        first, *others = (asked for asked, _ in self._round)
+        requests: dict[str, InputRequest] = {asked.question.key: request for asked, request in self._round}
+        state = self._state(first, tuple(others))
+        raise InputRequired(InputRequiredResult(input_requests=requests, request_state=state.encode()))
 
 
-def model_id(model: type[BaseModel]) -> str:
-    """The stable name a recorded answer is pinned to: `module.QualName`."""
-    return f"{model.__module__}.{model.__qualname__}"
-
-
-def schema_digest(schema: dict[str, Any]) -> str:
-    """A short digest of a `requestedSchema`, stable across processes and key order.
-
-    Computed once per model and revision, by the reducer's record (`Reduced.digest`).
-    """
-    return _digest(json.dumps(schema, sort_keys=True, separators=(",", ":")))
-
-
-def url_digest(url: str) -> str:
-    """A short digest of a URL-mode question's URL (the URL itself is never recorded)."""
-    return _digest(url)
-
-
-def _digest(text: str) -> str:
-    digest = hashlib.sha256(text.encode()).digest()[:9]
-    return base64.urlsafe_b64encode(digest).decode()
-
-
-def new_round() -> str:
-    """A fresh random round id (128 bits, URL-safe)."""
-    return secrets.token_urlsafe(16)
-
-
-def question_key(index: int) -> str:
-    """The `inputRequests` key of the `index`-th question a call asks (0-based)."""
-    return f"q{index}"
+def _position(question: Question[Any]) -> int:
+    """The 0-based position of `question` among its call's questions (from its key `q<n>`)."""
+    return int(question.key[1:])

@@ -1,7 +1,11 @@
-"""What must happen once: the claim store, and the per-server configuration that holds it.
+"""What replicas share: the store, and the per-server configuration that holds it.
+
+A `Store` holds what typed_elicit must see once, or see from another replica:
+consume-once marks (`claim`), values such as a page's sealed answer (`put`, `get`)
+and the wake-up of whoever waits for one (`wait`).
 
 Two things in typed_elicit are single-use, and both are enforced by claiming a key
-in a `ClaimStore` when the thing is used:
+when the thing is used:
 
 - a 2026-07-28 round (`round:<id>`): each sealed `requestState` carries a random
   round id, claimed when the round's answer is taken; a second answer to the same
@@ -16,10 +20,12 @@ with `configure(server, store=...)`.
 from __future__ import annotations
 
 import heapq
+import math
 import threading
 import weakref
 from typing import Protocol
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 
 from . import _clock
@@ -51,34 +57,130 @@ class ClaimStore(Protocol):
         ...
 
 
-class InProcessClaimStore:
-    """The default `ClaimStore`: the keys claimed in this process.
+class Store(ClaimStore, Protocol):
+    """Everything typed_elicit shares between the replicas of one server.
 
-    It holds one entry per key claimed and not yet expired, and forgets each key
-    at its `expires_at`, so its size is bounded by what is claimed within one
-    expiry period (the rounds answered and tokens redeemed in that time), never
-    by what a client merely sends.
+    A `ClaimStore` (consume-once marks) that also holds short-lived values and
+    wakes up whoever waits for one: a page question's answer is `put` by the
+    replica that receives the submitted page and found by the replica whose
+    question waits for it (`wait` on push eras, `get` on a 2026-07-28 round).
+
+    Values are bytes the caller has already sealed: a store never sees an answer
+    in clear. Keys are namespaced (`round:`, `token:`, `page:`) and carry a random
+    id of at least 128 bits; every key expires.
+    """
+
+    async def put(self, key: str, value: bytes, expires_at: float, /) -> bool:
+        """Store `value` under `key` unless the key holds a value already, and wake its waiters.
+
+        Must be atomic: of two concurrent puts of one key, exactly one returns True.
+
+        Args:
+            key: Where to store it, namespaced (`page:<id>`).
+            value: Sealed bytes.
+            expires_at: Unix time (seconds) after which the value may be forgotten.
+
+        Returns:
+            True if stored, False if the key already held a value (which is kept).
+        """
+        ...
+
+    async def get(self, key: str, /) -> bytes | None:
+        """The value stored under `key`, or None if there is none (or it expired)."""
+        ...
+
+    async def wait(self, key: str, timeout: float, /) -> bytes | None:
+        """The value under `key` as soon as there is one: at once if stored already.
+
+        Args:
+            key: The key to wait for.
+            timeout: Seconds to wait at most (`math.inf` waits until cancelled).
+
+        Returns:
+            The value, or None if none was stored within `timeout`.
+        """
+        ...
+
+
+class InProcessStore:
+    """The default `Store`: claims and values kept in this process, forgotten when they expire.
+
+    Its size is bounded by what the server itself claims and stores within one
+    expiry period (rounds answered, tokens redeemed, pages submitted), never by
+    what a client merely sends. Waiters are woken in the event loop they wait in.
     """
 
     def __init__(self) -> None:
-        self._keys: set[str] = set()
-        self._expiry: list[tuple[float, str]] = []  # a heap, soonest expiry first
+        self._claimed: set[str] = set()
+        self._values: dict[str, bytes] = {}
+        self._expiry: list[tuple[float, str, bool]] = []  # a heap: (expires_at, key, is_value)
+        self._waiters: dict[str, list[anyio.Event]] = {}
         self._lock = threading.Lock()
+
+    def _expire(self) -> None:
+        now = _clock.now()
+        while self._expiry and self._expiry[0][0] <= now:
+            _, key, is_value = heapq.heappop(self._expiry)
+            if is_value:
+                self._values.pop(key, None)
+            else:
+                self._claimed.discard(key)
 
     async def claim(self, key: str, expires_at: float, /) -> bool:
         """Record `key` as used; False if it was recorded already (see `ClaimStore`)."""
         with self._lock:
-            now = _clock.now()
-            while self._expiry and self._expiry[0][0] <= now:
-                self._keys.discard(heapq.heappop(self._expiry)[1])
-            if key in self._keys:
+            self._expire()
+            if key in self._claimed:
                 return False
-            self._keys.add(key)
-            heapq.heappush(self._expiry, (expires_at, key))
+            self._claimed.add(key)
+            heapq.heappush(self._expiry, (expires_at, key, False))
             return True
 
+    async def put(self, key: str, value: bytes, expires_at: float, /) -> bool:
+        """Store `value` unless `key` holds one; wakes its waiters (see `Store.put`)."""
+        with self._lock:
+            self._expire()
+            if key in self._values:
+                return False
+            self._values[key] = value
+            heapq.heappush(self._expiry, (expires_at, key, True))
+            waiters = self._waiters.pop(key, [])
+        for event in waiters:
+            event.set()
+        return True
+
+    async def get(self, key: str, /) -> bytes | None:
+        """The value under `key`, or None (see `Store.get`)."""
+        with self._lock:
+            self._expire()
+            return self._values.get(key)
+
+    async def wait(self, key: str, timeout: float, /) -> bytes | None:
+        """The value under `key` once stored, or None after `timeout` seconds (see `Store.wait`)."""
+        event = anyio.Event()
+        with self._lock:
+            self._expire()
+            if key in self._values:
+                return self._values[key]
+            self._waiters.setdefault(key, []).append(event)
+        try:
+            with anyio.move_on_after(None if math.isinf(timeout) else timeout):
+                await event.wait()
+        finally:
+            with self._lock:
+                waiting = self._waiters.get(key)
+                if waiting is not None and event in waiting:
+                    waiting.remove(event)
+                    if not waiting:
+                        del self._waiters[key]
+        return await self.get(key)
+
     def __len__(self) -> int:
-        return len(self._keys)
+        return len(self._claimed) + len(self._values)
+
+
+InProcessClaimStore = InProcessStore
+"""The in-process store under its name from before values and waits (`InProcessStore`)."""
 
 
 class _Configured:
@@ -86,7 +188,7 @@ class _Configured:
 
     __slots__ = ("explicit", "store")
 
-    def __init__(self, store: ClaimStore, *, explicit: bool) -> None:
+    def __init__(self, store: Store, *, explicit: bool) -> None:
         self.store = store
         self.explicit = explicit
 
@@ -95,7 +197,7 @@ _configured: weakref.WeakKeyDictionary[MCPServer, _Configured] = weakref.WeakKey
 _lock = threading.Lock()
 
 
-def configure(server: MCPServer, *, store: ClaimStore | None = None) -> None:
+def configure(server: MCPServer, *, store: Store | None = None) -> None:
     """Configure typed_elicit for one server; call it once, after creating the server.
 
     Every `@elicits` function of `server` claims its single-use 2026-07-28 rounds
@@ -125,15 +227,13 @@ def configure(server: MCPServer, *, store: ClaimStore | None = None) -> None:
                 f"typed_elicit.configure {why}; call it once per server, after creating the "
                 "MCPServer and before serving"
             )
-        _configured[server] = _Configured(
-            store if store is not None else InProcessClaimStore(), explicit=True
-        )
+        _configured[server] = _Configured(store if store is not None else InProcessStore(), explicit=True)
 
 
-def store_for(server: MCPServer) -> ClaimStore:
+def store_for(server: MCPServer) -> Store:
     """The store `server` claims its single-use keys in (made on first use unless configured)."""
     with _lock:
         current = _configured.get(server)
         if current is None:
-            current = _configured[server] = _Configured(InProcessClaimStore(), explicit=False)
+            current = _configured[server] = _Configured(InProcessStore(), explicit=False)
         return current.store

@@ -28,7 +28,9 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp_types import ElicitRequest
 from mcp_types import ElicitResult as WireResult
 
-from typed_elicit._context import ElicitContext, Policy, _outcome  # pyright: ignore[reportPrivateUsage]
+from typed_elicit._context import ElicitContext
+from typed_elicit._policy import Policy
+from typed_elicit._question import Question
 from typed_elicit._reducer import form_message, reduced
 from typed_elicit._validate import validate_content
 
@@ -39,7 +41,7 @@ STEPS = (
     "ElicitContext(sdk, policy)",
     "ctx.elicit preamble (schema, message, capability check)",
     "request construction (the floor builds the same)",
-    "answer: validate_content + _outcome",
+    "answer: validate_content + Question.outcome",
     "answer: bare Signup.model_validate (what the SDK does)",
 )
 
@@ -59,6 +61,7 @@ def measure_steps(sdk: Context, number: int) -> dict[str, float]:
     policy = Policy()
     ectx = ElicitContext(sdk, policy)
     record = reduced(Signup, "2025-11-25")
+    question = Question("q0", MESSAGE, Signup, record)
     schema = record.schema
     wire = WireResult(action="accept", content=dict(SIGNUP_ANSWER))
     answer = dict(SIGNUP_ANSWER)
@@ -73,14 +76,14 @@ def measure_steps(sdk: Context, number: int) -> dict[str, float]:
         _ = policy.timeout or 300.0
         reduced(Signup, "2025-11-25")
         form_message(Signup)
-        ectx._cannot_ask()  # pyright: ignore[reportPrivateUsage]
+        ectx._call.cannot_ask("form")  # pyright: ignore[reportPrivateUsage]
 
     def request() -> None:
         ElicitRequest(params=record.params(MESSAGE))
         ServerMessageMetadata(related_request_id=sdk.request_context.request_id)
 
     def validate() -> None:
-        _outcome(Signup, record, wire)
+        question.outcome(wire.action, wire.content)
 
     validate_content(Signup, schema, answer)  # warm
     steps: dict[str, Callable[[], object]] = {

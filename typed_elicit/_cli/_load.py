@@ -18,8 +18,8 @@ from mcp.server.mcpserver.resources.resource_manager import ResourceManager
 from mcp.server.mcpserver.tools.tool_manager import ToolManager
 from pydantic import BaseModel
 
-from typed_elicit._context import Policy
 from typed_elicit._errors import SchemaError
+from typed_elicit._policy import Policy
 from typed_elicit._reducer import is_form
 
 from ._common import UsageError

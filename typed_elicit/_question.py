@@ -1,0 +1,344 @@
+"""One question: what is asked, how it travels, and how its answer becomes a result.
+
+A `Question` is the value every asker takes: a form question (a model and its
+reduced schema) or a URL-mode question (a URL), with its wire key and the text
+shown to the user. It knows its request params, the id a recorded answer is
+pinned to, and how an answer turns into `Accepted`/`Declined`/`Cancelled`
+(or `Consented`), so form and URL questions travel one path through each asker.
+The checks on what a tool passes in, and on what an answer may be, live here too.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeAlias, TypeVar
+from urllib.parse import SplitResult, urlsplit
+
+from mcp_types import ElicitRequestParams, ElicitRequestURLParams
+from mcp_types import ElicitResult as WireResult
+from pydantic import BaseModel
+
+from ._errors import InvalidResponse
+from ._policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported, unsupported, url_unsupported
+from ._reducer import Reduced
+from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
+from ._state import URL_QUESTION, QuestionId, model_id, url_digest
+from ._validate import validate_content
+
+if TYPE_CHECKING:
+    from ._call import Call
+
+Mode: TypeAlias = Literal["form", "url"]
+Via: TypeAlias = Literal["client", "fallback"]
+Action: TypeAlias = Literal["accept", "decline", "cancel"]
+
+M = TypeVar("M", bound=BaseModel)
+R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Question(Generic[R]):
+    """A question as asked: form (`model`, `form`) or URL mode (`url`).
+
+    Attributes:
+        key: Its wire key (`q0`, `q1`, ...): its position among the call's questions.
+        message: The text shown to the user (a re-ask adds the problems to it).
+        model: The model asked for; None for a URL-mode question.
+        form: The model's reducer record for the negotiated revision; None for URL mode.
+        url: The page a URL-mode question sends the user to; None for a form.
+        elicitation_id: The `elicitationId` a URL-mode question carries on 2025-11-25.
+    """
+
+    key: str
+    message: str
+    model: type[BaseModel] | None = None
+    form: Reduced | None = None
+    url: str | None = None
+    elicitation_id: str | None = None
+
+    @property
+    def mode(self) -> Mode:
+        """`"form"` or `"url"`."""
+        return "form" if self.form is not None else "url"
+
+    @property
+    def id(self) -> QuestionId:
+        """What a recorded answer is pinned to: position, model (or `url`) and digest."""
+        if self.form is not None:
+            assert self.model is not None
+            return QuestionId(key=self.key, model=model_id(self.model), digest=self.form.digest)
+        assert self.url is not None
+        return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(self.url))
+
+    @property
+    def subject(self) -> str:
+        """What the question asks for, as messages name it (the model's name)."""
+        return self.model.__name__ if self.model is not None else "the URL-mode question"
+
+    @property
+    def asker(self) -> str:
+        """The call a tool made to ask it, for messages that advise `timeout=`."""
+        return "ctx.elicit" if self.form is not None else "ctx.elicit_url"
+
+    def params(self, message: str | None = None, *, with_id: bool = True) -> ElicitRequestParams:
+        """The `elicitation/create` params, showing `message` (default: the question's own).
+
+        Args:
+            message: The text to show instead of the question's (a re-ask's).
+            with_id: Whether a URL-mode question carries its `elicitationId`
+                (2026-07-28 URL requests carry none).
+        """
+        text = self.message if message is None else message
+        if self.form is not None:
+            return self.form.params(text)
+        assert self.url is not None
+        return ElicitRequestURLParams(
+            message=text, url=self.url, elicitation_id=self.elicitation_id if with_id else None
+        )
+
+    def outcome(self, action: Action, content: dict[str, Any] | None) -> R:
+        """The typed result of an answer (accepted content validated against the form and model).
+
+        Raises:
+            InvalidResponse: If accepted content breaks the form or the model.
+        """
+        result: Any
+        if action == "accept":
+            if self.form is None:
+                result = Consented()  # any content a client sends with a URL-mode accept is ignored
+            else:
+                assert self.model is not None
+                result = Accepted(validate_content(self.model, self.form.schema, content))
+        elif action == "decline":
+            result = Declined()
+        else:
+            result = Cancelled()
+        typed: R = result
+        return typed
+
+    def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool | None) -> R:
+        """The outcome when the client cannot be asked, under `policy` (never `"fallback"`).
+
+        Raises:
+            ElicitationUnsupported: Unless the policy produces an outcome.
+        """
+        result: Any
+        if self.form is None:
+            result = url_unsupported(policy, reason)
+        else:
+            assert self.model is not None
+            result = unsupported(self.model, policy, reason, tool=tool)
+        typed: R = result
+        return typed
+
+    def settle(self, call: Call, outcome: R) -> None:
+        """Record an outcome its policy gave (`"decline"`, `"defaults"`), to be replayed like an answer.
+
+        A call resumed through the fallback asks every open question through the model,
+        so a question its policy settled must be recorded, not asked again.
+        """
+        if isinstance(outcome, Declined):
+            call.answered_now(self, "decline", None)
+        else:
+            call.answered_now(self, "accept", {})  # {}: the model's defaults
+
+    def kept(self, wire: WireResult) -> dict[str, Any] | None:
+        """The content recorded for replay: only an accepted form answer keeps any."""
+        return wire.content if wire.action == "accept" and self.form is not None else None
+
+    def check_size(self, wire: WireResult, limit: int) -> None:
+        """Refuse an answer whose content exceeds `limit` bytes of compact ASCII JSON.
+
+        Raises:
+            InvalidResponse: Naming the limit and the fix; it keeps no content (nor any value).
+        """
+        content = wire.content
+        if content is None or self.form is None or _bound(content) <= limit:
+            return
+        if json_size(content, limit) > limit:
+            raise InvalidResponse(
+                self.subject,
+                [("(answer)", f"the answer is larger than the limit of {limit} bytes")],
+                None,
+                advice=(
+                    f"An answer may carry at most {limit} bytes of JSON content "
+                    f"(@elicits(max_answer_bytes=...), {DEFAULT_MAX_ANSWER_BYTES} by default), so that it "
+                    "fits in the request state a "
+                    "2026-07-28 round carries. Ask for less per question (set max_length on long text "
+                    "fields, or split the form), or pass a larger max_answer_bytes to @elicits."
+                ),
+            )
+
+
+def _bound(content: dict[str, Any]) -> int:
+    """An upper bound of `json_size(content)`, cheap for the flat answers forms produce.
+
+    Each string counts 12 bytes per character (the longest ASCII JSON escape: a
+    character outside the BMP becomes a surrogate pair of two six-byte escapes);
+    anything but a string, a list of strings, a bool, None or a small number counts as
+    unbounded, so the exact `json_size` decides.
+    """
+    total = 2
+    for key, value in content.items():
+        total += 12 * len(key) + 4  # quotes, colon, comma
+        kind = value.__class__
+        if kind is str:
+            total += 12 * len(value) + 2
+        elif value is None or kind is bool or kind is float or (kind is int and -_BIG < value < _BIG):
+            total += 24
+        elif kind is list:
+            total += 2
+            for item in value:
+                if type(item) is not str:
+                    return _UNBOUNDED
+                total += 12 * len(item) + 3
+        else:
+            return _UNBOUNDED
+    return total
+
+
+_UNBOUNDED: Final = 1 << 62
+_BIG: Final = 10**15
+
+
+def json_size(value: object, limit: int) -> int:
+    """Bytes of `value` as compact ASCII JSON (as the request state carries it), counted up to `limit`.
+
+    Past `limit` it returns any number above `limit`. Strings longer than the limit
+    and integers are sized without being serialised.
+    """
+    if isinstance(value, str):
+        return len(value) + 2 if len(value) > limit else len(json.dumps(value))
+    if value is None or value is True:
+        return 4
+    if value is False:
+        return 5
+    if isinstance(value, int):
+        return value.bit_length() * 30103 // 100000 + 2  # at least its digits and sign
+    if isinstance(value, float):
+        return len(repr(value))
+    items: list[object]
+    if isinstance(value, dict):
+        items = [part for pair in value.items() for part in pair]  # pyright: ignore[reportUnknownVariableType]
+    else:
+        assert isinstance(value, list), "an elicitation result's content holds JSON values only"
+        items = value  # pyright: ignore[reportUnknownVariableType]
+    total = 2 + max(len(items) - 1, 0)  # brackets, separators
+    for item in items:
+        total += json_size(item, limit - total)
+        if total > limit:
+            break
+    return total
+
+
+def out_of_retries(problem: InvalidResponse, retries: int) -> InvalidResponse:
+    """`problem` as raised once the re-asks are used up: with `retries` > 0 its advice says so."""
+    if retries == 0:
+        return problem
+    asked = retries + 1
+    return InvalidResponse(
+        problem.model_name,
+        problem.errors,
+        problem.content,
+        advice=(
+            f"The user was asked {asked} times (retries={retries}) and no answer was valid; "
+            "catch InvalidResponse to carry on without it, or make the form easier to fill in "
+            "(clearer message, titles, descriptions)."
+        ),
+    )
+
+
+def reask(message: str, problem: InvalidResponse) -> str:
+    """The message of a re-ask: the question's own, then what was wrong (paths and rules, no values)."""
+    details = "; ".join(f"{path}: {text}" for path, text in problem.errors)
+    return f"{message}\n\nYour previous answer could not be used ({details}). Please answer again."
+
+
+def check_question(model: object, message: object) -> None:
+    """Refuse a `ctx.elicit` call whose model or message cannot make a question.
+
+    Raises:
+        TypeError: If `model` is not a pydantic model class (with a hint when the
+            arguments are in the SDK's order, message first), or `message` is not a string.
+        ValueError: If `message` is empty or only whitespace.
+    """
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        if isinstance(message, type) and issubclass(message, BaseModel):
+            raise TypeError(
+                f"ctx.elicit takes the model first and the message second: "
+                f'ctx.elicit({message.__name__}, "...") (the SDK\'s ctx.elicit(message, schema) has the '
+                "other order)"
+            )
+        got = model.__name__ if isinstance(model, type) else type(model).__name__
+        raise TypeError(f"ctx.elicit needs a pydantic.BaseModel subclass to ask for, got {got}")
+    if message is None:
+        return
+    if not isinstance(message, str):
+        raise TypeError(
+            f"ctx.elicit needs the message for {model.__name__} as a string, got {type(message).__name__}"
+        )
+    if not message.strip():
+        raise ValueError(
+            f"ctx.elicit got a blank message for {model.__name__}: the user would see an empty question. "
+            "Say what you are asking for, or pass no message to use the model's "
+            "@form(message=...) or docstring."
+        )
+
+
+_URL_SCHEMES: Final = ("https", "http")
+
+
+def check_url_question(url: object, message: object, elicitation_id: object) -> None:
+    """Refuse a `ctx.elicit_url` call that cannot make a question.
+
+    The URL must be absolute `https` or `http` with a host, and carry no
+    credentials, because clients display it in full.
+
+    Raises:
+        ValueError: Naming the problem; credentials, query and fragment are never
+            repeated in the message (the query carries the flow's token).
+    """
+    if not isinstance(url, str):
+        raise ValueError(f"ctx.elicit_url needs the URL as a string, got {type(url).__name__}")
+    if any(c.isspace() or not c.isprintable() for c in url):
+        raise ValueError(
+            "ctx.elicit_url refuses a URL containing whitespace or control characters (clients show "
+            "the URL in full; percent-encode them)"
+        )
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for an invalid port
+    except ValueError:  # its text may repeat the host part, credentials included
+        raise ValueError(
+            "ctx.elicit_url got a malformed URL: its host or port cannot be read (check the brackets "
+            "of an IPv6 address, the port number and the host's characters)"
+        ) from None
+    if "@" in parts.netloc:
+        raise ValueError(
+            f"ctx.elicit_url refuses a URL with credentials in it ({shown(parts)}): clients show the "
+            "full URL to the user. Put a short-lived, single-use token in the query instead (mint it "
+            "with ctx.once)."
+        )
+    if parts.scheme.lower() not in _URL_SCHEMES or not parts.hostname:
+        raise ValueError(
+            f"ctx.elicit_url needs an absolute https:// (or http://) URL with a host, got {shown(parts)!r}"
+        )
+    if not isinstance(message, str) or not message.strip():
+        raise ValueError("ctx.elicit_url needs a message telling the user why they should open the URL")
+    if elicitation_id is not None and not elicitation_id:
+        raise ValueError("an elicitation_id must be a non-empty string (or None to mint one)")
+
+
+def shown(parts: SplitResult) -> str:
+    """A URL fit for an error message: user info, query and fragment become `***`.
+
+    A URL-mode URL carries its single-use token in the query; no message, log or
+    traceback may repeat it.
+    """
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = f"***@{netloc.rpartition('@')[2]}"
+    return parts._replace(
+        netloc=netloc, query="***" if parts.query else "", fragment="***" if parts.fragment else ""
+    ).geturl()

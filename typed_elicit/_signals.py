@@ -1,0 +1,63 @@
+"""The internal signals that end a round or a call early, and the record of those created.
+
+Each derives from `BaseException`, so that a tool's `except Exception:` cannot
+swallow it; `@elicits` turns it into what the client receives.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+from mcp.shared.exceptions import MCPError
+from mcp_types import CallToolResult, InputRequiredResult
+
+
+class InputRequired(BaseException):
+    """Ends a 2026-07-28 round because a question has no answer yet.
+
+    `@elicits` turns it into the round's `InputRequiredResult`.
+    """
+
+    def __init__(self, result: InputRequiredResult) -> None:
+        super().__init__("a question awaits the client's answer")
+        self.result = result
+        _record(self)
+
+
+class RoundRefused(BaseException):
+    """Ends a call whose round was already answered (single-use rounds).
+
+    `@elicits` raises its `error`, a JSON-RPC error -32602, to the client.
+    """
+
+    def __init__(self, error: MCPError) -> None:
+        super().__init__("this round was already answered")
+        self.error = error
+
+
+class FallbackRequired(BaseException):
+    """Ends a tool call because a question goes to the model (`on_unsupported="fallback"`).
+
+    `@elicits` turns it into the call's result.
+    """
+
+    def __init__(self, result: CallToolResult) -> None:
+        super().__init__("a question awaits the model's relayed answer")
+        self.result = result
+        _record(self)
+
+
+suspensions: ContextVar[list[BaseException] | None] = ContextVar("typed_elicit_suspensions", default=None)
+"""Every `InputRequired`/`FallbackRequired` created during the running `@elicits` call.
+
+`@elicits` sets a fresh list per call; task groups inside the call share it (a child
+task's context copy holds the same list). The wrapper compares it with what the
+function raised: a suspension that never reached it was swallowed, two in one round
+were asked concurrently.
+"""
+
+
+def _record(suspension: BaseException) -> None:
+    created = suspensions.get()
+    if created is not None:
+        created.append(suspension)
