@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol, TypeVar, overload
 
 import anyio
@@ -33,7 +33,7 @@ from ._policy import (
 )
 from ._push import PushAsker, UnreachableAsker
 from ._question import Question, check_question, check_url_question
-from ._reducer import form_message, reduced
+from ._reducer import OptionsArg, form_message, reduced, shaped
 from ._replay import ReplayAsker
 from ._results import ElicitResult, UrlResult
 from ._state import ReplayState
@@ -139,6 +139,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[str, OptionsArg] | None = None,
+        defaults: Mapping[str, object] | None = None,
     ) -> ElicitResult[M]:
         """Ask the user to fill in `model` and return their typed answer.
 
@@ -169,12 +171,22 @@ class ElicitContext:
             on_unsupported: What to do if the client cannot be asked; None uses
                 the decorator's setting (`"raise"`). `"fallback"` asks through the
                 model (tools only; needs `install_fallback`).
+            options: The options this question offers, per `Choices()` field name: a
+                list of values, or a mapping of value to title (required for every
+                `Choices()` field; the answer must be one of them). On 2026-07-28 they
+                are part of the question's pinned digest: compute them inside `once`
+                when they come from a side effect.
+            defaults: Per field name, the value this question's form is pre-filled
+                with (also what a left-out field gets); checked against the field and
+                the offered options. 2025-06-18 carries defaults for bool fields only.
 
         Returns:
             `Accepted(data)`, `Declined()` or `Cancelled()`.
 
         Raises:
             SchemaError: If `model` cannot be elicited on the negotiated revision.
+            OptionsError: If `options`/`defaults` do not fit `model` (or a `Choices()`
+                field has no options), before anything is sent.
             ElicitationUnsupported: If the client cannot be asked and the policy is `"raise"`.
             ElicitationTimeout: If no answer arrived in time (on push eras the
                 pending request is cancelled first); on 2026-07-28 and fallback
@@ -208,7 +220,11 @@ class ElicitContext:
                 "on_unsupported='raise', 'defaults' or 'decline' here."
             )
         text = form_message(model) if message is None else message
-        form = reduced(model, call.era or LATEST_PROTOCOL_VERSION)
+        version = call.era or LATEST_PROTOCOL_VERSION
+        if options is None and defaults is None:
+            form = reduced(model, version)
+        else:
+            form = shaped(model, version, options=options, defaults=defaults)
         question: Question[ElicitResult[M]] = Question(call.next_key(), text, model, form)
         return await self._asker.ask(question, settings)
 

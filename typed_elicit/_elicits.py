@@ -40,7 +40,7 @@ from ._policy import (
     resolve,
     warn_if_over_state_ttl,
 )
-from ._reducer import defer_schema_error, reduce_schema
+from ._reducer import check_elicitable, defer_schema_error
 from ._signals import FallbackRequired, InputRequired, RoundRefused, suspensions
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, uses_input_required
 
@@ -183,7 +183,7 @@ def _prereduce(model: type[BaseModel]) -> dict[ProtocolVersion, SchemaError]:
         SchemaError: If the newest revision refuses the model.
     """
     try:
-        reduce_schema(model, protocol_version=LATEST_PROTOCOL_VERSION)
+        check_elicitable(model, LATEST_PROTOCOL_VERSION)
     except SchemaError:
         if not defer_schema_error(model):  # `typed-elicit check` reports it with the rest
             raise
@@ -191,7 +191,7 @@ def _prereduce(model: type[BaseModel]) -> dict[ProtocolVersion, SchemaError]:
     refused: dict[ProtocolVersion, SchemaError] = {}
     for version in PROTOCOL_VERSIONS:
         try:
-            reduce_schema(model, protocol_version=version)
+            check_elicitable(model, version)
         except SchemaError as exc:
             refused[version] = exc
     return refused

@@ -119,6 +119,7 @@ class PushAsker:
                     raise out_of_retries(problem, settings.retries) from None
                 attempt += 1
                 text = reask(question.message, problem)
+                question = question.again(problem)
                 continue
             call.answered_now(question, wire.action, question.kept(wire))
             return outcome

@@ -153,6 +153,27 @@ class Reduced:
         """The schema with `"$schema"` first (`reduce_schema(..., include_dialect=True)`)."""
         return {"$schema": JSON_SCHEMA_DIALECT, **self.schema}
 
+    def prefilled(self, values: Mapping[str, Any]) -> Reduced:
+        """This record's form with `values` (wire name -> wire value) as the fields' defaults.
+
+        What a re-ask shows: the valid part of the last answer filled in. Only fields the
+        revision lets carry a default are filled (booleans alone on 2025-06-18); which
+        fields are required does not change, nor does anything get filled in on arrival.
+
+        Args:
+            values: Checked wire values of fields of this form.
+
+        Returns:
+            A record for showing only (its digest is its schema's, not the question's).
+        """
+        properties = dict(self.schema["properties"])
+        for key, value in values.items():
+            prop = properties[key]
+            if has_primitive_defaults(self.protocol_version) or prop.get("type") == "boolean":
+                properties[key] = _ordered({**prop, "default": value})
+        schema = {**self.schema, "properties": properties}
+        return Reduced(self.protocol_version, schema, schema_digest(schema), self.fill, self.offered)
+
     def params(self, message: str) -> ElicitRequestFormParams:
         """The form request's params.
 

@@ -126,6 +126,7 @@ class ReplayAsker:
             if pending.attempt >= settings.retries:
                 raise out_of_retries(problem, settings.retries) from None
             text = reask(question.message, problem)
+            question = question.again(problem)
             if via == "fallback":
                 await self._ask_the_model(question, text, pending.attempt + 1, "", None)
             await self._end_round(question, text, pending.attempt + 1, None)
