@@ -803,10 +803,12 @@ def _reduce_field(field_name: str, key: str, info: FieldInfo) -> tuple[dict[str,
                 "Titles(...) cannot title options given per question; pass titles with the options "
                 "(options={name: {value: title, ...}}) and remove Titles(...)"
             )
-        if (has_default and info.default is not None) or info.default_factory is not None:
+        if (
+            has_default and info.default is not None and info.default != []
+        ) or info.default_factory is not None:
             raise _FieldProblem(
-                "a Choices() field takes no default in the class (its options are only known per "
-                "question); drop the default and pass defaults={name: ...} with the options"
+                "a Choices() field takes no default in the class but None (or [] for several), as its "
+                "options are only known per question; pass defaults={name: ...} with the options"
             )
         prop, is_multi = _choices_property(annotation, metadata)
     elif _option_values(annotation) is not None:
@@ -1060,11 +1062,8 @@ def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
             return "is not a whole number, as an int field needs"
         return None
     if kind == "array":
-        options = (
-            [o["const"] for o in prop["items"]["anyOf"]]
-            if "anyOf" in prop["items"]
-            else prop["items"]["enum"]
-        )
+        items = prop["items"]
+        options = _options(items, "anyOf") if "enum" in items or "anyOf" in items else []
         unknown = [v for v in cast("list[str]", wire) if v not in options]
         return _not_an_option(unknown[0], options) if unknown else None
     if not isinstance(wire, str):
