@@ -1,4 +1,4 @@
-"""examples/pick_file.py on every era: the offer is the directory's real files, listed once per call."""
+"""examples/pick_file.py and split_bill.py on every era: offers shaped per call, side effects listed once."""
 
 from __future__ import annotations
 
@@ -78,3 +78,23 @@ async def test_an_empty_directory_asks_nothing(connect, era, tmp_path):
 async def test_declining_opens_nothing(connect, era, folder):
     text, _ = await open_file(connect, era, folder, decline())
     assert text == "Nothing opened"
+
+
+async def test_split_bill_prefills_the_computed_share_and_offers_the_friends(connect, era):
+    module = example("split_bill")
+    scripted = user(accept(friends=["bo", "cy"], round_up=True))
+    async with connect(module.server, era, scripted) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("split_bill", {"total": 3050})
+    assert isinstance(result.content[0], TextContent)
+    if era == "2025-06-18":  # no multi-select, no non-bool defaults: refused before asking
+        assert result.is_error
+        assert "multi-select fields need protocol 2025-11-25" in result.content[0].text
+        return
+    assert (result.is_error, result.content[0].text) == (False, "Bo, Cy pay 1600 each")
+    properties = scripted.asked[0].requested_schema["properties"]
+    assert properties["share"]["default"] == 1525
+    assert properties["friends"]["default"] == ["ann"]
+    assert properties["friends"]["items"]["anyOf"][1] == {"const": "bo", "title": "Bo"}
+    # multiple_of cannot travel: it is told in words after the field's own description
+    assert properties["share"]["description"] == "Each person's share, in cents. Must be a multiple of 5."
