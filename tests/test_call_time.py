@@ -300,3 +300,30 @@ async def test_no_per_question_record_is_kept():
 async def test_an_elicit_decline_is_unaffected_by_options(connect, era):
     async with connect(server, era, user(decline())) as client:
         assert await call(client, "pick") == (False, "Declined")
+
+
+async def test_elicits_listing_a_choices_model_checks_it_at_import_and_refuses_old_eras_before_the_body(
+    connect, era
+):
+    listed = MCPServer("listed")
+    ran: list[str] = []
+
+    @listed.tool()
+    @elicits(PickAccount, Tags)
+    async def both(ctx: ElicitContext) -> str:
+        ran.append(era)
+        first = await ctx.elicit(PickAccount, options={"account": ["a"]})
+        second = await ctx.elicit(Tags, options={"tags": ["t"]})
+        assert isinstance(first, Accepted)
+        assert isinstance(second, Accepted)
+        return first.data.account + second.data.tags[0]
+
+    scripted = user(accept(account="a"), accept(tags=["t"]))
+    async with connect(listed, era, scripted) as client:
+        is_error, text = await call(client, "both")
+    if era == "2025-06-18":
+        assert is_error
+        assert "Tags.tags: multi-select fields need protocol 2025-11-25" in text
+        assert ran == []
+    else:
+        assert (is_error, text) == (False, "at")
