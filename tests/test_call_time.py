@@ -327,3 +327,18 @@ async def test_elicits_listing_a_choices_model_checks_it_at_import_and_refuses_o
         assert ran == []
     else:
         assert (is_error, text) == (False, "at")
+
+
+async def test_the_defaults_policy_takes_the_questions_own_defaults_when_the_client_cannot_be_asked(
+    connect, era
+):
+    quiet = MCPServer("quiet")
+
+    @quiet.tool()
+    @elicits(on_unsupported="defaults")
+    async def ask(ctx: ElicitContext) -> str:
+        result = await ctx.elicit(Confirm, "Sure?", defaults={"confirm": True})
+        return str(result.data.confirm) if isinstance(result, Accepted) else type(result).__name__
+
+    async with connect(quiet, era) as client:  # no elicitation capability
+        assert await call(client, "ask") == (False, "True")

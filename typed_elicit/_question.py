@@ -157,7 +157,7 @@ class Question(Generic[R]):
             result = url_unsupported(policy, reason)
         else:
             assert self.model is not None
-            result = unsupported(self.model, policy, reason, tool=tool)
+            result = unsupported(self.model, policy, reason, tool=tool, defaults=self.form.fill)
         typed: R = result
         return typed
 
