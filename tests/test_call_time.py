@@ -342,3 +342,33 @@ async def test_the_defaults_policy_takes_the_questions_own_defaults_when_the_cli
 
     async with connect(quiet, era) as client:  # no elicitation capability
         assert await call(client, "ask") == (False, "True")
+
+
+async def test_the_fallback_relays_the_offered_options_and_checks_the_answer_against_them(connect, era):
+    from typed_elicit import install_fallback
+    from typed_elicit._fallback import META_KEY
+
+    relayed = MCPServer("relayed")
+    install_fallback(relayed)
+
+    @relayed.tool()
+    @elicits(on_unsupported="fallback")
+    async def pick(ctx: ElicitContext) -> str:
+        result = await ctx.elicit(PickAccount, options={"account": {"acc-1": "Checking"}}, retries=1)
+        return result.data.account if isinstance(result, Accepted) else type(result).__name__
+
+    async with connect(relayed, era) as client:  # no elicitation capability: asked through the model
+        with anyio.fail_after(BOUND):
+            first = await client.call_tool("pick", {})
+            token = first.meta[META_KEY]["token"]
+            assert '- account: one of: "acc-1" (Checking), required' in first.content[0].text
+            wrong = await client.call_tool(
+                "send_elicitation_result", {"token": token, "action": "accept", "content": {"account": "x"}}
+            )
+            assert "account: is not one of the offered options" in wrong.content[0].text
+            token = wrong.meta[META_KEY]["token"]
+            done = await client.call_tool(
+                "send_elicitation_result",
+                {"token": token, "action": "accept", "content": {"account": "acc-1"}},
+            )
+    assert (done.is_error, done.content[0].text) == (False, "acc-1")
