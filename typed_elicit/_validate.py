@@ -34,7 +34,11 @@ The rules, applied in this order:
      takes a value the client half would refuse, and may refuse more (`HttpUrl`
      refuses `mailto:`): such an answer is asked again like any other invalid one.
    - A multi-select (`array`) field takes a list of strings, each valid Unicode text.
-5. The model then validates the result, including every constraint that does not
+5. A question shaped at call time (`ctx.elicit(..., options=..., defaults=...)`, see
+   `validate_answer`): a field left out (or null) that has a per-question default gets
+   it, and a `Choices()` field's value (each item, for a multi-select) must be one of
+   the options that question offered, as the model's plain `str` would take any text.
+6. The model then validates the result, including every constraint that does not
    travel on the wire (patterns, validators, `multiple_of`, cross-field checks).
 
 Any failure raises `InvalidResponse`, and nothing else: one `(field path, message)`
@@ -64,7 +68,7 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
 
     The form is the `FormSpec` both ends share (`typed_elicit._form`), the reducer's
     record for `model` and `schema` (`typed_elicit._reducer.form_of`): rules 1 to 4 of
-    this module's docstring are its `check_content`, rule 5 is the model.
+    this module's docstring are its `check_content`, rule 6 is the model.
 
     Args:
         model: The model the question was asked with.
