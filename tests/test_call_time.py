@@ -372,3 +372,36 @@ async def test_the_fallback_relays_the_offered_options_and_checks_the_answer_aga
                 {"token": token, "action": "accept", "content": {"account": "acc-1"}},
             )
     assert (done.is_error, done.content[0].text) == (False, "acc-1")
+
+
+async def test_hooks_see_the_questions_own_schema_on_a_reask_never_the_prefilled_answer(connect, era):
+    from typed_elicit import QuestionEvent
+
+    seen: list[QuestionEvent] = []
+
+    class Watch:
+        async def on_question(self, event: QuestionEvent) -> None:
+            seen.append(event)
+
+        async def on_answer(self, event: Any) -> None:
+            return None
+
+    class Named(BaseModel):
+        name: str = Field(max_length=10)
+        ok: bool
+
+    watched = MCPServer("watched")
+
+    @watched.tool()
+    @elicits(hooks=[Watch()], retries=1)
+    async def ask(ctx: ElicitContext) -> str:
+        result = await ctx.elicit(Named, "Name?")
+        return result.data.name if isinstance(result, Accepted) else "no"
+
+    scripted = user(accept(name="Secretive", ok="nope"), accept(name="Secretive", ok=True))
+    async with connect(watched, era, scripted) as client:
+        assert await call(client, "ask") == (False, "Secretive")
+    if era != "2025-06-18":
+        assert scripted.asked[1].requested_schema["properties"]["name"]["default"] == "Secretive"
+    assert seen
+    assert all("Secretive" not in json.dumps(event.schema) for event in seen)
