@@ -335,3 +335,13 @@ def test_a_hint_setting_that_is_not_a_text_or_false_is_refused(extra: dict[str, 
 def test_a_hint_reaches_the_client_as_the_fields_description() -> None:
     spec = parse_requested_schema(reduce_schema(Pick, options=OPTIONS)).by_name["code"]
     assert spec.description == "Must match the pattern ^[0-9]{6}$."
+
+
+def test_checking_an_answer_to_a_shaped_question_builds_no_form_per_question() -> None:
+    first = shaped(Pick, "2025-11-25", options=OPTIONS)
+    second = shaped(Pick, "2025-11-25", options={"account": ["c"], "tags": ["q"]})
+    assert first.kinds is not None
+    assert first.kinds is second.kinds  # one per model and revision, kept weakly like the records
+    assert validate_answer(Pick, second, {"account": "c", "tags": ["q"]}).account == "c"
+    assert "form" not in vars(second)  # the exact form (a pydantic model) was never built
+    assert second.form.by_name["account"].options[0].value == "c"  # built when asked for

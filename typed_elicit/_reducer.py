@@ -140,8 +140,11 @@ class Reduced:
     """`schema_digest(schema)`: what a recorded 2026-07-28 answer is pinned to."""
     fill: Mapping[str, Any] = dataclasses.field(default_factory=lambda: _NOTHING)
     """Wire name -> wire value filled in for a field the answer leaves out (per-question defaults)."""
-    offered: tuple[str, ...] = ()
-    """Wire names of the `Choices()` fields, whose answers are checked against `form`'s options."""
+    offered: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=lambda: _NOTHING)
+    """Wire name of each `Choices()` field -> the option values this question offered."""
+    kinds: FormSpec | None = None
+    """A form with this one's fields, kinds and formats, shared by every question about the model
+    (a shaped record's own `form` costs a pydantic model per question); None: use `form`."""
 
     @cached_property
     def form(self) -> FormSpec:
@@ -172,7 +175,9 @@ class Reduced:
             if has_primitive_defaults(self.protocol_version) or prop.get("type") == "boolean":
                 properties[key] = _ordered({**prop, "default": value})
         schema = {**self.schema, "properties": properties}
-        return Reduced(self.protocol_version, schema, schema_digest(schema), self.fill, self.offered)
+        return Reduced(
+            self.protocol_version, schema, schema_digest(schema), self.fill, self.offered, self.kinds
+        )
 
     def params(self, message: str) -> ElicitRequestFormParams:
         """The form request's params.
@@ -523,8 +528,49 @@ def shaped(
         raise _options_error(model, problems)
     shaped_base = dataclasses.replace(base, properties=properties, required=required)
     schema = _render(model, shaped_base, protocol_version)
-    offered = tuple(base.keys[name] for name in base.choices)
-    return Reduced(protocol_version, schema, schema_digest(schema), types.MappingProxyType(fill), offered)
+    offered = {
+        base.keys[name]: frozenset(_offered_values(properties[base.keys[name]])) for name in base.choices
+    }
+    return Reduced(
+        protocol_version,
+        schema,
+        schema_digest(schema),
+        types.MappingProxyType(fill),
+        types.MappingProxyType(offered),
+        _kinds(model, base, protocol_version),
+    )
+
+
+_KINDS: weakref.WeakKeyDictionary[type[BaseModel], dict[str, FormSpec]] = weakref.WeakKeyDictionary()
+"""Per model with `Choices()` fields (weakly), per revision: the form its answers' kinds are checked with."""
+
+
+def _kinds(model: type[BaseModel], base: _Reduced, version: ProtocolVersion) -> FormSpec:
+    """The model's form with placeholder options: the kinds and formats every shaped question shares."""
+    try:
+        return _KINDS[model][version]
+    except KeyError:
+        pass
+    properties = dict(base.properties)
+    for name in base.choices:
+        prop = properties[base.keys[name]]
+        properties[base.keys[name]] = _with_options(
+            prop, [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))]
+        )
+    schema = _render(model, dataclasses.replace(base, properties=properties), version)
+    form = parse_requested_schema(schema, cached=False)
+    _KINDS.setdefault(model, {})[version] = form
+    return form
+
+
+def _offered_values(prop: Mapping[str, Any]) -> list[str]:
+    """The option values of a choice property (a multi-select's titled ones are `anyOf`)."""
+    return _options(_holder(prop), "anyOf" if prop["type"] == "array" else "oneOf")
+
+
+def _holder(prop: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Where a choice property keeps its options: itself, or a multi-select's `items`."""
+    return cast("Mapping[str, Any]", prop["items"]) if prop["type"] == "array" else prop
 
 
 def _unknown(model: type[BaseModel], name: str, argument: str) -> str:
@@ -533,7 +579,7 @@ def _unknown(model: type[BaseModel], name: str, argument: str) -> str:
 
 
 def _has_options(prop: Mapping[str, Any]) -> bool:
-    holder = prop["items"] if prop["type"] == "array" else prop
+    holder = _holder(prop)
     return "enum" in holder or "oneOf" in holder or "anyOf" in holder
 
 

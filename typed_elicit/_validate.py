@@ -110,7 +110,7 @@ def validate_answer(model: type[M], record: Reduced, content: Mapping[str, Any] 
     if record.fill:
         given = {k: v for k, v in (content or {}).items() if v is not None}
         filled = {**record.fill, **given}
-    return _validated(model, record.form, filled, content, record.offered)
+    return _validated(model, record.kinds or record.form, filled, content, record.offered)
 
 
 def _validated(
@@ -118,12 +118,11 @@ def _validated(
     form: FormSpec,
     content: Mapping[str, Any] | None,
     raw: Mapping[str, Any] | None,
-    offered: tuple[str, ...] = (),
+    offered: Mapping[str, frozenset[str]] | None = None,
 ) -> M:
     cleaned, problems = check_content(form, content)
-    for key in offered:
+    for key, allowed in (offered or {}).items():
         if key in cleaned:
-            allowed = {option.value for option in form.by_name[key].options}
             value = cleaned[key]
             if isinstance(value, list):
                 if not all(item in allowed for item in cast("list[str]", value)):
