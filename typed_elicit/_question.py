@@ -131,7 +131,7 @@ class Question(Generic[R]):
         """
         if self.form is None or not problem.content:
             return self
-        form = self.form.form
+        form = self.form.kinds or self.form.form
         named = {re.split(r"[.\[]", path, maxsplit=1)[0] for path, _ in problem.errors}
         if not named <= form.by_name.keys():
             return self
