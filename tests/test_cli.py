@@ -189,6 +189,27 @@ def test_check_passes_clean_modules(tmp_path: Path) -> None:
     assert "checked 1 form model(s) on 2025-06-18, 2025-11-25, 2026-07-28: 0 problems" in out
 
 
+def test_check_passes_a_page_form_with_secrets_and_still_reports_its_other_problems(tmp_path: Path) -> None:
+    (tmp_path / "login.py").write_text(
+        "from pydantic import BaseModel, SecretStr\n"
+        "from typed_elicit import form\n"
+        "@form(page=True)\n"
+        "class Login(BaseModel):\n"
+        "    password: SecretStr\n"
+        "    otp: str\n"
+        "@form(page=True)\n"
+        "class Nested(BaseModel):\n"
+        "    login: Login\n"
+    )
+
+    code, out = run("check", f"{tmp_path}/login.py")
+
+    assert code == EXIT_PROBLEMS
+    assert "Nested.login: nested model Login" in out
+    assert "Login.password" not in out
+    assert "2 form model(s)" in out
+
+
 def test_check_lists_every_schema_error_of_every_module_and_exits_1(tmp_path: Path) -> None:
     for name, text in {
         "good.py": GOOD_FORMS,

@@ -39,6 +39,10 @@ def test_the_demo_runs_from_an_installed_wheel_outside_the_checkout(tmp_path: Pa
     assert built.returncode == 0, built.stderr
     (wheel,) = wheels.glob("typed_elicit-*.whl")
     assert "typed_elicit/_cli/examples/deployment_wizard.py" in zipfile.ZipFile(wheel).namelist()
+    # the page templates are package data (`typed_elicit.pages`)
+    assert {"typed_elicit/page_templates/page.html", "typed_elicit/page_templates/message.html"} <= set(
+        zipfile.ZipFile(wheel).namelist()
+    )
 
     venv.EnvBuilder(with_pip=False).create(home)
     python = home / "bin" / "python"

@@ -93,3 +93,22 @@ def test_declaring_models_example_prints_each_modern_schema() -> None:
     assert out.startswith("2025-11-25 {")
     assert '"enumNames"' not in out
     assert "2026-07-28 {" in out
+
+
+def test_no_tracked_text_file_holds_a_merge_conflict_marker():
+    root = Path(__file__).resolve().parent.parent
+    files = subprocess.run(
+        ["git", "ls-files", "*.md", "*.py", "*.toml", "*.yml", "*.html", "*.sh"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    markers = ("<<<<<<< ", ">>>>>>> ")
+    found = [
+        name
+        for name in files
+        if (root / name).exists()
+        and any(line.startswith(markers) for line in (root / name).read_text(encoding="utf-8").splitlines())
+    ]
+    assert found == []

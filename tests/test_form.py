@@ -208,7 +208,7 @@ def test_the_reducer_keeps_one_record_per_model_and_revision():
         assert [spec.name for spec in record.form.fields] == list(SingleKinds.model_fields)
         params = record.params("Tell me")
         assert params.message == "Tell me"
-        assert params.requested_schema is record.schema
+        assert params.requested_schema == record.schema
         assert reduce_schema(SingleKinds, protocol_version=version, include_dialect=True) == {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             **record.schema,

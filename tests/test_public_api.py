@@ -12,6 +12,7 @@ import pytest
 
 import typed_elicit
 import typed_elicit.client
+import typed_elicit.pages
 import typed_elicit.testing
 
 SERVER_SURFACE = {
@@ -77,11 +78,19 @@ CLIENT_SURFACE = {
     "PinnedHandshake",
     "RequestedSchemaError",
     "InvalidAnswer",
+    "call_tool_with_urls",
 }
 
 
 @pytest.mark.parametrize(
-    "module", ["typed_elicit", "typed_elicit.client", "typed_elicit.testing", "typed_elicit.terminal"]
+    "module",
+    [
+        "typed_elicit",
+        "typed_elicit.client",
+        "typed_elicit.testing",
+        "typed_elicit.terminal",
+        "typed_elicit.pages",
+    ],
 )
 def test_every_name_in_all_is_importable(module: str) -> None:
     imported = importlib.import_module(module)
@@ -120,7 +129,7 @@ def test_every_error_derives_from_the_one_base(module: ModuleType) -> None:
 
 def test_every_library_error_is_importable_from_a_public_module() -> None:
     importlib.import_module("typed_elicit._cli")  # load every module that defines an error
-    modules = (typed_elicit, typed_elicit.client, typed_elicit.testing)
+    modules = (typed_elicit, typed_elicit.client, typed_elicit.testing, typed_elicit.pages)
     public = {getattr(m, n) for m in modules for n in m.__all__ if isinstance(getattr(m, n), type)}
 
     def subclasses(cls: type) -> set[type]:

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 from urllib.parse import urlsplit
 
 import mcp_types as types
-from mcp.client import ClientRequestContext, Transport
+from mcp.client import Client, ClientRequestContext, Transport
 from mcp.client.session import ElicitationFnT
+from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 from mcp.shared.message import SessionMessage
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from typing_extensions import Self
 
 from typed_elicit._form import CACHE_ENTRIES as CACHE_ENTRIES
@@ -254,6 +255,74 @@ async def _answer(
         content = request.form.content(outcome.data)
         return types.ElicitResult(action="accept", content=cast("dict[str, Any]", content))
     return types.ElicitResult(action="decline" if isinstance(outcome, Declined) else "cancel")
+
+
+# --- -32042: URL elicitation required -------------------------------------------------------
+
+
+async def call_tool_with_urls(
+    client: Client,
+    name: str,
+    arguments: dict[str, Any] | None = None,
+    *,
+    url: UrlHandler,
+    read_timeout_seconds: float | None = None,
+) -> types.CallToolResult:
+    """Call a tool; if it answers `-32042` (URL elicitation required), run the URLs and call it once more.
+
+    The server's `-32042` error lists URL-mode elicitations (2025-11-25). Each is checked
+    like any URL-mode request (valid text, an absolute http(s) URL) and handed to `url`,
+    one after the other; when the user consents to every one (`"accept"`), the tool is
+    called again, once. The URL handler should return when the user has finished the
+    page (or the server's `notifications/elicitation/complete` arrived), since the
+    retry expects the flow done.
+
+    Args:
+        client: A connected `mcp.Client`.
+        name: The tool.
+        arguments: Its arguments.
+        url: The URL handler (the same one `elicitation_handler(url=...)` takes).
+        read_timeout_seconds: Passed to each `call_tool`.
+
+    Returns:
+        The tool's result: of the first call, or of the one retry.
+
+    Raises:
+        UrlElicitationRequiredError: If the user declined or cancelled a URL, or the
+            retry asked for URLs again (the SDK's error, with its `elicitations`).
+        RequestedSchemaError: If a listed elicitation's message or URL is unusable
+            (not valid text, too long, not an absolute http(s) URL).
+        MCPError: Any other error of the call, as the SDK raised it.
+    """
+    try:
+        return await client.call_tool(name, arguments, read_timeout_seconds)
+    except MCPError as exc:
+        if exc.code != types.URL_ELICITATION_REQUIRED:
+            raise
+        try:
+            required = UrlElicitationRequiredError.from_error(exc.error)
+        except (ValueError, ValidationError):
+            raise RequestedSchemaError(["data.elicitations: not a list of URL-mode elicitations"]) from None
+    if not required.elicitations:
+        raise RequestedSchemaError(["data.elicitations: empty, so there is nothing to complete"])
+    session = client.session
+    info = session.server_info
+    for params in required.elicitations:
+        check_request_text(params.message, params.url)
+        if urlsplit(params.url).scheme.lower() not in ("https", "http"):
+            raise RequestedSchemaError([f"url: not an http(s) URL ({redacted_url(params.url)})"])
+        request = UrlRequest(
+            params.message,
+            params.url,
+            params.elicitation_id,
+            session.protocol_version,
+            info.name if info is not None else None,
+        )
+        answer = await url(request)
+        if answer != "accept":
+            logger.info("the user did not open %s (%s); the call ends", redacted_url(params.url), answer)
+            raise required
+    return await client.call_tool(name, arguments, read_timeout_seconds)
 
 
 # --- pinning the handshake revision --------------------------------------------------------

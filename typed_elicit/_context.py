@@ -21,6 +21,7 @@ from pydantic_core import CoreSchema
 from ._call import JSON, Call, json_stable
 from ._errors import ElicitUsageError
 from ._fallback import Resume
+from ._pages import ask_page
 from ._policy import (
     DEFAULT_POLICY,
     URL_ON_UNSUPPORTED,
@@ -33,7 +34,7 @@ from ._policy import (
 )
 from ._push import PushAsker, UnreachableAsker
 from ._question import Question, check_question, check_url_question
-from ._reducer import OptionsArg, form_message, reduced, shaped
+from ._reducer import OptionsArg, form_message, page_reduced, reduced, shaped
 from ._replay import ReplayAsker
 from ._results import ElicitResult, UrlResult
 from ._state import ReplayState
@@ -108,6 +109,7 @@ class ElicitContext:
             resume: Set when the fallback's companion tool runs the call again.
         """
         self._call = call = Call(sdk, policy or DEFAULT_POLICY, function, resume)
+        self._pages = 0  # page questions asked so far (`elicit_page`)
         self._asker: Asker
         if resume is not None:
             assert resume.state.pending is not None
@@ -303,6 +305,58 @@ class ElicitContext:
         minted = elicitation_id or str(uuid.uuid4())
         question: Question[UrlResult] = Question(call.next_key(), message, url=url, elicitation_id=minted)
         return await self._asker.ask(question, settings)
+
+    async def elicit_page(
+        self, model: type[M], message: str | None = None, *, timeout: float | None = None
+    ) -> ElicitResult[M]:
+        """Ask the user to fill in `model` on a page of this server's own, and return their typed answer.
+
+        For what must not pass through the client or the model: passwords, API keys,
+        one-time codes, card numbers. The model may hold secret fields (declare it
+        `@form(page=True)`); they become password inputs and reach the tool as the
+        model's own types (`SecretStr` intact). The server must serve its pages
+        (`typed_elicit.pages.serve_pages(server, public_url=...)`).
+
+        The client gets a URL-mode question (consent) for the page's URL, an unguessable
+        single-use link bound to this call (and to the authenticated principal, if any),
+        expiring with `timeout`. The page is rendered from the model and checks each submit
+        with it; the user may also Decline or Cancel there.
+
+        - 2025-11-25: after consent the call waits for the page's submit, then sends
+          `notifications/elicitation/complete` and returns.
+        - 2026-07-28: the consent ends a round like `elicit_url`; later rounds wait a
+          while for the submit (`serve_pages(poll_seconds=...)`) and end with a round that
+          carries only `requestState` until it comes. The body re-runs as usual (`once`).
+        - 2025-06-18 has no URL mode: the decorator's `on_unsupported` policy applies
+          (`"decline"` returns `Declined()`, anything else raises).
+
+        Args:
+            model: The pydantic model to fill in (secret fields allowed).
+            message: The text above the form and in the client's consent question; None
+                uses the model's `@form(message=...)`, docstring or title.
+            timeout: Seconds for consent and page together; None uses the decorator's setting,
+                else the process-wide default.
+
+        Returns:
+            `Accepted(data)`, `Declined()` or `Cancelled()` (the consent's, or the page's).
+
+        Raises:
+            PagesNotServed: If the server does not serve pages.
+            SchemaError: If `model` cannot be asked on a page.
+            ElicitationUnsupported: If the client cannot be sent to a URL and the policy is not `"decline"`.
+            ElicitationTimeout: If the page was not submitted within `timeout`.
+            ClientError: On 2025-11-25, if the client answered the consent with a JSON-RPC error.
+            TypeError: If `model` is not a pydantic model class, or `message` is not a string.
+            ValueError: If `message` is blank or `timeout` is out of range.
+        """
+        check_question(model, message)
+        call = self._call
+        settings = resolve(call.policy, "ctx.elicit_page", timeout=timeout)
+        text = form_message(model) if message is None else message
+        page_reduced(model)  # a model no page can ask fails here, on every era
+        index = self._pages
+        self._pages += 1
+        return await ask_page(self, call, model, text, settings, index)
 
     async def complete_url(self, elicitation_id: str) -> bool:
         """Tell the client that the out-of-band flow of a URL-mode question has finished.

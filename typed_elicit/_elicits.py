@@ -40,7 +40,7 @@ from ._policy import (
     resolve,
     warn_if_over_state_ttl,
 )
-from ._reducer import check_elicitable, defer_schema_error
+from ._reducer import check_elicitable, defer_schema_error, is_page_form, page_reduced
 from ._signals import FallbackRequired, InputRequired, RoundRefused, suspensions
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, uses_input_required
 
@@ -182,6 +182,9 @@ def _prereduce(model: type[BaseModel]) -> dict[ProtocolVersion, SchemaError]:
     Raises:
         SchemaError: If the newest revision refuses the model.
     """
+    if is_page_form(model):  # asked on a page (`ctx.elicit_page`), never in form mode
+        page_reduced(model)  # reduced at import by `@form(page=True)`: a cache hit
+        return {}
     try:
         check_elicitable(model, LATEST_PROTOCOL_VERSION)
     except SchemaError:

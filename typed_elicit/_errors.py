@@ -355,6 +355,25 @@ class ElicitationTimeout(TypedElicitError, TimeoutError):
         )
 
     @classmethod
+    def page_not_submitted(cls, subject: str, timeout: float) -> ElicitationTimeout:
+        """A page question's page was not submitted within its timeout (the link has expired).
+
+        Args:
+            subject: The model asked for.
+            timeout: The question's timeout, in seconds.
+
+        Returns:
+            The error.
+        """
+        return cls(
+            f"the page for {subject} was not submitted within {timeout:g} s, and its link has expired. "
+            "Pass timeout= to ctx.elicit_page or @elicits to give the user longer.",
+            subject=subject,
+            timeout=timeout,
+            waited=timeout,
+        )
+
+    @classmethod
     def too_late(
         cls, subject: str, timeout: float, waited: float, asker: str, *, answered: bool
     ) -> ElicitationTimeout:

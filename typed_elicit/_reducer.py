@@ -119,6 +119,10 @@ class _FormInfo:
 
 _FORMS: dict[type[BaseModel], _FormInfo] = {}
 _REDUCED: weakref.WeakKeyDictionary[type[BaseModel], _Reduced] = weakref.WeakKeyDictionary()
+_PAGE_REDUCED: weakref.WeakKeyDictionary[type[BaseModel], _Reduced] = weakref.WeakKeyDictionary()
+"""Models reduced for page questions (secret fields allowed), kept apart from `_REDUCED`."""
+_PAGE_FORMS: weakref.WeakSet[type[BaseModel]] = weakref.WeakSet()
+_PAGE_RECORDS: weakref.WeakKeyDictionary[type[BaseModel], Reduced] = weakref.WeakKeyDictionary()
 _RECORDS: weakref.WeakKeyDictionary[type[BaseModel], dict[str, Reduced]] = weakref.WeakKeyDictionary()
 """Per model class (weakly: a class that goes away takes its records along), per revision."""
 
@@ -202,17 +206,26 @@ class _Reduced:
 @overload
 def form(cls: ModelT, /) -> ModelT: ...
 @overload
-def form(*, message: str | None = None) -> Callable[[ModelT], ModelT]: ...
-def form(cls: ModelT | None = None, /, *, message: str | None = None) -> ModelT | Callable[[ModelT], ModelT]:
+def form(*, message: str | None = None, page: bool = False) -> Callable[[ModelT], ModelT]: ...
+def form(
+    cls: ModelT | None = None, /, *, message: str | None = None, page: bool = False
+) -> ModelT | Callable[[ModelT], ModelT]:
     """Declare a Pydantic model as an elicitation form and reduce it now.
 
     Use bare (`@form`) or with a default message (`@form(message="...")`).
     The model is reduced for every protocol revision when the class is
     defined, so a model that cannot be elicited fails at import time.
 
+    With `page=True` the model is a page form, asked with `ctx.elicit_page` on a
+    web page of the server's own (`typed_elicit.pages`): it may hold secret fields
+    (`SecretStr`, names like `password`, `api_key`, `otp`), which become password
+    inputs there. Every other rule still applies at import. `ctx.elicit` still
+    refuses such a model, and `@elicits(...)` does not reduce it for form mode.
+
     Args:
         cls: The model class (when used bare).
         message: The message shown to the user when `ctx.elicit` gets none.
+        page: Declare a page form (secret fields allowed, for `ctx.elicit_page` only).
 
     Returns:
         The class itself, unchanged, or a decorator that returns it.
@@ -225,8 +238,10 @@ def form(cls: ModelT | None = None, /, *, message: str | None = None) -> ModelT 
     def decorate(model: ModelT) -> ModelT:
         _require_model(model)
         _FORMS[model] = _FormInfo(message=message)
+        if page:
+            _PAGE_FORMS.add(model)
         try:
-            _reduce(model)
+            _reduce(model, page=page)
         except SchemaError:
             if not defer_schema_error(model):
                 raise
@@ -278,10 +293,14 @@ def schema_problems(model: type[BaseModel], *, protocol_version: ProtocolVersion
         protocol_version: The revision to check it for.
 
     Returns:
-        One line per problem, as in `SchemaError.problems`.
+        One line per problem, as in `SchemaError.problems`. A page form
+        (`@form(page=True)`) is checked as a page question (secret fields allowed).
     """
     try:
-        check_elicitable(model, protocol_version)
+        if is_page_form(model):
+            page_reduced(model)
+        else:
+            check_elicitable(model, protocol_version)
     except SchemaError as exc:
         return exc.problems
     return ()
@@ -307,6 +326,61 @@ def check_elicitable(model: type[BaseModel], protocol_version: ProtocolVersion) 
 def is_form(model: type[BaseModel]) -> bool:
     """Whether `model` was declared with `@form`."""
     return model in _FORMS
+
+
+def is_page_form(model: type[BaseModel]) -> bool:
+    """Whether `model` was declared with `@form(page=True)` (secret fields allowed)."""
+    return model in _PAGE_FORMS
+
+
+def page_forms() -> tuple[type[BaseModel], ...]:
+    """Every model declared `@form(page=True)` (and still alive) in this process."""
+    return tuple(_PAGE_FORMS)
+
+
+def page_reduced(model: type[BaseModel]) -> Reduced:
+    """The record of `model` as a page question: like `reduced`, with secret fields allowed.
+
+    A page is rendered by the server itself, not by a client, so it is reduced once,
+    in the newest revision's shape (multi-selects included), whatever the call's era.
+
+    Args:
+        model: A `pydantic.BaseModel` subclass (declared with `@form(page=True)` or not).
+
+    Returns:
+        The record (its `form` is what the page renders and checks answers against).
+
+    Raises:
+        SchemaError: If the model cannot be asked on a page (every rule of `reduce_schema`
+            but the refusal of secrets).
+        TypeError: If `model` is not a `pydantic.BaseModel` subclass.
+    """
+    try:
+        return _PAGE_RECORDS[model]
+    except (KeyError, TypeError):
+        pass
+    schema = _render(model, _reduce(model, page=True), LATEST_PROTOCOL_VERSION)
+    record = Reduced(LATEST_PROTOCOL_VERSION, schema, schema_digest(schema))
+    _PAGE_RECORDS[model] = record
+    return record
+
+
+def secret_fields(model: type[BaseModel]) -> frozenset[str]:
+    """The wire names of `model`'s fields that hold secrets: `SecretStr`/`SecretBytes` or a secret name.
+
+    The same test `ctx.elicit` refuses fields by; a page renders these as password
+    inputs and never echoes their values back.
+    """
+    found: set[str] = set()
+    for field_name, info in model.model_fields.items():
+        key = info.alias if isinstance(info.alias, str) else field_name
+        annotation: Any = info.annotation
+        if get_origin(annotation) in (Union, types.UnionType):
+            annotation = next((a for a in get_args(annotation) if a is not type(None)), None)
+        annotation = _strip_annotated(annotation)[0]
+        if annotation in (SecretStr, SecretBytes) or _looks_secret(field_name) or _looks_secret(key):
+            found.add(key)
+    return frozenset(found)
 
 
 def form_message(model: type[BaseModel]) -> str:
@@ -694,9 +768,10 @@ def _require_model(obj: object) -> None:
         raise TypeError(f"elicitation models are pydantic.BaseModel subclasses, not {obj!r}")
 
 
-def _reduce(model: type[BaseModel]) -> _Reduced:
+def _reduce(model: type[BaseModel], *, page: bool = False) -> _Reduced:
+    cache = _PAGE_REDUCED if page else _REDUCED
     try:
-        return _REDUCED[model]
+        return cache[model]
     except KeyError:
         pass
     _require_model(model)
@@ -728,7 +803,7 @@ def _reduce(model: type[BaseModel]) -> _Reduced:
                     "only (validate_by_alias=False), so every answer would be refused; drop the alias "
                     "or validate_by_alias=False"
                 )
-            prop, is_multi, is_choices = _reduce_field(field_name, key, info)
+            prop, is_multi, is_choices = _reduce_field(field_name, key, info, page=page)
             validator = _field_validator(model, field_name)
             _check_answerable(validator, prop)
             if "default" in prop:
@@ -763,7 +838,7 @@ def _reduce(model: type[BaseModel]) -> _Reduced:
         keys=keys,
         choices=tuple(choices),
     )
-    _REDUCED[model] = reduced
+    cache[model] = reduced
     return reduced
 
 
@@ -815,13 +890,16 @@ def _looks_secret(name: str) -> bool:
 
 _URL_MODE_FIX = (
     "form mode MUST NOT collect passwords, API keys, tokens or payment data (MCP spec); "
-    "send the user to a page of yours with URL mode instead"
+    "send the user to a page of yours with URL mode instead (declare the model "
+    "`@form(page=True)` and ask with `ctx.elicit_page`)"
 )
 
 
-def _reduce_field(field_name: str, key: str, info: FieldInfo) -> tuple[dict[str, Any], bool, bool]:
+def _reduce_field(
+    field_name: str, key: str, info: FieldInfo, *, page: bool
+) -> tuple[dict[str, Any], bool, bool]:
     """A field's newest-revision property, whether it is a multi-select, whether a Choices() field."""
-    if _looks_secret(field_name) or _looks_secret(key):
+    if not page and (_looks_secret(field_name) or _looks_secret(key)):
         raise _FieldProblem(
             f"the name suggests a secret; {_URL_MODE_FIX} (or rename the field if it holds no secret)"
         )
@@ -865,7 +943,7 @@ def _reduce_field(field_name: str, key: str, info: FieldInfo) -> tuple[dict[str,
     else:
         if titles is not None:
             raise _FieldProblem("Titles(...) applies to Literal or Enum options only; remove it")
-        prop = _scalar_property(annotation, metadata)
+        prop = _scalar_property(annotation, metadata, page=page)
 
     _check_ranges(prop)
     if info.title is not None:
@@ -1379,13 +1457,14 @@ def _multi_select_property(annotation: Any, titles: Titles | None, metadata: lis
     return prop
 
 
-def _scalar_property(annotation: Any, metadata: list[Any]) -> dict[str, Any]:
+def _scalar_property(annotation: Any, metadata: list[Any], *, page: bool = False) -> dict[str, Any]:
     if annotation is bool:
         return {"type": "boolean"}
     if annotation is int or annotation is float:
         return _number_property(annotation, metadata)
     fmt = _string_format(annotation)
-    if fmt is not None or annotation is str:
+    secret = page and annotation in (SecretStr, SecretBytes)  # a page's password input
+    if fmt is not None or annotation is str or secret:
         prop: dict[str, Any] = {"type": "string"}
         if fmt:
             prop["format"] = fmt

@@ -10,6 +10,8 @@ the server framework). The outcomes a form handler returns (`Accepted`, `Decline
 - `parse_requested_schema` reads a requested schema into a `FormSpec` of `FieldSpec`s
   (with `Option`s); `model_from_schema` builds a pydantic model from it.
 - `PinnedHandshake` pins the protocol revision a client offers.
+- `call_tool_with_urls` calls a tool and, when it answers `-32042` (URL elicitation
+  required), runs the listed URLs through a URL handler and calls it once more.
 - Errors: `RequestedSchemaError` (the server's schema is not a valid elicitation
   schema) and `InvalidAnswer` (an answer does not fit the form). Both derive from
   `typed_elicit.TypedElicitError`.
@@ -27,6 +29,7 @@ from ._client import (
     UrlAnswer,
     UrlHandler,
     UrlRequest,
+    call_tool_with_urls,
     elicitation_handler,
     model_from_schema,
     parse_requested_schema,
@@ -46,6 +49,7 @@ __all__ = [
     "UrlAnswer",
     "UrlHandler",
     "UrlRequest",
+    "call_tool_with_urls",
     "elicitation_handler",
     "model_from_schema",
     "parse_requested_schema",

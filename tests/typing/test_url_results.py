@@ -41,3 +41,21 @@ async def elicit_url_returns_a_url_result(ctx: ElicitContext) -> None:
 async def url_mode_has_no_defaults_policy(ctx: ElicitContext) -> None:
     await ctx.elicit_url("https://example.com/", "Open it.", on_unsupported="decline")
     await ctx.elicit_url("https://example.com/", "Open it.", on_unsupported="defaults")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
+
+
+async def elicit_page_returns_the_models_result(ctx: ElicitContext) -> None:
+    from pydantic import BaseModel, SecretStr
+
+    from typed_elicit import Accepted, ElicitResult
+
+    class Login(BaseModel):
+        password: SecretStr
+
+    result = await ctx.elicit_page(Login, "Sign in", timeout=60)
+    assert_type(result, ElicitResult[Login])
+    match result:
+        case Accepted(login):
+            assert_type(login, Login)
+        case Declined() | Cancelled():
+            pass
+    await ctx.elicit_page("not a model")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
