@@ -27,10 +27,11 @@ class Split(BaseModel):
 @elicits
 async def split_bill(total: int, ctx: ElicitContext) -> str:
     """Split `total` cents between you and up to three friends."""
+    half = max(5, total // 2 // 5 * 5)  # a default must fit its field: ge=1, multiple_of=5
     result = await ctx.elicit(
         Split,
         options={"friends": FRIENDS},  # value -> title, shown in this order
-        defaults={"friends": ["ann"], "share": total // 2},  # the form comes pre-filled
+        defaults={"friends": ["ann"], "share": half},  # the form comes pre-filled
     )
     if not isinstance(result, Accepted):
         return "Not split"

@@ -15,6 +15,12 @@ from tests.test_elicit_examples import example
 pytestmark = pytest.mark.anyio
 
 
+@pytest.fixture(params=("2025-11-25", "2026-07-28"))
+def modern_era(request: pytest.FixtureRequest) -> str:
+    """Each era with multi-select and non-boolean defaults."""
+    return str(request.param)
+
+
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     (tmp_path / "a.txt").write_text("alpha\n")
@@ -98,3 +104,14 @@ async def test_split_bill_prefills_the_computed_share_and_offers_the_friends(con
     assert properties["friends"]["items"]["anyOf"][1] == {"const": "bo", "title": "Bo"}
     # multiple_of cannot travel: it is told in words after the field's own description
     assert properties["share"]["description"] == "Each person's share, in cents. Must be a multiple of 5."
+
+
+@pytest.mark.parametrize(("total", "half"), [(0, 5), (3, 5), (3002, 1500), (3050, 1525)])
+async def test_split_bill_suggests_a_share_its_field_accepts_for_any_total(connect, modern_era, total, half):
+    module = example("split_bill")
+    scripted = user(accept(friends=["ann"]))
+    async with connect(module.server, modern_era, scripted) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("split_bill", {"total": total})
+    assert isinstance(result.content[0], TextContent)
+    assert (result.is_error, result.content[0].text) == (False, f"Ann pay {half} each")
