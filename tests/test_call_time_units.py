@@ -345,3 +345,15 @@ def test_checking_an_answer_to_a_shaped_question_builds_no_form_per_question() -
     assert validate_answer(Pick, second, {"account": "c", "tags": ["q"]}).account == "c"
     assert "form" not in vars(second)  # the exact form (a pydantic model) was never built
     assert second.form.by_name["account"].options[0].value == "c"  # built when asked for
+
+
+def test_a_page_form_with_a_choices_field_is_refused_at_import() -> None:
+    from typed_elicit import form
+
+    with pytest.raises(
+        SchemaError, match=r"Paged\.account: a page question cannot take options per question"
+    ):
+
+        @form(page=True)
+        class Paged(BaseModel):
+            account: Annotated[str, Choices()]
