@@ -100,8 +100,9 @@ class Choices:
     `options={"account": {"acc-1": "Checking", "acc-2": "Savings"}}`. The answer is
     validated against exactly the options offered, and on 2026-07-28 the options are
     part of the question's pinned digest (compute them inside `ctx.once` when they
-    come from a side effect). A `Choices()` field takes no default in the class: give
-    one per question with `defaults=`.
+    come from a side effect). A `Choices()` field takes no default in the class but
+    `None` (or `[]` for several): give one per question with `defaults=`. Page forms
+    (`@form(page=True)`) cannot have `Choices()` fields yet.
 
     Example:
         `account: Annotated[str, Choices()] = Field(description="The account to charge")`
