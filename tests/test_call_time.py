@@ -405,3 +405,49 @@ async def test_hooks_see_the_questions_own_schema_on_a_reask_never_the_prefilled
         assert scripted.asked[1].requested_schema["properties"]["name"]["default"] == "Secretive"
     assert seen
     assert all("Secretive" not in json.dumps(event.schema) for event in seen)
+
+
+def build_all() -> MCPServer:
+    both = MCPServer("both")
+
+    @both.tool()
+    @elicits
+    async def ask_both(ctx: ElicitContext, bad: bool = False) -> str:
+        account, confirm = await ctx.elicit_all(
+            PickAccount,
+            Confirm,
+            options={PickAccount: {"account": [] if bad else ["acc-1", "acc-2"]}},
+            defaults={Confirm: {"confirm": True}},
+        )
+        assert isinstance(account, Accepted)
+        assert isinstance(confirm, Accepted)
+        return f"{account.data.account} {confirm.data.confirm}"
+
+    @both.tool()
+    @elicits
+    async def stray(ctx: ElicitContext) -> str:
+        await ctx.elicit_all(Confirm, options={PickAccount: {"account": ["a"]}})
+        return "asked"
+
+    return both
+
+
+async def test_elicit_all_shapes_each_question_with_its_models_options_and_defaults(connect, era):
+    scripted = user(accept(account="acc-2"), accept())
+    async with connect(build_all(), era, scripted) as client:
+        assert await call(client, "ask_both") == (False, "acc-2 True")
+    schemas = {tuple(q.requested_schema["properties"]): q.requested_schema for q in scripted.asked}
+    assert schemas[("account",)]["properties"]["account"]["enum"] == ["acc-1", "acc-2"]
+    assert schemas[("confirm",)]["properties"]["confirm"] == {"type": "boolean", "default": True}
+
+
+async def test_elicit_all_checks_every_questions_shape_before_sending_any(connect, era):
+    scripted = user()
+    async with connect(build_all(), era, scripted) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("ask_both", {"bad": True})
+            stray = await client.call_tool("stray", {})
+    assert result.is_error
+    assert "PickAccount.account: offers no options" in result.content[0].text
+    assert stray.is_error  # a ValueError, whose message the SDK keeps to the server's log
+    assert scripted.asked == []

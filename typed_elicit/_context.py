@@ -395,6 +395,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[M1],]: ...
     @overload
     async def elicit_all(
@@ -406,6 +408,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[M1], ElicitResult[M2]]: ...
     @overload
     async def elicit_all(
@@ -418,6 +422,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[M1], ElicitResult[M2], ElicitResult[M3]]: ...
     @overload
     async def elicit_all(
@@ -431,6 +437,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[M1], ElicitResult[M2], ElicitResult[M3], ElicitResult[M4]]: ...
     @overload
     async def elicit_all(
@@ -445,6 +453,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[M1], ElicitResult[M2], ElicitResult[M3], ElicitResult[M4], ElicitResult[M5]]: ...
     @overload
     async def elicit_all(
@@ -460,6 +470,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[
         ElicitResult[M1],
         ElicitResult[M2],
@@ -475,6 +487,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[Any], ...]: ...
     async def elicit_all(
         self,
@@ -482,6 +496,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[Any], ...]:
         """Ask several questions together and return their typed answers, one per model, in order.
 
@@ -496,23 +512,44 @@ class ElicitContext:
             timeout: Seconds to wait for each answer; None for the decorator's default.
             retries: Re-asks allowed per question after an invalid answer.
             on_unsupported: What each question does where it cannot be asked.
+            options: Per model, its `options=` as `ctx.elicit` takes them (every
+                question about that model offers the same).
+            defaults: Per model, its `defaults=` as `ctx.elicit` takes them.
 
         Returns:
             One `ElicitResult` per model, in the order given.
 
         Raises:
-            ValueError: If no model is given.
+            OptionsError: If the options or defaults of any question do not fit its model
+                (or a `Choices()` field has none), before any question is sent.
+            ValueError: If no model is given, or `options`/`defaults` names a model not asked.
             InvalidResponse: If a question's answers stay invalid past `retries`.
             ElicitationTimeout: If a question is not answered in time.
             ElicitUsageError: Through the fallback, which asks one question per round.
         """
         if not models:
             raise ValueError("ctx.elicit_all needs at least one model to ask for, e.g. ctx.elicit_all(A, B)")
+        offers, filled = options or {}, defaults or {}
+        for argument, given in (("options", list(offers)), ("defaults", list(filled))):
+            stray = [model for model in given if model not in models]
+            if stray:
+                names = ", ".join(getattr(m, "__name__", repr(m)) for m in stray)
+                raise ValueError(f"ctx.elicit_all got {argument}= for {names}, which it does not ask for")
+        version = self._call.era or LATEST_PROTOCOL_VERSION
+        for model in models:  # every question's shape is checked before any is sent
+            check_question(model, None)
+            if model in offers or model in filled:
+                shaped(model, version, options=offers.get(model), defaults=filled.get(model))
         results: list[ElicitResult[Any] | None] = [None] * len(models)
 
         async def ask(index: int, model: type[BaseModel]) -> None:
             results[index] = await self.elicit(
-                model, timeout=timeout, retries=retries, on_unsupported=on_unsupported
+                model,
+                timeout=timeout,
+                retries=retries,
+                on_unsupported=on_unsupported,
+                options=offers.get(model),
+                defaults=filled.get(model),
             )
 
         try:

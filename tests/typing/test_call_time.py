@@ -32,3 +32,15 @@ async def misused(ctx: ElicitContext) -> None:
     await ctx.elicit(Pick, defaults=[("account", "a")])  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     await ctx.elicit(Pick, {"account": ["a"]})  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
     reduce_schema(Pick, options={"account": 3})  # type: ignore[dict-item]  # pyright: ignore[reportArgumentType]
+
+
+class Other(BaseModel):
+    ok: bool
+
+
+async def all_at_once(ctx: ElicitContext) -> None:
+    assert_type(
+        await ctx.elicit_all(Pick, Other, options={Pick: {"account": ["a"]}}, defaults={Other: {"ok": True}}),
+        tuple[ElicitResult[Pick], ElicitResult[Other]],
+    )
+    await ctx.elicit_all(Pick, options={"account": ["a"]})  # type: ignore[dict-item]  # pyright: ignore[reportCallIssue, reportArgumentType]
