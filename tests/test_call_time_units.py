@@ -227,6 +227,8 @@ def test_a_default_the_field_or_the_offer_refuses_is_named_with_its_field(
     (first,) = problems_of(defaults=defaults)
     assert first.startswith(f"Pick.{next(iter(defaults))}: ")
     assert problem in first
+    if "None" not in first:
+        assert first.endswith("or leave the field out of defaults=")
 
 
 def test_only_bool_defaults_can_be_given_on_2025_06_18() -> None:

@@ -723,13 +723,19 @@ def _call_default(
             f"protocol {version} carries defaults for yes/no fields only, so the person would not see "
             "this one; ask without it on this revision (say the value in the message instead)"
         )
-    wire = _wire_default(value, prop)
-    info = model.model_fields[name]
-    annotation, _ = _strip_none(info.annotation)
-    _, inner_meta = _strip_annotated(annotation)
-    metadata = [*info.metadata, *inner_meta]
-    _check_default(_field_validator(model, name), value, {**prop, "default": wire}, metadata)
+    try:
+        wire = _wire_default(value, prop)
+        info = model.model_fields[name]
+        annotation, _ = _strip_none(info.annotation)
+        _, inner_meta = _strip_annotated(annotation)
+        metadata = [*info.metadata, *inner_meta]
+        _check_default(_field_validator(model, name), value, {**prop, "default": wire}, metadata)
+    except _FieldProblem as problem:  # the class default's advice, worded for a per-question one
+        raise _FieldProblem(str(problem).replace(_DEFAULT_FIX, _CALL_DEFAULT_FIX)) from None
     return wire
+
+
+_CALL_DEFAULT_FIX = "pass a default the field (and the offer) accepts, or leave the field out of defaults="
 
 
 def _render(model: type[BaseModel], base: _Reduced, version: ProtocolVersion) -> dict[str, Any]:
