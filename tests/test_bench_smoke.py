@@ -108,3 +108,12 @@ def test_outputs_replace_only_the_generated_part(results: Results, tmp_path: Pat
     assert "### 5. Schema cost" in text
     if importlib.util.find_spec("matplotlib") is not None:
         assert image.stat().st_size > 10_000
+
+
+def test_the_shaped_question_benchmark_measures_every_contender() -> None:
+    from tests.bench import bench_shaped
+
+    times = bench_shaped.run(quick=True)
+    assert set(times) == set(bench_shaped.contenders())
+    assert all(seconds > 0 for seconds in times.values())
+    assert bench_shaped.table(times).count("\n") == len(times) + 1

@@ -16,6 +16,7 @@ from typed_elicit import (
     HookError,
     InvalidFallbackToken,
     InvalidResponse,
+    OptionsError,
     ReplayMismatch,
     SchemaError,
     TypedElicitError,
@@ -267,6 +268,7 @@ def test_every_public_error_keeps_its_data_in_attributes() -> None:
         ElicitUsageError.swallowed("f"),
         SchemaError("M", ["p"]),
         InvalidResponse("M", [("a", "b")], None),
+        OptionsError("M", [("a", "offers no options")]),
     ]
     public = {
         getattr(typed_elicit, n)

@@ -20,6 +20,7 @@ from ._errors import (
     HookError,
     InvalidFallbackToken,
     InvalidResponse,
+    OptionsError,
     ReplayMismatch,
     SchemaError,
     TypedElicitError,
@@ -27,7 +28,7 @@ from ._errors import (
 from ._fallback import install_fallback
 from ._hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
 from ._policy import get_default_timeout, set_default_timeout
-from ._reducer import Titles, form, reduce_schema
+from ._reducer import Choices, Titles, form, reduce_schema
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from ._store import ClaimStore, Store, configure
 from ._versions import PROTOCOL_VERSIONS, ProtocolVersion
@@ -39,6 +40,7 @@ __all__ = [
     "Accepted",
     "AnswerEvent",
     "Cancelled",
+    "Choices",
     "ClaimStore",
     "ClientError",
     "Consented",
@@ -53,6 +55,7 @@ __all__ = [
     "HookError",
     "InvalidFallbackToken",
     "InvalidResponse",
+    "OptionsError",
     "ProtocolVersion",
     "QuestionEvent",
     "ReplayMismatch",

@@ -161,12 +161,14 @@ class Call:
                 attempt=attempt,
                 via=via,
             )
+        # The question's own schema: a re-ask's pre-filled one carries the last answer's values.
+        schema = question.form.schema if question.form is not None else params.requested_schema
         return QuestionEvent(
             function=self.function,
             mode="form",
             model=question.model,
             message=params.message,
-            schema=private(params.requested_schema) if self.hooks else params.requested_schema,
+            schema=private(schema) if self.hooks else schema,
             url=None,
             protocol_version=self.era,
             attempt=attempt,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol, TypeVar, overload
 
 import anyio
@@ -35,7 +35,7 @@ from ._policy import (
 )
 from ._push import PushAsker, UnreachableAsker
 from ._question import Question, check_question, check_url_question
-from ._reducer import form_message, page_reduced, reduced
+from ._reducer import OptionsArg, form_message, page_reduced, reduced, shaped
 from ._replay import ReplayAsker
 from ._results import ElicitResult, UrlResult
 from ._state import ReplayState
@@ -142,6 +142,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[str, OptionsArg] | None = None,
+        defaults: Mapping[str, object] | None = None,
     ) -> ElicitResult[M]:
         """Ask the user to fill in `model` and return their typed answer.
 
@@ -172,12 +174,22 @@ class ElicitContext:
             on_unsupported: What to do if the client cannot be asked; None uses
                 the decorator's setting (`"raise"`). `"fallback"` asks through the
                 model (tools only; needs `install_fallback`).
+            options: The options this question offers, per `Choices()` field name: a
+                list of values, or a mapping of value to title (required for every
+                `Choices()` field; the answer must be one of them). On 2026-07-28 they
+                are part of the question's pinned digest: compute them inside `once`
+                when they come from a side effect.
+            defaults: Per field name, the value this question's form is pre-filled
+                with (also what a left-out field gets); checked against the field and
+                the offered options. 2025-06-18 carries defaults for bool fields only.
 
         Returns:
             `Accepted(data)`, `Declined()` or `Cancelled()`.
 
         Raises:
             SchemaError: If `model` cannot be elicited on the negotiated revision.
+            OptionsError: If `options`/`defaults` do not fit `model` (or a `Choices()`
+                field has no options), before anything is sent.
             ElicitationUnsupported: If the client cannot be asked and the policy is `"raise"`.
             ElicitationTimeout: If no answer arrived in time (on push eras the
                 pending request is cancelled first); on 2026-07-28 and fallback
@@ -211,7 +223,11 @@ class ElicitContext:
                 "on_unsupported='raise', 'defaults' or 'decline' here."
             )
         text = form_message(model) if message is None else message
-        form = reduced(model, call.era or LATEST_PROTOCOL_VERSION)
+        version = call.era or LATEST_PROTOCOL_VERSION
+        if options is None and defaults is None:
+            form = reduced(model, version)
+        else:
+            form = shaped(model, version, options=options, defaults=defaults)
         question: Question[ElicitResult[M]] = Question(call.next_key(), text, model, form)
         if not _telemetry.enabled():
             return await self._asker.ask(question, settings)
@@ -425,6 +441,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[M1],]: ...
     @overload
     async def elicit_all(
@@ -436,6 +454,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[M1], ElicitResult[M2]]: ...
     @overload
     async def elicit_all(
@@ -448,6 +468,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[M1], ElicitResult[M2], ElicitResult[M3]]: ...
     @overload
     async def elicit_all(
@@ -461,6 +483,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[M1], ElicitResult[M2], ElicitResult[M3], ElicitResult[M4]]: ...
     @overload
     async def elicit_all(
@@ -475,6 +499,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[M1], ElicitResult[M2], ElicitResult[M3], ElicitResult[M4], ElicitResult[M5]]: ...
     @overload
     async def elicit_all(
@@ -490,6 +516,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[
         ElicitResult[M1],
         ElicitResult[M2],
@@ -505,6 +533,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[Any], ...]: ...
     async def elicit_all(
         self,
@@ -512,6 +542,8 @@ class ElicitContext:
         timeout: float | None = None,
         retries: int | None = None,
         on_unsupported: OnUnsupported | None = None,
+        options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None = None,
+        defaults: Mapping[type[BaseModel], Mapping[str, object]] | None = None,
     ) -> tuple[ElicitResult[Any], ...]:
         """Ask several questions together and return their typed answers, one per model, in order.
 
@@ -526,23 +558,44 @@ class ElicitContext:
             timeout: Seconds to wait for each answer; None for the decorator's default.
             retries: Re-asks allowed per question after an invalid answer.
             on_unsupported: What each question does where it cannot be asked.
+            options: Per model, its `options=` as `ctx.elicit` takes them (every
+                question about that model offers the same).
+            defaults: Per model, its `defaults=` as `ctx.elicit` takes them.
 
         Returns:
             One `ElicitResult` per model, in the order given.
 
         Raises:
-            ValueError: If no model is given.
+            OptionsError: If the options or defaults of any question do not fit its model
+                (or a `Choices()` field has none), before any question is sent.
+            ValueError: If no model is given, or `options`/`defaults` names a model not asked.
             InvalidResponse: If a question's answers stay invalid past `retries`.
             ElicitationTimeout: If a question is not answered in time.
             ElicitUsageError: Through the fallback, which asks one question per round.
         """
         if not models:
             raise ValueError("ctx.elicit_all needs at least one model to ask for, e.g. ctx.elicit_all(A, B)")
+        offers, filled = options or {}, defaults or {}
+        for argument, given in (("options", list(offers)), ("defaults", list(filled))):
+            stray = [model for model in given if model not in models]
+            if stray:
+                names = ", ".join(getattr(m, "__name__", repr(m)) for m in stray)
+                raise ValueError(f"ctx.elicit_all got {argument}= for {names}, which it does not ask for")
+        version = self._call.era or LATEST_PROTOCOL_VERSION
+        for model in models:  # every question's shape is checked before any is sent
+            check_question(model, None)
+            if model in offers or model in filled:
+                shaped(model, version, options=offers.get(model), defaults=filled.get(model))
         results: list[ElicitResult[Any] | None] = [None] * len(models)
 
         async def ask(index: int, model: type[BaseModel]) -> None:
             results[index] = await self.elicit(
-                model, timeout=timeout, retries=retries, on_unsupported=on_unsupported
+                model,
+                timeout=timeout,
+                retries=retries,
+                on_unsupported=on_unsupported,
+                options=offers.get(model),
+                defaults=filled.get(model),
             )
 
         try:

@@ -41,7 +41,7 @@ from ._policy import (
     resolve,
     warn_if_over_state_ttl,
 )
-from ._reducer import defer_schema_error, is_page_form, page_reduced, reduce_schema
+from ._reducer import check_elicitable, defer_schema_error, is_page_form, page_reduced
 from ._signals import FallbackRequired, InputRequired, RoundRefused, suspensions
 from ._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion, uses_input_required
 
@@ -196,7 +196,7 @@ def _prereduce(model: type[BaseModel]) -> dict[ProtocolVersion, SchemaError]:
         page_reduced(model)  # reduced at import by `@form(page=True)`: a cache hit
         return {}
     try:
-        reduce_schema(model, protocol_version=LATEST_PROTOCOL_VERSION)
+        check_elicitable(model, LATEST_PROTOCOL_VERSION)
     except SchemaError:
         if not defer_schema_error(model):  # `typed-elicit check` reports it with the rest
             raise
@@ -204,7 +204,7 @@ def _prereduce(model: type[BaseModel]) -> dict[ProtocolVersion, SchemaError]:
     refused: dict[ProtocolVersion, SchemaError] = {}
     for version in PROTOCOL_VERSIONS:
         try:
-            reduce_schema(model, protocol_version=version)
+            check_elicitable(model, version)
         except SchemaError as exc:
             refused[version] = exc
     return refused

@@ -726,3 +726,39 @@ class ElicitUsageError(TypedElicitError, RuntimeError):
             problem="unwrapped",
             subject=parameter,
         )
+
+
+class OptionsError(TypedElicitError, ValueError):
+    """The options or defaults given for one question do not fit its model.
+
+    Raised by `ctx.elicit(..., options=..., defaults=...)` and `reduce_schema(...)`
+    before anything is sent: a `Choices()` field asked without options, options or a
+    default for a field the model does not have, options for a field that is no
+    `Choices()` field, empty or duplicate options, a default that is not among the
+    offered options or breaks the field's own constraints, or a default the negotiated
+    revision cannot carry. Every problem of the call is listed, one per line, as
+    `Model.field: what is wrong; how to fix it`. The offered values come from the
+    server's own code, so a bad default is quoted (shortened); no answer is ever quoted.
+
+    Attributes:
+        model_name: The model's class name.
+        problems: One line per problem, in the model's field order.
+        fields: The field names concerned, in the same order (a name may repeat).
+    """
+
+    def __init__(self, model_name: str, problems: Sequence[tuple[str, str]]) -> None:
+        """Build the error.
+
+        Args:
+            model_name: The model's class name.
+            problems: One `(field name, what is wrong; how to fix it)` pair per problem.
+        """
+        self.model_name = model_name
+        self.fields = tuple(name for name, _ in problems)
+        self.problems = tuple(f"{model_name}.{name}: {text}" for name, text in problems)
+        count = len(self.problems)
+        header = (
+            f"the options or defaults for {model_name} do not fit it "
+            f"({count} problem{'s' if count != 1 else ''}):"
+        )
+        super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final, Literal, TypeAlias, TypeVar
+from typing import Any, Final, Literal, TypeAlias, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
@@ -262,7 +263,14 @@ def resolve(
     return Settings(wait, attempts, on_unsupported)
 
 
-def unsupported(model: type[M], policy: OnUnsupported, reason: str, *, tool: bool | None) -> ElicitResult[M]:
+def unsupported(
+    model: type[M],
+    policy: OnUnsupported,
+    reason: str,
+    *,
+    tool: bool | None,
+    defaults: Mapping[str, Any] | None = None,
+) -> ElicitResult[M]:
     """The outcome of a form question the client cannot be asked, under `policy` (never `"fallback"`).
 
     Args:
@@ -271,9 +279,11 @@ def unsupported(model: type[M], policy: OnUnsupported, reason: str, *, tool: boo
         reason: Why the client cannot be asked.
         tool: Whether the caller is a tool inside a request (so `"fallback"` could
             apply), False if not, None if unknown (the advice then says "in a tool").
+        defaults: The question's own defaults (`ctx.elicit(defaults=...)`, as wire
+            values), which `"defaults"` takes before the model's.
 
     Returns:
-        `Declined()`, or `Accepted` of the model's defaults.
+        `Declined()`, or `Accepted` of the question's and then the model's defaults.
 
     Raises:
         ElicitationUnsupported: Unless the policy produces an outcome; the message
@@ -288,7 +298,7 @@ def unsupported(model: type[M], policy: OnUnsupported, reason: str, *, tool: boo
     }[tool]
     if policy == "defaults":
         try:
-            return Accepted(model.model_validate({}))
+            return Accepted(model.model_validate(dict(defaults or {})))
         except ValidationError as exc:
             missing = sorted({".".join(map(str, error["loc"])) for error in exc.errors()})
             advised = ["'decline'", *([fallback] if fallback else [])]

@@ -136,6 +136,7 @@ class PushAsker:
                 attempt += 1
                 text = reask(question.message, problem)
                 trace.reask(attempt, len(problem.errors))
+                question = question.again(problem)
                 continue
             call.answered_now(question, wire.action, question.kept(wire))
             return outcome

@@ -11,7 +11,8 @@ The checks on what a tool passes in, and on what an answer may be, live here too
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeAlias, TypeVar
 from urllib.parse import SplitResult, urlsplit
 
@@ -20,11 +21,12 @@ from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel
 
 from ._errors import InvalidResponse
+from ._form import check_wire_value
 from ._policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported, unsupported, url_unsupported
 from ._reducer import Reduced
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from ._state import URL_QUESTION, QuestionId, model_id, url_digest
-from ._validate import validate_content
+from ._validate import validate_answer
 
 if TYPE_CHECKING:
     from ._call import Call
@@ -56,6 +58,8 @@ class Question(Generic[R]):
     form: Reduced | None = None
     url: str | None = None
     elicitation_id: str | None = None
+    shown: Reduced | None = None
+    """The form as a re-ask shows it (`form` pre-filled with the valid part of the last answer)."""
 
     @property
     def mode(self) -> Mode:
@@ -91,7 +95,7 @@ class Question(Generic[R]):
         """
         text = self.message if message is None else message
         if self.form is not None:
-            return self.form.params(text)
+            return (self.shown or self.form).params(text)
         assert self.url is not None
         return ElicitRequestURLParams(
             message=text, url=self.url, elicitation_id=self.elicitation_id if with_id else None
@@ -109,13 +113,38 @@ class Question(Generic[R]):
                 result = Consented()  # any content a client sends with a URL-mode accept is ignored
             else:
                 assert self.model is not None
-                result = Accepted(validate_content(self.model, self.form.schema, content))
+                result = Accepted(validate_answer(self.model, self.form, content))
         elif action == "decline":
             result = Declined()
         else:
             result = Cancelled()
         typed: R = result
         return typed
+
+    def again(self, problem: InvalidResponse) -> Question[R]:
+        """This question as its re-ask shows it: each field the last answer got right pre-filled.
+
+        A field is pre-filled (as its `default`, which the client sent itself) when the
+        answer held a value for it that no problem names; when a problem names no field
+        of the form (a size limit, a check across fields), nothing is. The question's
+        identity (`id`, `form`) is unchanged, so a 2026-07-28 re-run still matches it.
+        """
+        if self.form is None or not problem.content:
+            return self
+        form = self.form.kinds or self.form.form
+        named = {re.split(r"[.\[]", path, maxsplit=1)[0] for path, _ in problem.errors}
+        if not named <= form.by_name.keys():
+            return self
+        valid: dict[str, Any] = {}
+        for key, value in problem.content.items():
+            spec = form.by_name.get(key)
+            if spec is None or value is None or key in named:
+                continue
+            try:
+                valid[key] = check_wire_value(spec, value)
+            except ValueError:
+                continue
+        return replace(self, shown=self.form.prefilled(valid)) if valid else self
 
     def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool | None) -> R:
         """The outcome when the client cannot be asked, under `policy` (never `"fallback"`).
@@ -128,7 +157,7 @@ class Question(Generic[R]):
             result = url_unsupported(policy, reason)
         else:
             assert self.model is not None
-            result = unsupported(self.model, policy, reason, tool=tool)
+            result = unsupported(self.model, policy, reason, tool=tool, defaults=self.form.fill)
         typed: R = result
         return typed
 

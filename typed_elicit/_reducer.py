@@ -7,19 +7,20 @@ cannot express is rejected with a `SchemaError` that lists every bad field.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
 import operator
 import re
 import types
 import weakref
-from collections.abc import Callable, Generator, Iterable, Mapping, Sized
-from contextlib import contextmanager
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence, Sized
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
-from typing import Annotated, Any, Literal, TypeVar, Union, cast, get_args, get_origin, overload
+from typing import Annotated, Any, Literal, TypeAlias, TypeVar, Union, cast, get_args, get_origin, overload
 
 import annotated_types as at
 from mcp_types import ElicitRequestFormParams
@@ -37,7 +38,7 @@ from pydantic_core import (
     to_jsonable_python,
 )
 
-from ._errors import SchemaError
+from ._errors import OptionsError, SchemaError
 from ._form import MAX_FIELDS, MAX_NAME_LENGTH, MAX_OPTIONS, FormSpec, parse_requested_schema
 from ._state import schema_digest
 from ._versions import (
@@ -87,6 +88,27 @@ class Titles:
         object.__setattr__(self, "legacy", legacy)
 
 
+@dataclass(frozen=True)
+class Choices:
+    """Marks a text field whose options are given per question, not in the class.
+
+    Put it in the field's `Annotated[...]`: `Annotated[str, Choices()]` asks for one
+    option, `Annotated[list[str], Choices(), Field(min_length=1, max_length=3)]` for
+    several (2025-11-25 and later). Every question about the model then names the
+    options it offers, optionally with titles:
+    `ctx.elicit(PickAccount, options={"account": ["acc-1", "acc-2"]})` or
+    `options={"account": {"acc-1": "Checking", "acc-2": "Savings"}}`. The answer is
+    validated against exactly the options offered, and on 2026-07-28 the options are
+    part of the question's pinned digest (compute them inside `ctx.once` when they
+    come from a side effect). A `Choices()` field takes no default in the class but
+    `None` (or `[]` for several): give one per question with `defaults=`. Page forms
+    (`@form(page=True)`) cannot have `Choices()` fields yet.
+
+    Example:
+        `account: Annotated[str, Choices()] = Field(description="The account to charge")`
+    """
+
+
 def _option_value(option: object) -> str:
     return str(option.value) if isinstance(option, enum.Enum) else str(option)
 
@@ -106,6 +128,9 @@ _RECORDS: weakref.WeakKeyDictionary[type[BaseModel], dict[str, Reduced]] = weakr
 """Per model class (weakly: a class that goes away takes its records along), per revision."""
 
 
+_NOTHING: Mapping[str, Any] = types.MappingProxyType({})
+
+
 @dataclass(frozen=True, eq=False)
 class Reduced:
     """Everything the server needs to ask about one model on one revision, computed once.
@@ -118,6 +143,13 @@ class Reduced:
     """The `requestedSchema`, as `reduce_schema` returns it (read-only)."""
     digest: str
     """`schema_digest(schema)`: what a recorded 2026-07-28 answer is pinned to."""
+    fill: Mapping[str, Any] = dataclasses.field(default_factory=lambda: _NOTHING)
+    """Wire name -> wire value filled in for a field the answer leaves out (per-question defaults)."""
+    offered: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=lambda: _NOTHING)
+    """Wire name of each `Choices()` field -> the option values this question offered."""
+    kinds: FormSpec | None = None
+    """A form with this one's fields, kinds and formats, shared by every question about the model
+    (a shaped record's own `form` costs a pydantic model per question); None: use `form`."""
 
     @cached_property
     def form(self) -> FormSpec:
@@ -128,6 +160,29 @@ class Reduced:
     def with_dialect(self) -> dict[str, Any]:
         """The schema with `"$schema"` first (`reduce_schema(..., include_dialect=True)`)."""
         return {"$schema": JSON_SCHEMA_DIALECT, **self.schema}
+
+    def prefilled(self, values: Mapping[str, Any]) -> Reduced:
+        """This record's form with `values` (wire name -> wire value) as the fields' defaults.
+
+        What a re-ask shows: the valid part of the last answer filled in. Only fields the
+        revision lets carry a default are filled (booleans alone on 2025-06-18); which
+        fields are required does not change, nor does anything get filled in on arrival.
+
+        Args:
+            values: Checked wire values of fields of this form.
+
+        Returns:
+            A record for showing only (its digest is its schema's, not the question's).
+        """
+        properties = dict(self.schema["properties"])
+        for key, value in values.items():
+            prop = properties[key]
+            if has_primitive_defaults(self.protocol_version) or prop.get("type") == "boolean":
+                properties[key] = _ordered({**prop, "default": value})
+        schema = {**self.schema, "properties": properties}
+        return Reduced(
+            self.protocol_version, schema, schema_digest(schema), self.fill, self.offered, self.kinds
+        )
 
     def params(self, message: str) -> ElicitRequestFormParams:
         """The form request's params.
@@ -145,6 +200,8 @@ class _Reduced:
     properties: dict[str, dict[str, Any]]
     required: list[str]
     multi_select: tuple[str, ...]  # python field names; arrays do not exist before 2025-11-25
+    keys: dict[str, str]  # python field name -> wire name
+    choices: tuple[str, ...]  # python field names of Choices() fields (options given per question)
 
 
 @overload
@@ -244,10 +301,27 @@ def schema_problems(model: type[BaseModel], *, protocol_version: ProtocolVersion
         if is_page_form(model):
             page_reduced(model)
         else:
-            reduce_schema(model, protocol_version=protocol_version)
+            check_elicitable(model, protocol_version)
     except SchemaError as exc:
         return exc.problems
     return ()
+
+
+def check_elicitable(model: type[BaseModel], protocol_version: ProtocolVersion) -> None:
+    """Raise if `model` cannot be elicited on a revision; `Choices()` fields need no options here.
+
+    Args:
+        model: The response model.
+        protocol_version: The revision to check it for.
+
+    Raises:
+        SchemaError: If the model cannot be elicited on that revision.
+        ValueError: If the revision is not one of `PROTOCOL_VERSIONS`.
+        TypeError: If `model` is not a `pydantic.BaseModel` subclass.
+    """
+    # A model with Choices() fields: checked whole but for its options, asked with them.
+    with suppress(OptionsError):
+        reduced(model, protocol_version)
 
 
 def is_form(model: type[BaseModel]) -> bool:
@@ -347,6 +421,7 @@ def reduced(model: type[BaseModel], protocol_version: ProtocolVersion) -> Reduce
 
     Raises:
         SchemaError: If the model cannot be elicited on that revision.
+        OptionsError: If the model has `Choices()` fields (ask it with `shaped`).
         ValueError: If the revision is not one of `PROTOCOL_VERSIONS`.
         TypeError: If `model` is not a `pydantic.BaseModel` subclass.
     """
@@ -359,7 +434,10 @@ def reduced(model: type[BaseModel], protocol_version: ProtocolVersion) -> Reduce
             f"protocol revision {protocol_version!r} has no elicitation; "
             f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
         )
-    schema = _render(model, _reduce(model), protocol_version)
+    base = _reduce(model)
+    schema = _render(model, base, protocol_version)
+    if base.choices:
+        raise _options_error(model, [(name, _NO_OPTIONS) for name in base.choices])
     ElicitRequestFormParams(message="", requested_schema=schema)  # the SDK's own check, once
     record = Reduced(protocol_version, schema, schema_digest(schema))
     _RECORDS.setdefault(model, {})[protocol_version] = record
@@ -391,28 +469,273 @@ def reduce_schema(
     *,
     protocol_version: ProtocolVersion = LATEST_PROTOCOL_VERSION,
     include_dialect: bool = False,
+    options: Mapping[str, OptionsArg] | None = None,
+    defaults: Mapping[str, object] | None = None,
 ) -> dict[str, Any]:
     """The exact `requestedSchema` sent for `model` on a protocol revision.
 
-    The result is cached per model and revision: later calls cost two dict
-    lookups and return the same object, so treat it as read-only.
+    Without `options` and `defaults` the result is cached per model and revision:
+    later calls cost two dict lookups and return the same object, so treat it as
+    read-only. With either, it is the schema of one question shaped by them (as
+    `ctx.elicit(model, options=..., defaults=...)` sends it), built afresh each call.
 
     Args:
         model: A `pydantic.BaseModel` subclass (declared with `@form` or not).
         protocol_version: The negotiated revision; the newest by default.
         include_dialect: Add `"$schema"` (off by default: some clients reject it).
+        options: Per `Choices()` field name, the options offered: a list of values, or
+            a mapping of value to title.
+        defaults: Per field name, the value the form is pre-filled with.
 
     Returns:
         `{"type": "object", "properties": {...}, "required": [...]}`.
 
     Raises:
         SchemaError: If the model cannot be elicited on that revision.
+        OptionsError: If the model has `Choices()` fields and no options are given for
+            one of them, or `options`/`defaults` do not fit the model.
         ValueError: If `protocol_version` is not a revision with elicitation (a
             programmer mistake: pass one of `PROTOCOL_VERSIONS`).
         TypeError: If `model` is not a `pydantic.BaseModel` subclass.
     """
-    record = reduced(model, protocol_version)
+    if options is None and defaults is None:
+        record = reduced(model, protocol_version)
+    else:
+        record = shaped(model, protocol_version, options=options, defaults=defaults)
     return record.with_dialect if include_dialect else record.schema
+
+
+OptionsArg: TypeAlias = Sequence[str] | Mapping[str, str]
+"""The options of one `Choices()` field: values, or value -> title (in the order shown)."""
+
+_NO_OPTIONS = (
+    "is a Choices() field, so each question must offer its options; pass options={name: [...]} to ctx.elicit"
+)
+
+
+def _options_error(model: type[BaseModel], problems: list[tuple[str, str]]) -> OptionsError:
+    order = list(model.model_fields)
+    problems.sort(key=lambda p: order.index(p[0]) if p[0] in order else len(order))
+    return OptionsError(model.__name__, problems)
+
+
+def shaped(
+    model: type[BaseModel],
+    protocol_version: ProtocolVersion,
+    *,
+    options: Mapping[str, OptionsArg] | None = None,
+    defaults: Mapping[str, object] | None = None,
+) -> Reduced:
+    """The record of one question about `model`, shaped by per-question options and defaults.
+
+    Built afresh on every call and never cached (the options are per question). The
+    schema carries the offered options (`enum`, or titled `oneOf`/`anyOf`) and the
+    defaults; a field with a default is no longer required, and an answer that leaves
+    it out gets the default (`Reduced.fill`). The digest covers both, so on 2026-07-28 a
+    re-run that offers other options, or other defaults, is a `ReplayMismatch`.
+
+    Args:
+        model: The response model.
+        protocol_version: The negotiated revision.
+        options: Per `Choices()` field name: its options as values, or value -> title.
+        defaults: Per field name: the value the form is pre-filled with.
+
+    Returns:
+        The per-question record.
+
+    Raises:
+        SchemaError: If the model cannot be elicited on that revision.
+        OptionsError: Listing every problem of `options` and `defaults` (see its docstring).
+        ValueError: If the revision is not one of `PROTOCOL_VERSIONS`.
+        TypeError: If `model` is not a `pydantic.BaseModel` subclass.
+    """
+    if protocol_version not in PROTOCOL_VERSIONS:
+        raise ValueError(
+            f"protocol revision {protocol_version!r} has no elicitation; "
+            f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
+        )
+    base = _reduce(model)
+    _render(model, base, protocol_version)  # the revision's own refusals (multi-select) first
+    problems: list[tuple[str, str]] = []
+    properties = dict(base.properties)
+    given = dict(options or {})
+    for name in given:
+        if name not in base.keys:
+            problems.append((name, _unknown(model, name, "options")))
+        elif name not in base.choices:
+            problems.append(
+                (
+                    name,
+                    "is not a Choices() field, so its options are fixed in the class; offer options "
+                    "for Choices() fields only (declare it Annotated[str, Choices()] to give them "
+                    "per question)",
+                )
+            )
+    for name in base.choices:
+        if name not in given:
+            problems.append((name, _NO_OPTIONS))
+            continue
+        key = base.keys[name]
+        try:
+            properties[key] = _with_options(properties[key], given[name])
+        except _FieldProblem as problem:
+            problems.append((name, str(problem)))
+    required = list(base.required)
+    fill: dict[str, Any] = {}
+    for name, value in (defaults or {}).items():
+        if name not in base.keys:
+            problems.append((name, _unknown(model, name, "defaults")))
+            continue
+        key = base.keys[name]
+        prop = properties[key]
+        if name in base.choices and not _has_options(prop):
+            continue  # its options are wrong: already a problem
+        try:
+            wire = _call_default(model, name, value, prop, protocol_version)
+        except _FieldProblem as problem:
+            problems.append((name, str(problem)))
+            continue
+        properties[key] = _ordered({**prop, "default": wire})
+        fill[key] = wire
+        if key in required:
+            required.remove(key)
+    if problems:
+        raise _options_error(model, problems)
+    shaped_base = dataclasses.replace(base, properties=properties, required=required)
+    schema = _render(model, shaped_base, protocol_version)
+    offered = {
+        base.keys[name]: frozenset(_offered_values(properties[base.keys[name]])) for name in base.choices
+    }
+    return Reduced(
+        protocol_version,
+        schema,
+        schema_digest(schema),
+        types.MappingProxyType(fill),
+        types.MappingProxyType(offered),
+        _kinds(model, base, protocol_version),
+    )
+
+
+_KINDS: weakref.WeakKeyDictionary[type[BaseModel], dict[str, FormSpec]] = weakref.WeakKeyDictionary()
+"""Per model with `Choices()` fields (weakly), per revision: the form its answers' kinds are checked with."""
+
+
+def _kinds(model: type[BaseModel], base: _Reduced, version: ProtocolVersion) -> FormSpec:
+    """The model's form with placeholder options: the kinds and formats every shaped question shares."""
+    try:
+        return _KINDS[model][version]
+    except KeyError:
+        pass
+    properties = dict(base.properties)
+    for name in base.choices:
+        prop = properties[base.keys[name]]
+        properties[base.keys[name]] = _with_options(
+            prop, [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))]
+        )
+    schema = _render(model, dataclasses.replace(base, properties=properties), version)
+    form = parse_requested_schema(schema, cached=False)
+    _KINDS.setdefault(model, {})[version] = form
+    return form
+
+
+def _offered_values(prop: Mapping[str, Any]) -> list[str]:
+    """The option values of a choice property (a multi-select's titled ones are `anyOf`)."""
+    return _options(_holder(prop), "anyOf" if prop["type"] == "array" else "oneOf")
+
+
+def _holder(prop: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Where a choice property keeps its options: itself, or a multi-select's `items`."""
+    return cast("Mapping[str, Any]", prop["items"]) if prop["type"] == "array" else prop
+
+
+def _unknown(model: type[BaseModel], name: str, argument: str) -> str:
+    fields = ", ".join(model.model_fields)
+    return f"is no field of {model.__name__} (it has {fields}); fix the key in {argument}="
+
+
+def _has_options(prop: Mapping[str, Any]) -> bool:
+    holder = _holder(prop)
+    return "enum" in holder or "oneOf" in holder or "anyOf" in holder
+
+
+def _with_options(prop: Mapping[str, Any], given: object) -> dict[str, Any]:
+    """`prop` with the offered options: `enum` for plain values, titled `oneOf`/`anyOf` for titles."""
+    if isinstance(given, str) or not isinstance(given, Sequence | Mapping):
+        raise _FieldProblem(
+            f"its options must be a list of values or a mapping of value to title, not "
+            f"{type(given).__name__}; wrap a single option in a list"
+        )
+    entries: list[tuple[object, object]]
+    if isinstance(given, Mapping):
+        entries = list(cast("Mapping[object, object]", given).items())
+    else:
+        entries = [(value, None) for value in cast("Sequence[object]", given)]
+    if not entries:
+        raise _FieldProblem("offers no options, so no answer could be valid; offer at least one")
+    if len(entries) > MAX_OPTIONS:
+        raise _FieldProblem(
+            f"offers {len(entries)} options, more than the {MAX_OPTIONS} clients accept; offer fewer"
+        )
+    values: list[str] = []
+    for value, title in entries:
+        if not isinstance(value, str) or (title is not None and not isinstance(title, str)):
+            raise _FieldProblem(
+                f"its options must be strings (and titles strings), got a {type(value).__name__}"
+                f"{'' if title is None else ' titled by a ' + type(title).__name__}; convert them with str()"
+            )
+        _valid_text(value, "option")
+        if title is not None:
+            _valid_text(title, "title")
+        values.append(value)
+    seen: set[str] = set()
+    for value in values:
+        if value in seen:
+            raise _FieldProblem(f"offers {value[:40]!r} more than once; offer each option once")
+        seen.add(value)
+    titled = isinstance(given, Mapping)
+    out = dict(prop)
+    if prop["type"] == "array":
+        out["items"] = (
+            {"anyOf": [{"const": v, "title": t} for v, t in entries]}
+            if titled
+            else {"type": "string", "enum": values}
+        )
+        if out.get("minItems", 0) > len(values):
+            raise _FieldProblem(
+                f"offers {len(values)} options, fewer than its min_length={out['minItems']} selections; "
+                "offer more options or lower min_length"
+            )
+    elif titled:
+        out["oneOf"] = [{"const": v, "title": t} for v, t in entries]
+    else:
+        out["enum"] = values
+    return _ordered(out)
+
+
+def _call_default(
+    model: type[BaseModel], name: str, value: object, prop: Mapping[str, Any], version: ProtocolVersion
+) -> Any:
+    """The wire form of a per-question default, checked as a class default is (`_check_default`)."""
+    if value is None:
+        raise _FieldProblem("the default None pre-fills nothing; leave the field out of defaults=")
+    if not has_primitive_defaults(version) and prop["type"] != "boolean":
+        raise _FieldProblem(
+            f"protocol {version} carries defaults for yes/no fields only, so the person would not see "
+            "this one; ask without it on this revision (say the value in the message instead)"
+        )
+    try:
+        wire = _wire_default(value, prop)
+        info = model.model_fields[name]
+        annotation, _ = _strip_none(info.annotation)
+        _, inner_meta = _strip_annotated(annotation)
+        metadata = [*info.metadata, *inner_meta]
+        _check_default(_field_validator(model, name), value, {**prop, "default": wire}, metadata)
+    except _FieldProblem as problem:  # the class default's advice, worded for a per-question one
+        raise _FieldProblem(str(problem).replace(_DEFAULT_FIX, _CALL_DEFAULT_FIX)) from None
+    return wire
+
+
+_CALL_DEFAULT_FIX = "pass a default the field (and the offer) accepts, or leave the field out of defaults="
 
 
 def _render(model: type[BaseModel], base: _Reduced, version: ProtocolVersion) -> dict[str, Any]:
@@ -475,6 +798,8 @@ def _reduce(model: type[BaseModel], *, page: bool = False) -> _Reduced:
     properties: dict[str, dict[str, Any]] = {}
     required: list[str] = []
     multi: list[str] = []
+    choices: list[str] = []
+    keys: dict[str, str] = {}
     for field_name, info in model.model_fields.items():
         where = f"{name}.{field_name}"
         try:
@@ -485,7 +810,7 @@ def _reduce(model: type[BaseModel], *, page: bool = False) -> _Reduced:
                     "only (validate_by_alias=False), so every answer would be refused; drop the alias "
                     "or validate_by_alias=False"
                 )
-            prop, is_multi = _reduce_field(field_name, key, info, page=page)
+            prop, is_multi, is_choices = _reduce_field(field_name, key, info, page=page)
             validator = _field_validator(model, field_name)
             _check_answerable(validator, prop)
             if "default" in prop:
@@ -498,6 +823,9 @@ def _reduce(model: type[BaseModel], *, page: bool = False) -> _Reduced:
             required.append(key)
         if is_multi:
             multi.append(field_name)
+        if is_choices:
+            choices.append(field_name)
+        keys[field_name] = key
     if len(model.model_fields) > MAX_FIELDS:
         problems.append(
             f"{name}: {len(model.model_fields)} fields are more than the {MAX_FIELDS} clients accept "
@@ -510,7 +838,13 @@ def _reduce(model: type[BaseModel], *, page: bool = False) -> _Reduced:
         )
     if problems:
         raise SchemaError(name, problems)
-    reduced = _Reduced(properties=properties, required=required, multi_select=tuple(multi))
+    reduced = _Reduced(
+        properties=properties,
+        required=required,
+        multi_select=tuple(multi),
+        keys=keys,
+        choices=tuple(choices),
+    )
     cache[model] = reduced
     return reduced
 
@@ -568,16 +902,15 @@ _URL_MODE_FIX = (
 )
 
 
-def _reduce_field(field_name: str, key: str, info: FieldInfo, *, page: bool) -> tuple[dict[str, Any], bool]:
+def _reduce_field(
+    field_name: str, key: str, info: FieldInfo, *, page: bool
+) -> tuple[dict[str, Any], bool, bool]:
+    """A field's newest-revision property, whether it is a multi-select, whether a Choices() field."""
     if not page and (_looks_secret(field_name) or _looks_secret(key)):
         raise _FieldProblem(
             f"the name suggests a secret; {_URL_MODE_FIX} (or rename the field if it holds no secret)"
         )
-    if info.json_schema_extra is not None:
-        raise _FieldProblem(
-            "json_schema_extra cannot travel: the wire schema admits only the spec's keys; "
-            "remove it and enforce extra rules with a validator (checked when the answer arrives)"
-        )
+    chosen_hint = _chosen_hint(info.json_schema_extra)
     annotation = info.annotation
     titles = _find_titles(info.metadata)
     has_default = info.default is not PydanticUndefined
@@ -590,11 +923,31 @@ def _reduce_field(field_name: str, key: str, info: FieldInfo, *, page: bool) -> 
     annotation, inner_meta = _strip_annotated(annotation)
     titles = titles or _find_titles(inner_meta)
     metadata = [*info.metadata, *inner_meta]
+    is_choices = _has_choices(metadata)
 
     prop: dict[str, Any]
     is_multi = False
     origin = get_origin(annotation)
-    if _option_values(annotation) is not None:
+    if is_choices:
+        if page:
+            raise _FieldProblem(
+                "a page question cannot take options per question yet (ctx.elicit_page has no "
+                "options=); declare the options in the class with Literal[...] or a StrEnum"
+            )
+        if titles is not None:
+            raise _FieldProblem(
+                "Titles(...) cannot title options given per question; pass titles with the options "
+                "(options={name: {value: title, ...}}) and remove Titles(...)"
+            )
+        if (
+            has_default and info.default is not None and info.default != []
+        ) or info.default_factory is not None:
+            raise _FieldProblem(
+                "a Choices() field takes no default in the class but None (or [] for several), as its "
+                "options are only known per question; pass defaults={name: ...} with the options"
+            )
+        prop, is_multi = _choices_property(annotation, metadata)
+    elif _option_values(annotation) is not None:
         prop = _options_property(annotation, titles)
     elif origin in (list, set, frozenset):
         prop = _multi_select_property(annotation, titles, metadata)
@@ -607,11 +960,133 @@ def _reduce_field(field_name: str, key: str, info: FieldInfo, *, page: bool) -> 
     _check_ranges(prop)
     if info.title is not None:
         prop["title"] = info.title
-    if info.description is not None:
-        prop["description"] = info.description
+    hint = _hint(annotation, metadata) if chosen_hint is True else chosen_hint or None
+    description = _with_hint(info.description, hint)
+    if description is not None:
+        prop["description"] = description
     if has_default and info.default is not None:
         prop["default"] = _wire_default(info.default, prop)
-    return _ordered(prop), is_multi
+    return _ordered(prop), is_multi, is_choices
+
+
+# --- hints: constraints the wire cannot carry, told to the person -----------------------------
+#
+# The wire schema carries lengths, inclusive bounds on numbers (and exact integer bounds), and
+# options. A pattern, `multiple_of`, an exclusive bound on a float and any bound on a date or
+# datetime are checked on arrival but invisible to the client, so the person would guess.
+# Each becomes a clause of one sentence appended to the description.
+
+_DATE_WORDS = {"ge": "on or after", "gt": "after", "le": "on or before", "lt": "before"}
+_NUMBER_WORDS = {"gt": "more than", "lt": "less than"}
+
+
+def _flat(metadata: Iterable[Any]) -> Generator[Any, None, None]:
+    """Every constraint object, with `Field(...)` inside `Annotated` and grouped metadata opened."""
+    for meta in metadata:
+        if isinstance(meta, FieldInfo):
+            yield from _flat(meta.metadata)
+        elif isinstance(meta, at.GroupedMetadata):
+            yield from _flat(cast("Iterable[Any]", meta))
+        else:
+            yield meta
+
+
+def _chosen_hint(extra: object) -> str | bool:
+    """The field's own hint from `json_schema_extra={"hint": ...}`: its text, False for none, else True.
+
+    `json_schema_extra` cannot travel (the wire schema admits only the spec's keys), so
+    it is refused, except for the one key typed_elicit reads itself.
+    """
+    if extra is None:
+        return True
+    if isinstance(extra, dict) and list(cast("dict[str, object]", extra)) == ["hint"]:
+        value = cast("dict[str, object]", extra)["hint"]
+        if value is False or (isinstance(value, str) and value.strip()):
+            if isinstance(value, str):
+                _valid_text(value, "hint")
+            return value
+        raise _FieldProblem(
+            'json_schema_extra={"hint": ...} takes a text (sent instead of the automatic hint) or '
+            f"False (no hint), not {value!r}; fix it"
+        )
+    raise _FieldProblem(
+        "json_schema_extra cannot travel: the wire schema admits only the spec's keys; "
+        "remove it and enforce extra rules with a validator (checked when the answer arrives); "
+        'only json_schema_extra={"hint": "..." or False} is read, to word or drop the hint'
+    )
+
+
+def _hint(annotation: Any, metadata: list[Any]) -> str | None:
+    """The sentence explaining what the wire schema of this field leaves out, or None."""
+    flat = list(_flat(metadata))
+    if annotation is str:
+        patterns: list[object] = [getattr(m, "pattern", None) for m in flat]
+        shown = [
+            cast("re.Pattern[str]", p).pattern if isinstance(p, re.Pattern) else str(p)
+            for p in patterns
+            if p is not None
+        ]
+        return f"Must match the pattern {shown[-1]}." if shown else None
+    clauses: list[str] = []
+    if isinstance(annotation, type) and issubclass(annotation, date):
+        for meta in flat:
+            for kind, name, _ in _BOUNDS:
+                if isinstance(meta, kind):
+                    bound = getattr(meta, name)
+                    shown_bound = bound.isoformat() if isinstance(bound, date) else str(bound)
+                    clauses.append(f"{_DATE_WORDS[name]} {shown_bound}")
+    elif annotation is int or annotation is float:
+        for meta in flat:
+            if annotation is float and isinstance(meta, at.Gt | at.Lt):
+                name = "gt" if isinstance(meta, at.Gt) else "lt"
+                clauses.append(f"{_NUMBER_WORDS[name]} {_shown_number(getattr(meta, name))}")
+            elif isinstance(meta, at.MultipleOf):
+                clauses.append(f"a multiple of {_shown_number(meta.multiple_of)}")
+    if not clauses:
+        return None
+    listed = clauses[0] if len(clauses) == 1 else f"{', '.join(clauses[:-1])} and {clauses[-1]}"
+    return f"Must be {listed}."
+
+
+def _shown_number(value: object) -> str:
+    """`5` for 5 and 5.0, `0.5` for 0.5: a number as a person writes it."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return str(value)
+
+
+def _with_hint(description: str | None, hint: str | None) -> str | None:
+    if not hint:
+        return description
+    if not description:
+        return hint
+    text = description.rstrip()
+    return f"{text} {hint}" if text.endswith((".", "!", "?", ":")) else f"{text}. {hint}"
+
+
+def _has_choices(metadata: list[Any]) -> bool:
+    if any(m is Choices for m in metadata):
+        raise _FieldProblem("Choices is a marker to instantiate: write Annotated[str, Choices()]")
+    return any(isinstance(m, Choices) for m in metadata)
+
+
+def _choices_property(annotation: Any, metadata: list[Any]) -> tuple[dict[str, Any], bool]:
+    """A `Choices()` field's property without its options (they are added per question)."""
+    if annotation is str:
+        return {"type": "string"}, False
+    args = get_args(annotation)
+    if get_origin(annotation) in (list, set, frozenset) and args and _strip_annotated(args[0])[0] is str:
+        prop: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+        for meta in metadata:
+            if isinstance(meta, at.MinLen):
+                prop["minItems"] = meta.min_length
+            elif isinstance(meta, at.MaxLen):
+                prop["maxItems"] = meta.max_length
+        return prop, True
+    raise _FieldProblem(
+        f"Choices() marks a str field (one option) or a list[str] field (several), not "
+        f"{_type_name(annotation)}; declare it as one of those"
+    )
 
 
 def _check_ranges(prop: Mapping[str, Any]) -> None:
@@ -623,7 +1098,7 @@ def _check_ranges(prop: Mapping[str, Any]) -> None:
     ):
         if low in prop and high in prop and prop[low] > prop[high]:
             raise _FieldProblem(f"{what}: {low} {prop[low]} is more than {high} {prop[high]}; fix the bounds")
-    if prop["type"] == "array":
+    if prop["type"] == "array" and ("enum" in prop["items"] or "anyOf" in prop["items"]):
         count = len(_options(prop["items"], "anyOf"))
         if prop.get("minItems", 0) > count:
             raise _FieldProblem(
@@ -723,11 +1198,8 @@ def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
             return "is not a whole number, as an int field needs"
         return None
     if kind == "array":
-        options = (
-            [o["const"] for o in prop["items"]["anyOf"]]
-            if "anyOf" in prop["items"]
-            else prop["items"]["enum"]
-        )
+        items = prop["items"]
+        options = _options(items, "anyOf") if "enum" in items or "anyOf" in items else []
         unknown = [v for v in cast("list[str]", wire) if v not in options]
         return _not_an_option(unknown[0], options) if unknown else None
     if not isinstance(wire, str):
@@ -829,7 +1301,8 @@ def _check_answerable(validator: SchemaValidator | None, prop: Mapping[str, Any]
     kind, fmt = prop["type"], prop.get("format")
     sample: Any
     if kind == "array":
-        sample = _options(prop["items"], "anyOf")[:1]
+        items = prop["items"]
+        sample = _options(items, "anyOf")[:1] if "enum" in items or "anyOf" in items else ["option"]
     elif "enum" in prop or "oneOf" in prop:
         sample = _options(prop, "oneOf")[0]
     else:

@@ -134,6 +134,7 @@ class ReplayAsker:
                 raise out_of_retries(problem, settings.retries) from None
             text = reask(question.message, problem)
             _telemetry.current().reask(pending.attempt + 1, len(problem.errors))
+            question = question.again(problem)
             if via == "fallback":
                 await self._ask_the_model(question, text, pending.attempt + 1, "", None)
             await self._end_round(question, text, pending.attempt + 1, None)

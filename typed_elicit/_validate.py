@@ -34,7 +34,11 @@ The rules, applied in this order:
      takes a value the client half would refuse, and may refuse more (`HttpUrl`
      refuses `mailto:`): such an answer is asked again like any other invalid one.
    - A multi-select (`array`) field takes a list of strings, each valid Unicode text.
-5. The model then validates the result, including every constraint that does not
+5. A question shaped at call time (`ctx.elicit(..., options=..., defaults=...)`, see
+   `validate_answer`): a field left out (or null) that has a per-question default gets
+   it, and a `Choices()` field's value (each item, for a multi-select) must be one of
+   the options that question offered, as the model's plain `str` would take any text.
+6. The model then validates the result, including every constraint that does not
    travel on the wire (patterns, validators, `multiple_of`, cross-field checks).
 
 Any failure raises `InvalidResponse`, and nothing else: one `(field path, message)`
@@ -48,13 +52,13 @@ built from them stays small whatever the answer.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
 from ._errors import InvalidResponse
-from ._form import check_content, field_path
-from ._reducer import form_of
+from ._form import FormSpec, check_content, field_path
+from ._reducer import Reduced, form_of
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -64,7 +68,7 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
 
     The form is the `FormSpec` both ends share (`typed_elicit._form`), the reducer's
     record for `model` and `schema` (`typed_elicit._reducer.form_of`): rules 1 to 4 of
-    this module's docstring are its `check_content`, rule 5 is the model.
+    this module's docstring are its `check_content`, rule 6 is the model.
 
     Args:
         model: The model the question was asked with.
@@ -79,7 +83,52 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
         RequestedSchemaError: If `schema` is no valid elicitation schema (a programmer
             mistake; never for a schema `reduce_schema` returned).
     """
-    cleaned, problems = check_content(form_of(model, schema), content)
+    return _validated(model, form_of(model, schema), content, content)
+
+
+def validate_answer(model: type[M], record: Reduced, content: Mapping[str, Any] | None) -> M:
+    """Validate accepted `content` against the question `record` describes, then against `model`.
+
+    As `validate_content`, for a record from `reduced` or `shaped`: a field the answer
+    leaves out (or sends as null) that has a per-question default gets it
+    (`Reduced.fill`), and each `Choices()` field's value must be one of the options
+    that question offered (`Reduced.offered`), whatever the model's `str` would take.
+
+    Args:
+        model: The model the question was asked with.
+        record: The record of the question the client was shown.
+        content: The content of the client's `accept`, possibly None.
+
+    Returns:
+        The validated model instance.
+
+    Raises:
+        InvalidResponse: If the content breaks any rule in this module's docstring, or
+            a `Choices()` field holds an option the question did not offer.
+    """
+    filled = content
+    if record.fill:
+        given = {k: v for k, v in (content or {}).items() if v is not None}
+        filled = {**record.fill, **given}
+    return _validated(model, record.kinds or record.form, filled, content, record.offered)
+
+
+def _validated(
+    model: type[M],
+    form: FormSpec,
+    content: Mapping[str, Any] | None,
+    raw: Mapping[str, Any] | None,
+    offered: Mapping[str, frozenset[str]] | None = None,
+) -> M:
+    cleaned, problems = check_content(form, content)
+    for key, allowed in (offered or {}).items():
+        if key in cleaned:
+            value = cleaned[key]
+            if isinstance(value, list):
+                if not all(item in allowed for item in cast("list[str]", value)):
+                    problems.append((key, "holds an option that was not offered"))
+            elif value not in allowed:
+                problems.append((key, "is not one of the offered options"))
     if not problems:
         try:
             return model.model_validate(cleaned)
@@ -88,4 +137,4 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
                 (field_path(error["loc"]), error["msg"])
                 for error in exc.errors(include_url=False, include_context=False, include_input=False)
             ]
-    raise InvalidResponse(model.__name__, problems, content)
+    raise InvalidResponse(model.__name__, problems, raw)

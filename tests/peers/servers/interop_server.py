@@ -11,6 +11,9 @@ Tools:
     deploy_wizard: Target -> (Approval | StagingOptions) -> Notify, returns a summary.
     all_kinds(multi): EveryKind (every scalar, format and single-select kind), then, if
         `multi`, EveryChoice (untitled and titled multi-select; needs 2025-11-25 or later).
+    shaped_pick(multi): ShapedPick (options, titles and defaults given per call, a multi-select,
+        a hinted constraint; 2025-11-25 or later), or, without `multi`, ShapedOne (titled
+        options given per call and a bool default, on every revision).
     negotiated_protocol: the protocol revision of this request.
 """
 
@@ -22,7 +25,17 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context, MCPServer, RequestStateSecurity
 from pydantic import AnyUrl, BaseModel, EmailStr, Field
 
-from typed_elicit import Accepted, Cancelled, Declined, ElicitContext, Titles, elicits, form
+from typed_elicit import (
+    Accepted,
+    Cancelled,
+    Choices,
+    Declined,
+    ElicitContext,
+    ElicitResult,
+    Titles,
+    elicits,
+    form,
+)
 
 # ------------------------------------------------------------------ the wizard's forms
 
@@ -108,6 +121,27 @@ class EveryChoice(BaseModel):
     ] = [Weekday.MON]
 
 
+# ------------------------------------------------------------------ questions shaped per call
+
+
+class ShapedPick(BaseModel):
+    """Options, titles and defaults given per call (issue 13)."""
+
+    account: Annotated[str, Choices()]
+    tags: Annotated[list[str], Choices(), Field(min_length=1, max_length=2)]
+    amount: int = Field(ge=5, multiple_of=5)
+
+
+class ShapedOne(BaseModel):
+    """Titled options given per call, and a per-call bool default (every revision)."""
+
+    account: Annotated[str, Choices()]
+    confirm: bool
+
+
+ACCOUNTS = {"acc-1": "Checking", "acc-2": "Savings"}
+
+
 def _stopped(outcome: Declined | Cancelled, step: int) -> dict[str, Any]:
     return {"status": "declined" if isinstance(outcome, Declined) else "cancelled", "step": step}
 
@@ -168,6 +202,26 @@ def build_server(request_state_security: RequestStateSecurity | None = None) -> 
                 "days": sorted(day.value for day in picked.data.days),
             }
         return {"status": "accepted", "kinds": kinds.data.model_dump(mode="json"), "choices": choices}
+
+    @server.tool()
+    @elicits(ShapedOne)
+    async def shaped_pick(ctx: ElicitContext, multi: bool = True) -> dict[str, Any]:
+        """Ask with options and defaults computed now; with `multi`, a multi-select too (2025-11-25+)."""
+        picked: ElicitResult[ShapedPick] | ElicitResult[ShapedOne]
+        if multi:
+            picked = await ctx.elicit(
+                ShapedPick,
+                "Charge which account?",
+                options={"account": ACCOUNTS, "tags": ["red", "green", "blue"]},
+                defaults={"account": "acc-2", "amount": 40},
+            )
+        else:
+            picked = await ctx.elicit(
+                ShapedOne, "Which account?", options={"account": ACCOUNTS}, defaults={"confirm": True}
+            )
+        if not isinstance(picked, Accepted):
+            return _stopped(picked, 1)
+        return {"status": "accepted", "answer": picked.data.model_dump(mode="json")}
 
     return server
 

@@ -160,6 +160,39 @@ const REQUIRED_ONLY = {
 };
 const DEFAULTS_FILLED = { count: 3, ratio: 0.5, agree: false, nickname: null, size: 'm', color: 'blue', plan: 'free' };
 
+// ---------------------------------------------------------------- shaped_pick (issue 13)
+const ACCOUNTS = [
+    { const: 'acc-1', title: 'Checking' },
+    { const: 'acc-2', title: 'Savings' },
+];
+const shapedPick = () => ({
+    name: 'ShapedPick',
+    required: ['tags'],
+    kinds: { account: 'titledSingle', tags: 'untitledMulti', amount: 'number' },
+    schema: {
+        type: 'object',
+        properties: {
+            account: { type: 'string', oneOf: ACCOUNTS, default: 'acc-2' },
+            tags: { type: 'array', items: { type: 'string', enum: ['red', 'green', 'blue'] }, minItems: 1, maxItems: 2 },
+            amount: { type: 'integer', minimum: 5, default: 40, description: 'Must be a multiple of 5.' },
+        },
+    },
+});
+const shapedOne = (p) => ({
+    name: 'ShapedOne',
+    required: ['account'],
+    kinds: { account: MODERN(p) ? 'titledSingle' : 'legacyTitled', confirm: 'boolean' },
+    schema: {
+        type: 'object',
+        properties: {
+            account: MODERN(p)
+                ? { type: 'string', oneOf: ACCOUNTS, enum: undefined }
+                : { type: 'string', enum: ['acc-1', 'acc-2'], enumNames: ['Checking', 'Savings'], oneOf: undefined },
+            confirm: { type: 'boolean', default: true },
+        },
+    },
+});
+
 export const SCENARIOS = [
     {
         id: 'protocol',
@@ -258,5 +291,35 @@ export const SCENARIOS = [
         arguments: { multi: false },
         steps: (p) => [{ ...everyKind(p), answer: accept({ ...FULL_ANSWER, count: 99 }) }],
         expect: () => ({ isError: true, errorMentions: ['count'] }),
+    },
+    {
+        id: 'shaped-pick',
+        tool: 'shaped_pick',
+        arguments: { multi: true },
+        protocols: ['2025-11-25'],
+        steps: (p) => [{ ...shapedPick(p), answer: accept({ account: 'acc-1', tags: ['blue', 'red'], amount: 15 }) }],
+        expect: () => ({ result: { status: 'accepted', answer: { account: 'acc-1', tags: ['blue', 'red'], amount: 15 } } }),
+    },
+    {
+        id: 'shaped-pick-defaults',
+        tool: 'shaped_pick',
+        arguments: { multi: true },
+        protocols: ['2025-11-25'],
+        steps: (p) => [{ ...shapedPick(p), answer: accept({ tags: ['green'] }) }],
+        expect: () => ({ result: { status: 'accepted', answer: { account: 'acc-2', tags: ['green'], amount: 40 } } }),
+    },
+    {
+        id: 'shaped-pick-not-offered',
+        tool: 'shaped_pick',
+        arguments: { multi: false },
+        steps: (p) => [{ ...shapedOne(p), answer: accept({ account: 'acc-9', confirm: true }) }],
+        expect: () => ({ isError: true, errorMentions: ['account'] }),
+    },
+    {
+        id: 'shaped-one',
+        tool: 'shaped_pick',
+        arguments: { multi: false },
+        steps: (p) => [{ ...shapedOne(p), answer: accept({ account: 'acc-2' }) }],
+        expect: () => ({ result: { status: 'accepted', answer: { account: 'acc-2', confirm: true } } }),
     },
 ];
