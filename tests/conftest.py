@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -18,6 +19,9 @@ from mcp_types import ElicitResult
 
 from typed_elicit import testing as kit
 from typed_elicit._versions import ProtocolVersion
+
+# examples/replicated_transfer.py defaults to database 0; the tests keep to their own.
+os.environ.setdefault("TYPED_ELICIT_STORE", "redis://127.0.0.1:6379/13")
 
 ERAS = ("2025-06-18", "2025-11-25", "2026-07-28")
 PUSH_ERAS = ERAS[:2]

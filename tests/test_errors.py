@@ -19,6 +19,7 @@ from typed_elicit import (
     OptionsError,
     ReplayMismatch,
     SchemaError,
+    StoreUnavailable,
     TypedElicitError,
 )
 from typed_elicit._errors import TokenProblem
@@ -269,6 +270,7 @@ def test_every_public_error_keeps_its_data_in_attributes() -> None:
         SchemaError("M", ["p"]),
         InvalidResponse("M", [("a", "b")], None),
         OptionsError("M", [("a", "offers no options")]),
+        StoreUnavailable.during("claim", store="redis h:1 db 0", namespace="round", cause="c", timeout=2.0),
     ]
     public = {
         getattr(typed_elicit, n)

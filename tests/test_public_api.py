@@ -43,6 +43,7 @@ SERVER_SURFACE = {
     "OptionsError",
     "InvalidFallbackToken",
     "ElicitUsageError",
+    "StoreUnavailable",  # issue 12: the shared store failed the call
     # hooks
     "AnswerEvent",
     "ElicitHook",
@@ -90,6 +91,7 @@ CLIENT_SURFACE = {
         "typed_elicit.testing",
         "typed_elicit.terminal",
         "typed_elicit.pages",
+        "typed_elicit.stores",
     ],
 )
 def test_every_name_in_all_is_importable(module: str) -> None:
@@ -98,10 +100,11 @@ def test_every_name_in_all_is_importable(module: str) -> None:
     assert missing == []
 
 
-def test_the_top_level_is_the_server_framework_in_at_most_37_names() -> None:
-    # 35 until issue 13 added Choices (the marker) and OptionsError (every error is public).
+def test_the_top_level_is_the_server_framework_in_at_most_38_names() -> None:
+    # 35 until issue 13 added Choices (the marker) and OptionsError, and issue 12 StoreUnavailable
+    # (every error is public).
     assert set(typed_elicit.__all__) == SERVER_SURFACE
-    assert len(typed_elicit.__all__) == len(SERVER_SURFACE) <= 37
+    assert len(typed_elicit.__all__) == len(SERVER_SURFACE) <= 38
 
 
 def test_the_client_half_is_its_own_module_and_not_the_top_level() -> None:

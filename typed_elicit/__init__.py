@@ -23,6 +23,7 @@ from ._errors import (
     OptionsError,
     ReplayMismatch,
     SchemaError,
+    StoreUnavailable,
     TypedElicitError,
 )
 from ._fallback import install_fallback
@@ -61,6 +62,7 @@ __all__ = [
     "ReplayMismatch",
     "SchemaError",
     "Store",
+    "StoreUnavailable",
     "Titles",
     "TypedElicitError",
     "UrlResult",

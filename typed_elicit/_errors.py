@@ -762,3 +762,87 @@ class OptionsError(TypedElicitError, ValueError):
             f"({count} problem{'s' if count != 1 else ''}):"
         )
         super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
+
+
+StoreOperation: TypeAlias = Literal["claim", "put", "get", "wait"]
+"""Which `Store` operation a `StoreUnavailable` reports, as its `operation` says."""
+
+
+class StoreUnavailable(TypedElicitError, ConnectionError):
+    """The shared store (e.g. Redis) could not be reached, or did not answer in time.
+
+    Raised for the call in progress; nothing that depended on the operation was applied.
+    A claim whose outcome is unknown (sent, but its reply lost) counts as NOT made for
+    this call: the call is refused rather than risk applying an answer twice, and a
+    retry of the same round or token may then be refused as already used.
+
+    Attributes:
+        store: Where the store is, without credentials (e.g. `"redis 127.0.0.1:6379 db 0"`).
+        operation: The store operation that failed.
+        namespace: What the key protects (`"round"`, `"token"`, `"page"`, ...); never the key itself.
+        cause: Why, in a few words (e.g. `"timed out after 2 s"`, `"connection refused"`).
+        timeout: The store's per-operation timeout in seconds.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        store: str = "",
+        operation: StoreOperation | None = None,
+        namespace: str = "",
+        cause: str = "",
+        timeout: float | None = None,
+    ) -> None:
+        """Build the error from a finished message; `during` words it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            store: Where the store is, without credentials.
+            operation: The store operation that failed.
+            namespace: What the key protects.
+            cause: Why, in a few words.
+            timeout: The store's per-operation timeout in seconds.
+        """
+        super().__init__(message)
+        self.store = store
+        self.operation: StoreOperation | None = operation
+        self.namespace = namespace
+        self.cause = cause
+        self.timeout = timeout
+
+    @classmethod
+    def during(
+        cls, operation: StoreOperation, *, store: str, namespace: str, cause: str, timeout: float
+    ) -> StoreUnavailable:
+        """The error for a store `operation` that failed for `cause`.
+
+        Args:
+            operation: The store operation that failed.
+            store: Where the store is, without credentials.
+            namespace: What the key protects (`"round"`, `"token"`, `"page"`).
+            cause: Why, in a few words.
+            timeout: The store's per-operation timeout in seconds.
+
+        Returns:
+            The error.
+        """
+        what = f"a {namespace} key" if namespace else "a key"
+        consequence = {
+            "claim": "The claim counts as not made, so this call is refused and nothing was applied, "
+            "rather than risk applying an answer twice (if the claim did reach the store, a retry of the "
+            "same round or token is refused as already used: call the tool again to start afresh).",
+            "put": "The value may not be stored, and whoever waits for it may not be woken.",
+            "get": "The value could not be read.",
+            "wait": "The wait for the value ended early.",
+        }[operation]
+        return cls(
+            f"the shared store ({store}) could not {operation} {what}: {cause}. {consequence} Check "
+            "that the store is running and reachable from this server, or give it more time (each "
+            f"store operation is bounded by {timeout:g} s); calls work again as soon as it answers.",
+            store=store,
+            operation=operation,
+            namespace=namespace,
+            cause=cause,
+            timeout=timeout,
+        )

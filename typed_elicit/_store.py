@@ -197,7 +197,7 @@ _configured: weakref.WeakKeyDictionary[MCPServer, _Configured] = weakref.WeakKey
 _lock = threading.Lock()
 
 
-def configure(server: MCPServer, *, store: Store | None = None) -> None:
+def configure(server: MCPServer, *, store: Store | str | None = None) -> None:
     """Configure typed_elicit for one server; call it once, after creating the server.
 
     Every `@elicits` function of `server` claims its single-use 2026-07-28 rounds
@@ -206,14 +206,17 @@ def configure(server: MCPServer, *, store: Store | None = None) -> None:
 
     Args:
         server: The server the `@elicits` functions are registered on.
-        store: Where single-use keys are claimed. None keeps them in this process,
+        store: Where single-use keys are claimed and page answers kept: a `Store`, or
+            a Redis URL (`"redis://127.0.0.1:6379/0"`, for `RedisStore.from_url`, which
+            needs the `redis` extra). None keeps them in this process,
             which holds across replicas only with sticky routing; several replicas
             need one shared store (see `ClaimStore`).
 
     Raises:
         ValueError: If `configure` was already called on `server`, or `server` has
             already claimed a key (a store swapped while serving would forget the
-            rounds answered so far).
+            rounds answered so far), or `store` is a string but no Redis URL.
+        ImportError: If `store` is a Redis URL and the `redis` extra is missing.
     """
     with _lock:
         current = _configured.get(server)
@@ -227,6 +230,10 @@ def configure(server: MCPServer, *, store: Store | None = None) -> None:
                 f"typed_elicit.configure {why}; call it once per server, after creating the "
                 "MCPServer and before serving"
             )
+        if isinstance(store, str):
+            from ._redis_store import RedisStore
+
+            store = RedisStore.from_url(store)
         _configured[server] = _Configured(store if store is not None else InProcessStore(), explicit=True)
 
 

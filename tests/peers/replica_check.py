@@ -19,6 +19,9 @@ Checks, each printed as `ok`/`FAIL` with what was observed:
  6. Push era (2025-11-25) through nginx: two sessions, each wizard completes, every request of
     a session reached the replica that minted its id, and the sessions were spread over
     both replicas; a session id sent to the other replica is unknown there (404).
+ 7. Shared store (Redis): the final 2026-07-28 round of `transfer` resent 20 times through
+    nginx (both replicas) is applied once; the other 19 get -32602.
+ 8. Shared store: a fallback token redeemed on both replicas at once is used once.
 
 Exits 0 only if every check passed. Bounded: every call has a timeout, the whole run 90 s.
 """
@@ -308,6 +311,89 @@ async def check_push_sessions(lb: str, report: Report) -> None:
     )
 
 
+async def applied_count(direct: dict[str, str], ref: str) -> int:
+    """How many times the replicas r1 and r2 together applied the transfer `ref`."""
+    total = 0
+    for name in ("r1", "r2"):
+        async with modern_client(direct[name]) as client:
+            with anyio.fail_after(CALL_TIMEOUT):
+                total += int(result_json(await client.call_tool("applied", {"ref": ref}))["count"])
+    return total
+
+
+async def check_shared_store(lb: str, direct: dict[str, str], report: Report) -> None:
+    """Checks 7-8: with one shared store, a resent final round and a token each apply once."""
+    ref = f"resend-{time.monotonic_ns()}"
+    recorder = Recorder()
+    async with modern_client(lb, recorder) as client:
+        with anyio.fail_after(CALL_TIMEOUT):
+            asked = await client.session.call_tool("transfer", {"ref": ref}, allow_input_required=True)
+    assert isinstance(asked, types.InputRequiredResult), asked
+    answer: types.InputResponses = {"q0": types.ElicitResult(action="accept", content={"confirm": True})}
+    outcomes: list[str] = []
+    for _ in range(20):
+        async with modern_client(lb, recorder) as client:
+            try:
+                with anyio.fail_after(CALL_TIMEOUT):
+                    done = await client.session.call_tool(
+                        "transfer",
+                        {"ref": ref},
+                        input_responses=answer,
+                        request_state=asked.request_state,
+                        allow_input_required=True,
+                    )
+                outcomes.append(
+                    str(result_json(done)["status"]) if isinstance(done, types.CallToolResult) else "?"
+                )
+            except Exception as exc:
+                error = find_mcp_error(exc)
+                if error is None:
+                    raise
+                outcomes.append("refused" if error.code == types.INVALID_PARAMS else f"error {error.code}")
+    served = {h.replica for h in recorder.hops if h.method == "tools/call"}
+    count = await applied_count(direct, ref)
+    report.check(
+        outcomes.count("applied") == 1
+        and outcomes.count("refused") == 19
+        and count == 1
+        and served == {"r1", "r2"},
+        "shared store: a final round resent 20 times across both replicas is applied once",
+        f"{outcomes.count('applied')} applied, {outcomes.count('refused')} refused, applied {count} time(s), "
+        f"served by {sorted(map(str, served))}",
+    )
+
+    ref = f"token-{time.monotonic_ns()}"
+    bare = Client(streamable_http_client(direct["r1"]), mode="legacy")  # no elicitation: the fallback
+    async with bare:
+        with anyio.fail_after(CALL_TIMEOUT):
+            relayed = await bare.call_tool("relayed_transfer", {"ref": ref})
+    assert relayed.meta is not None, relayed
+    token = relayed.meta["io.github.typed-elicit/fallback"]["token"]
+    results: list[str] = []
+
+    async def redeem(url: str) -> None:
+        async with Client(streamable_http_client(url), mode="legacy") as client:
+            with anyio.fail_after(CALL_TIMEOUT):
+                done = await client.call_tool(
+                    "send_elicitation_result",
+                    {"token": token, "action": "accept", "content": {"confirm": True}},
+                )
+        text = "".join(c.text for c in done.content if isinstance(c, types.TextContent))
+        results.append(
+            "applied" if '"applied"' in text else ("used" if "already used" in text else text[:120])
+        )
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(redeem, direct["r1"])
+        group.start_soon(redeem, direct["r2"])
+    count = await applied_count(direct, ref)
+    report.check(
+        sorted(results) == ["applied", "used"] and count == 1,
+        "shared store: a fallback token redeemed on both replicas at once is used once",
+        f"outcomes {sorted(results)}, applied {count} time(s)",
+    )
+
+
 async def run(lb: str, direct: dict[str, str], ttl: float) -> int:
     """Run every check; 0 if all passed."""
     report = Report()
@@ -315,6 +401,7 @@ async def run(lb: str, direct: dict[str, str], ttl: float) -> int:
     with anyio.fail_after(RUN_TIMEOUT):
         await check_modern_wizard(lb, report)
         await check_push_sessions(lb, report)
+        await check_shared_store(lb, direct, report)
         await check_state_attacks(lb, direct, ttl, report)
     total = report.passed + len(report.failed)
     elapsed = time.monotonic() - started

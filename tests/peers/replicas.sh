@@ -6,8 +6,12 @@
 #     sticky on mcp-session-id prefix (push-era sessions)
 #   direct, no nginx:      rotating (keys [K2, K1]), retired (keys [K2])
 #
+# Every server shares one store: Redis at PEERS_STORE_URL (default redis://127.0.0.1:6379/12,
+# flushed first), so single-use rounds and fallback tokens hold across replicas.
+#
 # then tests/peers/replica_check.py runs the checks (2026-07-28 wizard across replicas; tampered,
-# replayed and expired state refused; key rotation; push-era sticky sessions).
+# replayed and expired state refused; key rotation; push-era sticky sessions; a final round
+# resent 20 times across both replicas applied once; a token redeemed on both at once used once).
 # Exits 0 only if every check passed. Bounded; stops everything it started.
 #
 # Needs nginx on PATH (apt-get install nginx-light). PEERS_KEEP=1 keeps logs.
@@ -26,10 +30,16 @@ started=$SECONDS
 K1="$("$PY" -c 'import secrets; print(secrets.token_hex(32))')"
 K2="$("$PY" -c 'import secrets; print(secrets.token_hex(32))')"
 
+STORE_URL="${PEERS_STORE_URL:-redis://127.0.0.1:6379/12}"
+"$PY" - "$STORE_URL" <<'PYEOF' || { echo "replicas: no Redis at $STORE_URL; start one: redis-server --port 6379 --save '' --daemonize yes" >&2; exit 1; }
+import sys, redis
+redis.Redis.from_url(sys.argv[1], socket_connect_timeout=2).flushdb()
+PYEOF
+
 serve() {  # VAR NAME KEYS [--replica NAME]
     local var="$1" name="$2" keys="$3"
     shift 3
-    PEERS_STATE_KEYS="$keys" PEERS_STATE_TTL="$TTL" \
+    PEERS_STATE_KEYS="$keys" PEERS_STATE_TTL="$TTL" PEERS_STORE_URL="$STORE_URL" \
         peers_serve "$var" "$WORK/$name.log" "$PY" "$PEERS_DIR/serve_http.py" "$SERVER_FILE" "$@"
 }
 serve R1 r1 "$K1,$K2" --replica r1

@@ -115,6 +115,11 @@ def main() -> None:
     args = parser.parse_args()
 
     server = load_server(args.file, args.attr)
+    store_url = os.environ.get("PEERS_STORE_URL")
+    if store_url:  # replicas sharing one store (tests/peers/replicas.sh: Redis)
+        from typed_elicit import configure
+
+        configure(server, store=store_url)
     app: ASGIApp = server.streamable_http_app(
         stateless_http=args.stateless, json_response=args.json_response, host="127.0.0.1"
     )

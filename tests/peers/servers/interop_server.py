@@ -35,7 +35,18 @@ from typed_elicit import (
     Titles,
     elicits,
     form,
+    install_fallback,
 )
+
+APPLIED: list[str] = []
+"""The transfers this process applied (the side effect the replica checks count)."""
+
+
+class Transfer(BaseModel):
+    """Confirm the transfer."""
+
+    confirm: bool
+
 
 # ------------------------------------------------------------------ the wizard's forms
 
@@ -222,6 +233,33 @@ def build_server(request_state_security: RequestStateSecurity | None = None) -> 
         if not isinstance(picked, Accepted):
             return _stopped(picked, 1)
         return {"status": "accepted", "answer": picked.data.model_dump(mode="json")}
+
+    install_fallback(server, security=request_state_security)
+
+    @server.tool()
+    @elicits(Transfer)
+    async def transfer(ctx: ElicitContext, ref: str = "t") -> dict[str, Any]:
+        """One question, then a side effect: counted per process (`applied`)."""
+        answer = await ctx.elicit(Transfer)
+        if not isinstance(answer, Accepted) or not answer.data.confirm:
+            return {"status": "not applied"}
+        APPLIED.append(ref)
+        return {"status": "applied", "ref": ref}
+
+    @server.tool()
+    @elicits(Transfer, on_unsupported="fallback")
+    async def relayed_transfer(ctx: ElicitContext, ref: str = "f") -> dict[str, Any]:
+        """`transfer` through the fallback when the client cannot be asked."""
+        answer = await ctx.elicit(Transfer)
+        if not isinstance(answer, Accepted) or not answer.data.confirm:
+            return {"status": "not applied"}
+        APPLIED.append(ref)
+        return {"status": "applied", "ref": ref}
+
+    @server.tool()
+    async def applied(ref: str) -> dict[str, Any]:
+        """How many times this process applied the transfer `ref`."""
+        return {"count": APPLIED.count(ref)}
 
     return server
 

@@ -1,0 +1,523 @@
+"""The shared store on a real Redis: the `Store` contract, replicas, a Redis that is down or restarted.
+
+Needs a Redis on 127.0.0.1:6379 (the project's machines run one); the tests use database
+13 and flush it. Without one they are skipped locally and FAIL under CI (`CI` set), saying
+how to start one. The restart test starts its own `redis-server` on a free port.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.session import ClientSession
+from mcp.server.mcpserver import MCPServer
+from mcp.server.request_state import RequestStateSecurity
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequiredResult, TextContent
+from pydantic import BaseModel
+from redis import asyncio as redis_asyncio
+
+import typed_elicit._clock as clock
+from tests.conftest import BOUND, accept, user
+from typed_elicit import (
+    Accepted,
+    ElicitContext,
+    Store,
+    StoreUnavailable,
+    configure,
+    elicits,
+    install_fallback,
+)
+from typed_elicit._fallback import META_KEY
+from typed_elicit._store import store_for
+from typed_elicit.stores import InProcessStore, RedisStore
+
+pytestmark = pytest.mark.anyio
+
+URL = "redis://127.0.0.1:6379/13"
+HOW = (
+    "these tests need a Redis server on 127.0.0.1:6379: start one with "
+    "`redis-server --port 6379 --save '' --appendonly no --daemonize yes` "
+    "(Debian: apt-get install redis-server)"
+)
+KEY = b"r" * 32
+
+
+def _reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+async def redis_url() -> AsyncIterator[str]:
+    """Database 13 of the machine's Redis, flushed before and after the test."""
+    if not _reachable("127.0.0.1", 6379):
+        if os.environ.get("CI"):
+            pytest.fail(f"no Redis reachable under CI: {HOW}")
+        pytest.skip(HOW)
+    client: Any = redis_asyncio.Redis.from_url(URL)
+    await client.flushdb()
+    yield URL
+    await client.flushdb()
+    await client.aclose()
+
+
+@asynccontextmanager
+async def a_store(kind: str, url: str) -> AsyncIterator[Store]:
+    if kind == "in_process":
+        yield InProcessStore()
+        return
+    store = RedisStore.from_url(url, prefix="test:")
+    try:
+        yield store
+    finally:
+        await store.aclose()
+
+
+@pytest.fixture(params=["in_process", "redis"])
+def kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+async def test_a_key_is_claimed_once_on_every_store(kind, redis_url):
+    async with a_store(kind, redis_url) as store:
+        assert await store.claim("round:a", clock.now() + 60)
+        assert not await store.claim("round:a", clock.now() + 60)
+        assert await store.claim("round:b", clock.now() + 60)
+
+
+async def test_the_first_put_wins_on_every_store(kind, redis_url):
+    async with a_store(kind, redis_url) as store:
+        assert await store.get("page:a") is None
+        assert await store.put("page:a", b"sealed-1", clock.now() + 60)
+        assert not await store.put("page:a", b"sealed-2", clock.now() + 60)
+        assert await store.get("page:a") == b"sealed-1"
+
+
+async def test_a_wait_is_woken_by_a_put_on_every_store(kind, redis_url):
+    async with a_store(kind, redis_url) as store:
+        got: list[bytes | None] = []
+
+        async def waiter() -> None:
+            got.append(await store.wait("page:a", 30))
+
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as group:
+                group.start_soon(waiter)
+                await anyio.wait_all_tasks_blocked()
+                assert await store.put("page:a", b"sealed", clock.now() + 60)
+        assert got == [b"sealed"]
+
+
+async def test_a_wait_ends_with_none_after_its_timeout_on_every_store(kind, redis_url):
+    async with a_store(kind, redis_url) as store:
+        with anyio.fail_after(BOUND):
+            assert await store.wait("page:a", 0.05) is None
+
+
+async def test_a_put_through_one_connection_wakes_a_wait_on_another(redis_url):
+    async with a_store("redis", redis_url) as one, a_store("redis", redis_url) as two:
+        got: list[bytes | None] = []
+
+        async def waiter() -> None:
+            got.append(await two.wait("page:x", 30))
+
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as group:
+                group.start_soon(waiter)
+                await anyio.sleep(0.2)  # let the subscription reach Redis (another connection)
+                assert await one.put("page:x", b"sealed", clock.now() + 60)
+        assert got == [b"sealed"]
+
+
+async def test_a_hundred_concurrent_claims_of_one_key_give_exactly_one_winner(redis_url):
+    async with a_store("redis", redis_url) as store:
+        results: list[bool] = []
+
+        async def claim() -> None:
+            results.append(await store.claim("round:hot", clock.now() + 60))
+
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as group:
+                for _ in range(100):
+                    group.start_soon(claim)
+    assert results.count(True) == 1
+    assert len(results) == 100
+
+
+async def test_every_key_is_namespaced_and_expires(redis_url):
+    client: Any = redis_asyncio.Redis.from_url(redis_url)
+    async with a_store("redis", redis_url) as store:
+        await store.claim("round:a", clock.now() + 60)
+        await store.put("page:a", b"sealed", clock.now() + 30)
+    keys = sorted(key.decode() for key in await client.keys("*"))
+    assert keys == ["test:page:a", "test:round:a"]
+    ttls = [await client.pttl(key) for key in keys]
+    assert 0 < ttls[0] <= 30_000
+    assert 30_000 < ttls[1] <= 60_000
+    await client.aclose()
+
+
+async def test_configure_takes_a_redis_url(redis_url):
+    server = MCPServer("by-url")
+    configure(server, store=redis_url)
+    assert isinstance(store_for(server), RedisStore)
+
+
+def test_configure_refuses_a_string_that_is_no_redis_url():
+    with pytest.raises(ValueError, match=r"starts with redis://"):
+        configure(MCPServer("bad"), store="http://127.0.0.1:6379")
+
+
+async def test_a_store_that_is_down_fails_the_operation_with_a_typed_error_in_time():
+    port = _free_port()
+    store = RedisStore.from_url(f"redis://127.0.0.1:{port}/0", timeout=0.5)
+    with anyio.fail_after(BOUND), pytest.raises(StoreUnavailable) as raised:
+        await store.claim("round:abc", clock.now() + 60)
+    error = raised.value
+    assert error.operation == "claim"
+    assert error.namespace == "round"
+    assert f"redis 127.0.0.1:{port} db 0" in str(error)
+    assert "abc" not in str(error)
+    assert "counts as not made" in str(error)
+
+
+class Code(BaseModel):
+    code: str
+
+
+RAN: list[str] = []
+
+
+def replica(store: Store) -> MCPServer:
+    """One replica: the same keys as its twin, the given shared store."""
+    server = MCPServer("svc", request_state_security=RequestStateSecurity(keys=[KEY]))
+    configure(server, store=store)
+    install_fallback(server, security=RequestStateSecurity(keys=[KEY]))
+
+    @server.tool()
+    @elicits(timeout=120)
+    async def ask(ctx: ElicitContext) -> str:
+        match await ctx.elicit(Code, "Enter the code"):
+            case Accepted(Code(code=code)):
+                RAN.append(code)
+                return f"code {code}"
+            case other:
+                return type(other).__name__
+
+    @server.tool()
+    @elicits(on_unsupported="fallback")
+    async def pay(ctx: ElicitContext) -> str:
+        match await ctx.elicit(Code, "Code?"):
+            case Accepted(Code(code=code)):
+                RAN.append(code)
+                return f"paid {code}"
+            case _:
+                return "not paid"
+
+    return server
+
+
+@asynccontextmanager
+async def session_on(server: MCPServer) -> AsyncIterator[ClientSession]:
+    async with Client(server, mode="auto", elicitation_callback=user()) as client:
+        assert client.protocol_version == "2026-07-28"
+        yield client.session
+
+
+async def round_(
+    session: ClientSession, state: str | None = None, answer: ElicitResult | None = None
+) -> CallToolResult | InputRequiredResult:
+    with anyio.fail_after(BOUND):
+        return await session.call_tool(
+            "ask",
+            {},
+            input_responses=None if answer is None else {"q0": answer},
+            request_state=state,
+            allow_input_required=True,
+        )
+
+
+def text(result: CallToolResult | InputRequiredResult) -> str:
+    assert isinstance(result, CallToolResult), result
+    assert isinstance(result.content[0], TextContent)
+    return result.content[0].text
+
+
+async def test_the_final_round_resent_20_times_across_two_replicas_runs_its_effect_once(redis_url):
+    RAN.clear()
+    async with a_store("redis", redis_url) as shared_a, a_store("redis", redis_url) as shared_b:
+        servers = (replica(shared_a), replica(shared_b))
+        async with session_on(servers[0]) as one, session_on(servers[1]) as two:
+            first = await round_(one)
+            assert isinstance(first, InputRequiredResult)
+            state = first.request_state
+            outcomes: list[str] = []
+            for attempt in range(20):
+                session = (one, two)[attempt % 2]
+                try:
+                    outcomes.append(text(await round_(session, state, accept(code="123456"))))
+                except MCPError as error:
+                    outcomes.append("refused" if error.error.code == INVALID_PARAMS else repr(error))
+    assert outcomes == ["code 123456"] + ["refused"] * 19
+    assert RAN == ["123456"]
+
+
+async def test_a_fallback_token_redeemed_on_two_replicas_at_once_succeeds_once(redis_url):
+    RAN.clear()
+    async with a_store("redis", redis_url) as shared_a, a_store("redis", redis_url) as shared_b:
+        servers = (replica(shared_a), replica(shared_b))
+        async with Client(servers[0], mode="legacy") as one, Client(servers[1], mode="legacy") as two:
+            with anyio.fail_after(BOUND):
+                asked = await one.call_tool("pay", {})
+            assert asked.meta is not None
+            token = asked.meta[META_KEY]["token"]
+            results: list[str] = []
+
+            async def redeem(client: Any) -> None:
+                with anyio.fail_after(BOUND):
+                    done = await client.call_tool(
+                        "send_elicitation_result",
+                        {"token": token, "action": "accept", "content": {"code": "9"}},
+                    )
+                results.append(text(done))
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(redeem, one)
+                group.start_soon(redeem, two)
+    assert sorted(r == "paid 9" for r in results) == [False, True]
+    assert any("already used" in r for r in results)
+    assert RAN == ["9"]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class OwnRedis:
+    """A `redis-server` of the test's own, with its data kept on disk (append-only, fsync always)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.port = _free_port()
+        self.directory = directory
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            if os.environ.get("CI"):
+                pytest.fail(f"redis-server is not installed under CI: {HOW}")
+            pytest.skip(HOW)
+        self.process = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        until = time.monotonic() + BOUND
+        while not _reachable("127.0.0.1", self.port):  # the server's own start-up, outside any loop
+            assert time.monotonic() < until, "the test's redis-server did not start"
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        assert self.process is not None
+        self.process.terminate()
+        self.process.wait(timeout=BOUND)
+        self.process = None
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    server = OwnRedis(tmp_path)
+    server.start()
+    yield server
+    if server.process is not None:
+        server.stop()
+
+
+async def test_a_redis_restarted_mid_flow_fails_the_call_in_flight_and_never_applies_an_answer_twice(
+    own_redis,
+):
+    RAN.clear()
+    url = f"redis://127.0.0.1:{own_redis.port}/0"
+    store = RedisStore.from_url(url, timeout=0.5)
+    server = replica(store)
+    async with session_on(server) as session:
+        first = await round_(session)
+        assert isinstance(first, InputRequiredResult)
+        done_before = await round_(session)  # a second call, answered before the restart
+        assert isinstance(done_before, InputRequiredResult)
+        assert text(await round_(session, done_before.request_state, accept(code="111111"))) == "code 111111"
+
+        own_redis.stop()
+        in_flight = await round_(session, first.request_state, accept(code="222222"))
+        assert "StoreUnavailable: the shared store" in text(in_flight)
+        assert "222222" not in text(in_flight)
+        assert RAN == ["111111"]
+
+        own_redis.start()
+        with anyio.fail_after(BOUND):
+            while True:  # the pool drops its dead connections and reconnects
+                retried = await round_(session, first.request_state, accept(code="222222"))
+                if "StoreUnavailable" not in str(getattr(retried, "content", "")):
+                    break
+        assert text(retried) == "code 222222"
+        with pytest.raises(MCPError) as again:
+            await round_(session, done_before.request_state, accept(code="111111"))
+        assert again.value.error.code == INVALID_PARAMS  # claimed before the restart, still claimed
+        later = await round_(session)
+        assert isinstance(later, InputRequiredResult)
+        assert text(await round_(session, later.request_state, accept(code="333333"))) == "code 333333"
+    await store.aclose()
+    assert RAN == ["111111", "222222", "333333"]
+
+
+def page_replica(store: Store) -> MCPServer:
+    """A replica serving pages: the keys and store its twin has."""
+    from tests.test_elicit_page import ORIGIN, BankLogin
+    from typed_elicit.pages import serve_pages
+
+    server = MCPServer("bank", request_state_security=RequestStateSecurity(keys=[KEY]))
+    configure(server, store=store)
+    serve_pages(server, ORIGIN, poll_seconds=1.0)
+
+    @server.tool()
+    @elicits(BankLogin)
+    async def link_bank(ctx: ElicitContext) -> str:
+        match await ctx.elicit_page(BankLogin):
+            case Accepted(login):
+                return f"linked {login.username}"
+            case other:
+                return type(other).__name__
+
+    return server
+
+
+async def test_a_page_submitted_through_replica_b_completes_a_push_question_waiting_on_replica_a(redis_url):
+    from tests.test_elicit_page import SECRET, Browser
+    from typed_elicit.client import UrlRequest, elicitation_handler
+    from typed_elicit.testing import connect
+
+    async with a_store("redis", redis_url) as store_a, a_store("redis", redis_url) as store_b:
+        replica_a, replica_b = page_replica(store_a), page_replica(store_b)
+        browser = Browser(replica_b)  # the user's browser reaches the other replica
+        submitted: list[float] = []
+
+        async def open_url(request: UrlRequest) -> str:
+            async def later() -> None:
+                await anyio.sleep(0.3)  # consent first; the page is submitted while replica A waits
+                done = await browser.submit(
+                    request.url, {"username": "ada", "password": SECRET, "otp": "123456"}
+                )
+                assert done.status_code == 200
+                submitted.append(anyio.current_time())
+
+            group.start_soon(later)
+            return "accept"
+
+        async def no_form(request: Any) -> Any:
+            raise AssertionError("a page question sends no form")
+
+        async with (
+            anyio.create_task_group() as group,
+            connect(
+                replica_a, "2025-11-25", elicitation_callback=elicitation_handler(no_form, url=open_url)
+            ) as client,
+        ):
+            with anyio.fail_after(BOUND):
+                result = await client.call_tool("link_bank", {})
+            returned = anyio.current_time()
+    assert result.content[0].text == "linked ada"  # type: ignore[union-attr]
+    assert returned - submitted[0] < 1.0
+
+
+async def test_a_page_submitted_through_one_replica_answers_a_2026_07_28_round_on_the_other(redis_url):
+    from tests.test_elicit_page import SECRET, Browser
+
+    async with a_store("redis", redis_url) as store_a, a_store("redis", redis_url) as store_b:
+        replica_a, replica_b = page_replica(store_a), page_replica(store_b)
+        async with session_on(replica_a) as on_a, session_on(replica_b) as on_b:
+            with anyio.fail_after(BOUND):
+                consent = await on_a.call_tool("link_bank", {}, allow_input_required=True)
+            assert isinstance(consent, InputRequiredResult)
+            (key, request), *_ = (consent.input_requests or {}).items()
+            url = request.params.url  # type: ignore[union-attr]
+            done = await Browser(replica_a).submit(
+                url, {"username": "ada", "password": SECRET, "otp": "123456"}
+            )
+            assert done.status_code == 200
+            with anyio.fail_after(BOUND):
+                result = await on_b.call_tool(
+                    "link_bank",
+                    {},
+                    input_responses={key: ElicitResult(action="accept")},
+                    request_state=consent.request_state,
+                    allow_input_required=True,
+                )
+    assert isinstance(result, CallToolResult), result
+    assert result.content[0].text == "linked ada"  # type: ignore[union-attr]
+
+
+async def test_the_replicated_example_applies_a_transfer_once_across_two_replicas(redis_url, monkeypatch):
+    import importlib
+    import sys
+
+    monkeypatch.setenv("TYPED_ELICIT_STORE", redis_url)
+    monkeypatch.setenv("MCP_STATE_KEYS", KEY.hex())
+    examples = str(Path(__file__).resolve().parent.parent / "examples")
+    monkeypatch.syspath_prepend(examples)
+    example = importlib.import_module("replicated_transfer")
+    example.APPLIED.clear()
+    one, two = example.build_server(), example.build_server()
+    assert isinstance(store_for(one), RedisStore)
+    async with session_on(one) as on_one, session_on(two) as on_two:
+        with anyio.fail_after(BOUND):
+            asked = await on_one.call_tool("transfer", {}, allow_input_required=True)
+        assert isinstance(asked, InputRequiredResult)
+        outcomes = []
+        for session in (on_two, on_one, on_two):
+            try:
+                with anyio.fail_after(BOUND):
+                    done = await session.call_tool(
+                        "transfer",
+                        {},
+                        input_responses={"q0": accept(amount=250)},
+                        request_state=asked.request_state,
+                        allow_input_required=True,
+                    )
+                outcomes.append(text(done))
+            except MCPError as error:
+                outcomes.append(f"refused {error.error.code}")
+    assert outcomes == ["sent 250", f"refused {INVALID_PARAMS}", f"refused {INVALID_PARAMS}"]
+    assert example.APPLIED == [250]
+    sys.modules.pop("replicated_transfer", None)
