@@ -24,12 +24,14 @@ from mcp.client.session import ClientSession
 from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import RequestStateSecurity
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequiredResult, TextContent
+from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequiredResult
 from pydantic import BaseModel
 from redis import asyncio as redis_asyncio
 
 import typed_elicit._clock as clock
-from tests.conftest import BOUND, accept, user
+from tests.conftest import BOUND, accept
+from tests.test_elicit_rounds import raw, text
+from tests.test_elicit_rounds import round_ as rounds_round
 from typed_elicit import (
     Accepted,
     ElicitContext,
@@ -232,30 +234,13 @@ def replica(store: Store) -> MCPServer:
     return server
 
 
-@asynccontextmanager
-async def session_on(server: MCPServer) -> AsyncIterator[ClientSession]:
-    async with Client(server, mode="auto", elicitation_callback=user()) as client:
-        assert client.protocol_version == "2026-07-28"
-        yield client.session
+session_on = raw  # a 2026-07-28 session driven round by round
 
 
 async def round_(
     session: ClientSession, state: str | None = None, answer: ElicitResult | None = None
 ) -> CallToolResult | InputRequiredResult:
-    with anyio.fail_after(BOUND):
-        return await session.call_tool(
-            "ask",
-            {},
-            input_responses=None if answer is None else {"q0": answer},
-            request_state=state,
-            allow_input_required=True,
-        )
-
-
-def text(result: CallToolResult | InputRequiredResult) -> str:
-    assert isinstance(result, CallToolResult), result
-    assert isinstance(result.content[0], TextContent)
-    return result.content[0].text
+    return await rounds_round(session, "ask", state, answer)
 
 
 async def test_the_final_round_resent_20_times_across_two_replicas_runs_its_effect_once(redis_url):

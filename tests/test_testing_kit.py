@@ -524,7 +524,11 @@ EXPECTED_REFUSALS = {
 ASKS_NOTHING = {("split_bill", "2025-06-18")}
 """Examples whose every tool is refused on an era before it asks (split_bill's multi-select)."""
 # The fallback's companion tool refuses a made-up token.
-EXPECTED_REFUSALS |= {("fallback_wizard", "send_elicitation_result", era) for era in PROTOCOL_VERSIONS}
+EXPECTED_REFUSALS |= {
+    (name, "send_elicitation_result", era)
+    for name in ("fallback_wizard", "interop_server")
+    for era in PROTOCOL_VERSIONS
+}
 
 
 OUT_OF_BAND = {"link_bank", "drive_link"}

@@ -212,9 +212,11 @@ class Policy:
 DEFAULT_POLICY = Policy()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Settings:
     """One question's settings, resolved: its own arguments, else its function's, else the defaults.
+
+    Read-only by convention, not frozen (one is made per question; see `Question`).
 
     Attributes:
         timeout: Seconds to wait for the answer.

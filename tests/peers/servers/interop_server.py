@@ -157,6 +157,14 @@ def _stopped(outcome: Declined | Cancelled, step: int) -> dict[str, Any]:
     return {"status": "declined" if isinstance(outcome, Declined) else "cancelled", "step": step}
 
 
+async def _transfer(ctx: ElicitContext, ref: str) -> dict[str, Any]:
+    answer = await ctx.elicit(Transfer)
+    if not isinstance(answer, Accepted) or not answer.data.confirm:
+        return {"status": "not applied"}
+    APPLIED.append(ref)
+    return {"status": "applied", "ref": ref}
+
+
 def build_server(request_state_security: RequestStateSecurity | None = None) -> MCPServer:
     """The interop server; pass shared keys to run several replicas."""
     server = MCPServer("typed-elicit-interop", request_state_security=request_state_security)
@@ -240,21 +248,13 @@ def build_server(request_state_security: RequestStateSecurity | None = None) -> 
     @elicits(Transfer)
     async def transfer(ctx: ElicitContext, ref: str = "t") -> dict[str, Any]:
         """One question, then a side effect: counted per process (`applied`)."""
-        answer = await ctx.elicit(Transfer)
-        if not isinstance(answer, Accepted) or not answer.data.confirm:
-            return {"status": "not applied"}
-        APPLIED.append(ref)
-        return {"status": "applied", "ref": ref}
+        return await _transfer(ctx, ref)
 
     @server.tool()
     @elicits(Transfer, on_unsupported="fallback")
     async def relayed_transfer(ctx: ElicitContext, ref: str = "f") -> dict[str, Any]:
         """`transfer` through the fallback when the client cannot be asked."""
-        answer = await ctx.elicit(Transfer)
-        if not isinstance(answer, Accepted) or not answer.data.confirm:
-            return {"status": "not applied"}
-        APPLIED.append(ref)
-        return {"status": "applied", "ref": ref}
+        return await _transfer(ctx, ref)
 
     @server.tool()
     async def applied(ref: str) -> dict[str, Any]:
