@@ -22,6 +22,10 @@ Checks, each printed as `ok`/`FAIL` with what was observed:
  7. Shared store (Redis): the final 2026-07-28 round of `transfer` resent 20 times through
     nginx (both replicas) is applied once; the other 19 get -32602.
  8. Shared store: a fallback token redeemed on both replicas at once is used once.
+ 9. Shared store: a page submitted to replica B completes a push-era (2025-11-25) question
+    waiting on replica A within a second.
+10. Shared store: a page submitted to one replica answers the 2026-07-28 rounds of a call
+    that nginx spreads over both.
 
 Exits 0 only if every check passed. Bounded: every call has a timeout, the whole run 90 s.
 """
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -394,6 +399,102 @@ async def check_shared_store(lb: str, direct: dict[str, str], report: Report) ->
     )
 
 
+PAGES_ORIGIN = "http://pages.test"
+"""The origin the replicas' pages are served under (PEERS_PAGES_URL in replicas.sh)."""
+
+
+async def submit_page(url: str, replica: str, posted: list[float] | None = None) -> int:
+    """Fill and submit the page at `url` on the replica whose MCP endpoint is `replica`, like a browser.
+
+    `posted` gets the time the submit (the POST) started.
+    """
+    path = urlparse(url).path
+    browser: Any = httpx2.AsyncClient(base_url=replica.removesuffix("/mcp"), timeout=10.0)
+    async with browser as http:
+        page = await http.get(path)
+        token = re.search(r'name="_csrf" value="([0-9a-f]+)"', str(page.text))
+        if page.status_code != 200 or token is None:
+            return int(page.status_code)
+        data = {"username": "ada", "password": "pw-not-echoed", "_csrf": token.group(1), "_action": "accept"}
+        if posted is not None:
+            posted.append(time.monotonic())
+        done = await http.post(path, data=data, headers={"Origin": PAGES_ORIGIN})
+    return int(done.status_code)
+
+
+async def check_pages_across_replicas(lb: str, direct: dict[str, str], report: Report) -> None:
+    """Checks 9-10: a page answer submitted to one replica reaches a question on the other."""
+    recorder = Recorder()
+    submitted: list[tuple[str, int, float]] = []
+    result: types.CallToolResult | None = None
+    returned = 0.0
+    async with anyio.create_task_group() as group:
+
+        async def browser(url: str) -> None:
+            await anyio.sleep(0.3)  # the user reads the page; the question waits on its replica
+            owner = next((h.session.split(".", 1)[0] for h in recorder.hops if h.session), "r1")
+            other = "r2" if owner == "r1" else "r1"
+            posted: list[float] = []
+            status = await submit_page(url, direct[other], posted)
+            submitted.append((other, status, posted[0] if posted else time.monotonic()))
+
+        async def consent(context: Any, params: Any) -> types.ElicitResult:
+            group.start_soon(browser, params.url)
+            return types.ElicitResult(action="accept")
+
+        client = Client(
+            streamable_http_client(lb, http_client=recorder.client()),
+            mode="legacy",
+            elicitation_callback=consent,
+        )
+        async with client:
+            with anyio.fail_after(CALL_TIMEOUT):
+                result = await client.call_tool("link_bank", {})
+            returned = time.monotonic()
+    assert result is not None
+    got = result_json(result) if not result.is_error else result.content
+    owner = next((h.session.split(".", 1)[0] for h in recorder.hops if h.session), "?")
+    other, status, at = submitted[0] if submitted else ("?", 0, returned)
+    report.check(
+        got == {"status": "linked", "user": "ada"}
+        and status == 200
+        and other != owner
+        and returned - at < 1.0,
+        "shared store: a page submitted to replica B completes a push-era question waiting on replica A",
+        f"question on {owner}, page submitted to {other} (HTTP {status}), result {got} "
+        f"{returned - at:.2f} s after the submit",
+    )
+
+    recorder = Recorder()
+    async with modern_client(lb, recorder) as client:
+        with anyio.fail_after(CALL_TIMEOUT):
+            step = await client.session.call_tool("link_bank", {}, allow_input_required=True)
+        assert isinstance(step, types.InputRequiredResult), step
+        ((key, request),) = (step.input_requests or {}).items()
+        assert isinstance(request, types.ElicitRequest)
+        assert isinstance(request.params, types.ElicitRequestURLParams)
+        status = await submit_page(request.params.url, direct["r2"])
+        responses: types.InputResponses = {key: types.ElicitResult(action="accept")}
+        rounds = 1
+        while isinstance(step, types.InputRequiredResult) and rounds < 8:
+            with anyio.fail_after(CALL_TIMEOUT):
+                step = await client.session.call_tool(
+                    "link_bank",
+                    {},
+                    input_responses=responses,
+                    request_state=step.request_state,
+                    allow_input_required=True,
+                )
+            rounds += 1
+    served = [h.replica for h in recorder.hops if h.method == "tools/call"]
+    got = result_json(step) if isinstance(step, types.CallToolResult) and not step.is_error else step
+    report.check(
+        got == {"status": "linked", "user": "ada"} and status == 200 and {"r1", "r2"} <= set(served),
+        "shared store: a page submitted to one replica answers 2026-07-28 rounds on both",
+        f"page submitted to r2 (HTTP {status}), {rounds} rounds served by {' -> '.join(map(str, served))}",
+    )
+
+
 async def run(lb: str, direct: dict[str, str], ttl: float) -> int:
     """Run every check; 0 if all passed."""
     report = Report()
@@ -402,6 +503,7 @@ async def run(lb: str, direct: dict[str, str], ttl: float) -> int:
         await check_modern_wizard(lb, report)
         await check_push_sessions(lb, report)
         await check_shared_store(lb, direct, report)
+        await check_pages_across_replicas(lb, direct, report)
         await check_state_attacks(lb, direct, ttl, report)
     total = report.passed + len(report.failed)
     elapsed = time.monotonic() - started

@@ -31,6 +31,7 @@ K1="$("$PY" -c 'import secrets; print(secrets.token_hex(32))')"
 K2="$("$PY" -c 'import secrets; print(secrets.token_hex(32))')"
 
 STORE_URL="${PEERS_STORE_URL:-redis://127.0.0.1:6379/12}"
+PAGES_URL="http://pages.test"  # the origin the replicas' pages name; the check submits to a replica directly
 "$PY" - "$STORE_URL" <<'PYEOF' || { echo "replicas: no Redis at $STORE_URL; start one: redis-server --port 6379 --save '' --daemonize yes" >&2; exit 1; }
 import sys, redis
 redis.Redis.from_url(sys.argv[1], socket_connect_timeout=2).flushdb()
@@ -39,7 +40,7 @@ PYEOF
 serve() {  # VAR NAME KEYS [--replica NAME]
     local var="$1" name="$2" keys="$3"
     shift 3
-    PEERS_STATE_KEYS="$keys" PEERS_STATE_TTL="$TTL" PEERS_STORE_URL="$STORE_URL" \
+    PEERS_STATE_KEYS="$keys" PEERS_STATE_TTL="$TTL" PEERS_STORE_URL="$STORE_URL" PEERS_PAGES_URL="$PAGES_URL" \
         peers_serve "$var" "$WORK/$name.log" "$PY" "$PEERS_DIR/serve_http.py" "$SERVER_FILE" "$@"
 }
 serve R1 r1 "$K1,$K2" --replica r1

@@ -23,7 +23,7 @@ from enum import Enum
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer, RequestStateSecurity
-from pydantic import AnyUrl, BaseModel, EmailStr, Field
+from pydantic import AnyUrl, BaseModel, EmailStr, Field, SecretStr
 
 from typed_elicit import (
     Accepted,
@@ -46,6 +46,14 @@ class Transfer(BaseModel):
     """Confirm the transfer."""
 
     confirm: bool
+
+
+@form(message="Sign in to the bank", page=True)
+class BankLogin(BaseModel):
+    """A page question (`ctx.elicit_page`): the replicas check serves it when PEERS_PAGES_URL is set."""
+
+    username: str
+    password: SecretStr
 
 
 # ------------------------------------------------------------------ the wizard's forms
@@ -255,6 +263,21 @@ def build_server(request_state_security: RequestStateSecurity | None = None) -> 
     async def relayed_transfer(ctx: ElicitContext, ref: str = "f") -> dict[str, Any]:
         """`transfer` through the fallback when the client cannot be asked."""
         return await _transfer(ctx, ref)
+
+    pages_url = os.environ.get("PEERS_PAGES_URL")
+    if pages_url:  # tests/peers/replicas.sh: a page submitted on one replica, waited for on another
+        from typed_elicit.pages import serve_pages
+
+        serve_pages(server, pages_url, poll_seconds=1.0)
+
+        @server.tool()
+        @elicits
+        async def link_bank(ctx: ElicitContext) -> dict[str, Any]:
+            """Ask for a bank login on a page of this server's."""
+            login = await ctx.elicit_page(BankLogin)
+            if not isinstance(login, Accepted):
+                return {"status": "not linked"}
+            return {"status": "linked", "user": login.data.username}
 
     @server.tool()
     async def applied(ref: str) -> dict[str, Any]:
