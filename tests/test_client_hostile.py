@@ -88,7 +88,7 @@ def hostile_cases() -> Iterator[tuple[str, object, str]]:
                 yield f"{kind}-{key}-{type(wrong).__name__}", obj(a={"type": kind, key: wrong}), path
         for key in ("minimum", "maximum"):
             yield f"{kind}-{key}-bool", obj(a={"type": kind, key: True}), f"properties.a.{key}"
-        # ("0e99999999999999999999" is not here: it is 0, as any JSON parser reads it; see test_wire_rules.)
+        # ("0e99999999999999999999" is not here: it is 0, as any JSON parser reads it; see test_wire.)
         for default in (10**400, -(10**400), "1e400", "-1e99999", "0x10", True):
             case = f"{kind}-default-{str(default)[:6]}"
             yield case, obj(a={"type": kind, "default": default}), "properties.a.default"

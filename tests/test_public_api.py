@@ -6,6 +6,7 @@ import importlib
 import importlib.resources
 import subprocess
 import sys
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -186,3 +187,26 @@ def test_importing_the_server_framework_adds_no_sdk_client_module_to_what_the_sd
     sdk = {m for m in _loaded_after("import mcp.server.mcpserver") if m.startswith("mcp.client")}
     ours = {m for m in _loaded_after("import typed_elicit") if m.startswith("mcp.client")}
     assert sorted(ours - sdk) == []
+
+
+CROSS_CUTTING = {"docs", "public", "security", "bench"}
+"""Test modules named after a concern that spans the package instead of one of its modules."""
+
+
+def test_the_test_tree_mirrors_the_package() -> None:
+    package = Path(typed_elicit.__file__).parent
+    modules = {path.stem.lstrip("_") for path in package.glob("*.py")} | {
+        path.name.lstrip("_")
+        for path in package.iterdir()
+        if path.is_dir() and (path / "__init__.py").exists()
+    }
+    tests = Path(__file__).parent
+    unmatched = [
+        path.name
+        for path in sorted(tests.glob("test_*.py"))
+        if not any(
+            path.stem == f"test_{name}" or path.stem.startswith(f"test_{name}_")
+            for name in modules | CROSS_CUTTING
+        )
+    ]
+    assert unmatched == []

@@ -30,8 +30,8 @@ from redis import asyncio as redis_asyncio
 
 import typed_elicit._clock as clock
 from tests.conftest import BOUND, accept
-from tests.test_elicit_rounds import raw, text
-from tests.test_elicit_rounds import round_ as rounds_round
+from tests.test_replay import raw, text
+from tests.test_replay import round_ as rounds_round
 from typed_elicit import (
     Accepted,
     ElicitContext,
@@ -389,7 +389,7 @@ async def test_a_redis_restarted_mid_flow_fails_the_call_in_flight_and_never_app
 
 def page_replica(store: Store) -> MCPServer:
     """A replica serving pages: the keys and store its twin has."""
-    from tests.test_elicit_page import ORIGIN, BankLogin
+    from tests.test_pages_elicit import ORIGIN, BankLogin
     from typed_elicit.pages import serve_pages
 
     server = MCPServer("bank", request_state_security=RequestStateSecurity(keys=[KEY]))
@@ -409,7 +409,7 @@ def page_replica(store: Store) -> MCPServer:
 
 
 async def test_a_page_submitted_through_replica_b_completes_a_push_question_waiting_on_replica_a(redis_url):
-    from tests.test_elicit_page import SECRET, Browser
+    from tests.test_pages_elicit import SECRET, Browser
     from typed_elicit.client import UrlRequest, elicitation_handler
     from typed_elicit.testing import connect
 
@@ -447,7 +447,7 @@ async def test_a_page_submitted_through_replica_b_completes_a_push_question_wait
 
 
 async def test_a_page_submitted_through_one_replica_answers_a_2026_07_28_round_on_the_other(redis_url):
-    from tests.test_elicit_page import SECRET, Browser
+    from tests.test_pages_elicit import SECRET, Browser
 
     async with a_store("redis", redis_url) as store_a, a_store("redis", redis_url) as store_b:
         replica_a, replica_b = page_replica(store_a), page_replica(store_b)

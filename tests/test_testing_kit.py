@@ -533,7 +533,7 @@ EXPECTED_REFUSALS |= {
 
 OUT_OF_BAND = {"link_bank", "drive_link"}
 """Examples whose tools wait for a page (or end with -32042) that a scripted user cannot fill:
-tests/test_elicit_page.py, tests/test_url_required.py and tests/test_pages_browser.py run them."""
+tests/test_pages_elicit.py, tests/test_url_required.py and tests/test_pages_browser.py run them."""
 
 
 def example_servers() -> list[tuple[str, MCPServer[Any]]]:

@@ -10,7 +10,7 @@ import pytest
 from mcp_types import ElicitRequestFormParams, ElicitResult, TextContent
 
 from tests.conftest import BOUND, accept, decline, user
-from tests.test_elicit_examples import example
+from tests.test_context_examples import example
 
 pytestmark = pytest.mark.anyio
 

@@ -498,7 +498,8 @@ async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, p
     """Distinct invalid answers, each under the size limit and quoted in its re-ask, one after another."""
     answers = [accept(n=f"{i}" + "!" * HOSTILE_BYTES) for i in range(HOSTILE)] + [accept(n=7)]
     server = reasker()
-    async with connect(server, push_era, user(accept(n=1))) as client:  # warm the caches
+    # Warm the caches, the re-ask path included (its first run builds what later runs reuse).
+    async with connect(server, push_era, user(accept(n="x" + "!" * 10), accept(n=1))) as client:
         with anyio.fail_after(BOUND):
             await client.call_tool("count", {})
     records = len(reducer_module._RECORDS)  # pyright: ignore[reportPrivateUsage]

@@ -187,7 +187,7 @@ async def test_a_different_question_on_replay_is_a_replay_mismatch(connect, era)
         return
     assert result.is_error
     text = result.content[0].text
-    assert "ReplayMismatch: question #1 of this call was tests.test_elicit_lifecycle.Confirm" in text
+    assert "ReplayMismatch: question #1 of this call was tests.test_context_lifecycle.Confirm" in text
     assert "must be deterministic" in text
     assert "ctx.once" in text
 

@@ -428,7 +428,7 @@ async def test_a_url_question_where_a_form_was_answered_is_a_replay_mismatch(con
     async with connect(server, "2026-07-28", user) as client:
         is_error, text = await call(client, "form_then_url")
     assert is_error
-    assert "was tests.test_elicit_url.Confirm" in text
+    assert "was tests.test_context_url.Confirm" in text
     assert "but this round asked a URL-mode question (key 'q0'" in text
 
 

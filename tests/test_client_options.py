@@ -13,7 +13,7 @@ from prompt_toolkit.output.plain_text import PlainTextOutput
 from pydantic import BaseModel, Field
 
 from tests.conftest import BOUND
-from tests.test_call_time import server
+from tests.test_context_options import server
 from typed_elicit import Accepted, Choices, reduce_schema
 from typed_elicit import testing as kit
 from typed_elicit._client import read_request
