@@ -502,8 +502,8 @@ async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, p
     async with connect(server, push_era, user(accept(n="x" + "!" * 10), accept(n=1))) as client:
         with anyio.fail_after(BOUND):
             await client.call_tool("count", {})
+    gc.collect()  # model classes of earlier tests leave the weak cache now, not during the run
     records = len(reducer_module._RECORDS)  # pyright: ignore[reportPrivateUsage]
-    gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.take_snapshot()
@@ -524,7 +524,7 @@ async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, p
         for stat in after.compare_to(before, "filename")
         if "typed_elicit" in str(stat.traceback)
     )
-    assert len(reducer_module._RECORDS) == records  # pyright: ignore[reportPrivateUsage]
+    assert len(reducer_module._RECORDS) <= records  # pyright: ignore[reportPrivateUsage]
     assert ours < 20_000, ours
     assert retained < HOSTILE * HOSTILE_BYTES // 10, retained  # far below what the answers weighed
 
