@@ -54,17 +54,18 @@ from mcp.server.request_state import (
 )
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, InputRequiredResult
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from . import _clock
 from ._errors import ElicitationTimeout, InvalidResponse, TypedElicitError
-from ._form import FieldSpec, FormSpec, check_content, field_path
+from ._form import FieldSpec, FormSpec
 from ._policy import Settings, url_unsupported
 from ._reducer import page_forms, page_reduced, secret_fields
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult
 from ._signals import InputRequired, RoundRefused
 from ._state import ReplayState, model_id
 from ._store import store_for
+from ._validate import validate_form
 from ._versions import has_url_mode
 
 if TYPE_CHECKING:
@@ -350,24 +351,7 @@ def page_outcome(model: type[M], answer: PageAnswer) -> Accepted[M] | Declined |
     if answer.action == "cancel":
         return Cancelled()
     form = page_reduced(model).form
-    return Accepted(_validated(model, form, answer.content))
-
-
-def _validated(model: type[M], form: FormSpec, content: Mapping[str, Any]) -> M:
-    cleaned, problems = check_content(form, content)
-    if not problems:
-        try:
-            return model.model_validate(cleaned)
-        except ValidationError as exc:
-            problems = _problems(exc)
-    raise InvalidResponse(model.__name__, problems, None)
-
-
-def _problems(exc: ValidationError) -> list[tuple[str, str]]:
-    return [
-        (field_path(error["loc"]), error["msg"])
-        for error in exc.errors(include_url=False, include_context=False, include_input=False)
-    ]
+    return Accepted(validate_form(model, form, answer.content))
 
 
 # --- asking: what `ctx.elicit_page` does on each era -----------------------------------------
@@ -815,12 +799,11 @@ async def _submit(
         return _plain(config, 400, "Form not accepted", "The form could not be read.")
     content, errors = _read_fields(form, data)
     if not errors:
-        cleaned, problems = check_content(form, content)
-        if not problems:
-            try:
-                model.model_validate(cleaned)
-            except ValidationError as exc:
-                problems = _problems(exc)
+        try:
+            validate_form(model, form, content)
+            problems: list[tuple[str, str]] = []
+        except InvalidResponse as invalid:
+            problems = list(invalid.errors)
         for where, message in problems:
             errors.setdefault(where.split(".", 1)[0].split("[", 1)[0], message)
     if errors:

@@ -83,7 +83,7 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
         RequestedSchemaError: If `schema` is no valid elicitation schema (a programmer
             mistake; never for a schema `reduce_schema` returned).
     """
-    return _validated(model, form_of(model, schema), content, content)
+    return validate_form(model, form_of(model, schema), content, content)
 
 
 def validate_answer(model: type[M], record: Reduced, content: Mapping[str, Any] | None) -> M:
@@ -110,16 +110,34 @@ def validate_answer(model: type[M], record: Reduced, content: Mapping[str, Any] 
     if record.fill:
         given = {k: v for k, v in (content or {}).items() if v is not None}
         filled = {**record.fill, **given}
-    return _validated(model, record.kinds or record.form, filled, content, record.offered)
+    return validate_form(model, record.kinds or record.form, filled, content, record.offered)
 
 
-def _validated(
+def validate_form(
     model: type[M],
     form: FormSpec,
     content: Mapping[str, Any] | None,
-    raw: Mapping[str, Any] | None,
+    raw: Mapping[str, Any] | None = None,
     offered: Mapping[str, frozenset[str]] | None = None,
 ) -> M:
+    """Check `content` against `form` (and the `offered` options), then validate it with `model`.
+
+    The one path every answer takes: a question's (`validate_content`, `validate_answer`)
+    and a page's submit (`_pages`).
+
+    Args:
+        model: The model asked for.
+        form: The form the answer must fit.
+        content: The answer's fields.
+        raw: What `InvalidResponse.content` keeps (None: nothing, as a page keeps no secret).
+        offered: Per `Choices()` field, the options the question offered.
+
+    Returns:
+        The validated model instance.
+
+    Raises:
+        InvalidResponse: Naming each field's problem (paths and rules, no values).
+    """
     cleaned, problems = check_content(form, content)
     for key, allowed in (offered or {}).items():
         if key in cleaned:

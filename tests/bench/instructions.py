@@ -233,6 +233,16 @@ def table(run: InstructionRun) -> list[str]:
 
 def worker(warmup: int, n: int, m: int) -> None:
     """Inside valgrind: warm up uninstrumented, switch instrumentation on, then the marked stretches."""
+    from .roundtrip import CONTENDERS
+
+    drive(CONTENDERS, warmup, n, m)
+
+
+def drive(names: tuple[str, ...], warmup: int, n: int, m: int) -> None:
+    """Call each tool `warmup` times, switch instrumentation on, then `n` and `m` calls between markers.
+
+    Shared by the benchmarks that count instructions per call with callgrind (see `worker`).
+    """
     import anyio
     from mcp import Client
 
@@ -241,11 +251,11 @@ def worker(warmup: int, n: int, m: int) -> None:
 
     async def main() -> None:
         async with Client(build_server(), mode="legacy", elicitation_callback=accept_signup) as client:
-            for name in CONTENDERS:
+            for name in names:
                 for _ in range(warmup):
                     text_of(await client.call_tool(name, {}))
             _instrumentation_on()
-            for name in CONTENDERS:
+            for name in names:
                 for calls in (n, m):
                     os.getppid()
                     for _ in range(calls):

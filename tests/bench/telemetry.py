@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .instructions import MARKER, ROOT, Count, _instrumentation_on, _total, missing  # pyright: ignore[reportPrivateUsage]
+from .instructions import MARKER, ROOT, Count, _total, drive, missing  # pyright: ignore[reportPrivateUsage]
 
 SETUPS = ("absent", "unused", "exporting")
 TOOLS = ("typed_elicit", "floor_validated")
@@ -137,13 +137,8 @@ def table(run: TelemetryRun) -> list[str]:
 
 def worker(setup: str, warmup: int, n: int, m: int) -> None:
     """Inside valgrind: set up telemetry, warm up uninstrumented, then the marked stretches."""
-    import anyio
-    from mcp import Client
 
     from typed_elicit import _telemetry
-
-    from ._common import accept_signup, text_of
-    from .roundtrip import build_server
 
     if setup == "absent":
         _telemetry._api = False  # pyright: ignore[reportPrivateUsage]  # as when the import fails
@@ -161,20 +156,7 @@ def worker(setup: str, warmup: int, n: int, m: int) -> None:
         metrics.set_meter_provider(MeterProvider(metric_readers=[InMemoryMetricReader()]))
     assert _telemetry.enabled() == (setup == "exporting")
 
-    async def main() -> None:
-        async with Client(build_server(), mode="legacy", elicitation_callback=accept_signup) as client:
-            for name in TOOLS:
-                for _ in range(warmup):
-                    text_of(await client.call_tool(name, {}))
-            _instrumentation_on()
-            for name in TOOLS:
-                for calls in (n, m):
-                    os.getppid()
-                    for _ in range(calls):
-                        text_of(await client.call_tool(name, {}))
-            os.getppid()
-
-    anyio.run(main)
+    drive(TOOLS, warmup, n, m)
 
 
 def main(argv: list[str] | None = None) -> None:
