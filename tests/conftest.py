@@ -21,7 +21,9 @@ from typed_elicit import testing as kit
 from typed_elicit._versions import ProtocolVersion
 
 # examples/replicated_transfer.py defaults to database 0; the tests keep to their own.
-os.environ.setdefault("TYPED_ELICIT_STORE", "redis://127.0.0.1:6379/13")
+os.environ.setdefault(
+    "TYPED_ELICIT_STORE", os.environ.get("TYPED_ELICIT_TEST_REDIS", "redis://127.0.0.1:6379/13")
+)
 
 ERAS = ("2025-06-18", "2025-11-25", "2026-07-28")
 PUSH_ERAS = ERAS[:2]

@@ -47,7 +47,8 @@ from typed_elicit.stores import InProcessStore, RedisStore
 
 pytestmark = pytest.mark.anyio
 
-URL = "redis://127.0.0.1:6379/13"
+URL = os.environ.get("TYPED_ELICIT_TEST_REDIS", "redis://127.0.0.1:6379/13")
+"""The database these tests flush; set TYPED_ELICIT_TEST_REDIS to keep parallel runs apart."""
 HOW = (
     "these tests need a Redis server on 127.0.0.1:6379: start one with "
     "`redis-server --port 6379 --save '' --appendonly no --daemonize yes` "
@@ -66,7 +67,7 @@ def _reachable(host: str, port: int) -> bool:
 
 @pytest.fixture
 async def redis_url() -> AsyncIterator[str]:
-    """Database 13 of the machine's Redis, flushed before and after the test."""
+    """The test database (13 unless TYPED_ELICIT_TEST_REDIS says), flushed before and after the test."""
     if not _reachable("127.0.0.1", 6379):
         if os.environ.get("CI"):
             pytest.fail(f"no Redis reachable under CI: {HOW}")
