@@ -948,6 +948,11 @@ NOT_ELICITABLE = {
     "a_secret": ("class M(BaseModel):\n    password: str\n", "the name suggests a secret"),
     "nested": ("class Inner(BaseModel):\n    x: int\nclass M(BaseModel):\n    inner: Inner\n", "nested"),
     "unresolved": ("class M(BaseModel):\n    x: 'Later'\n", "cannot be resolved"),
+    "choices_selecting_more_than_any_question_may_offer": (
+        "from typing import Annotated\nfrom pydantic import Field\nfrom typed_elicit import Choices\n"
+        "class M(BaseModel):\n    n: Annotated[list[str], Choices(), Field(min_length=5000)]\n",
+        "5000",
+    ),
     "choices_marker_not_called": (
         "from typing import Annotated\nfrom typed_elicit import Choices\n"
         "class M(BaseModel):\n    n: Annotated[str, Choices]\n",

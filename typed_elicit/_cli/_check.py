@@ -146,8 +146,9 @@ def _form_schema(
             reduce_schema(model, protocol_version=protocol, options={**unoffered, **options} or None)
         )
     except OptionsError as exc:
-        if not options:  # the placeholders do not fit: what the class declares is wrong
-            raise SchemaError(model.__name__, exc.problems) from exc
+        if not options:  # no question could offer options that fit what the class declares
+            stand_in = "said of the stand-in options (as many as it must select) shown without --option"
+            raise SchemaError(model.__name__, [f"{line} ({stand_in})" for line in exc.problems]) from exc
         raise UsageError(
             "\n".join(
                 [
