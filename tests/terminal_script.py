@@ -1,7 +1,7 @@
 """Run one terminal form in a real terminal for test_terminal.py; prints `RESULT ...` at the end.
 
-Usage: python tests/terminal_script.py form '<requested schema as JSON>'
-       python tests/terminal_script.py url '<url>'
+Usage: python tests/terminal_script.py form '<requested schema as JSON>' ['<message>']
+       python tests/terminal_script.py url '<url>' ['<message>']
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from typed_elicit.client import FormRequest, UrlRequest
 MESSAGE = "Set up \x1b[31mthe\x1b[0m trip"
 
 
-async def main(mode: str, argument: str) -> None:
+async def main(mode: str, argument: str, message: str = MESSAGE) -> None:
     forms = TerminalForms()
     if mode == "url":
-        request = read_request(None, ElicitRequestURLParams(message=MESSAGE, url=argument))
+        request = read_request(None, ElicitRequestURLParams(message=message, url=argument))
         assert isinstance(request, UrlRequest)
         print("RESULT", await forms.url(request))
         return
     request = read_request(
-        None, ElicitRequestFormParams(message=MESSAGE, requested_schema=json.loads(argument))
+        None, ElicitRequestFormParams(message=message, requested_schema=json.loads(argument))
     )
     assert isinstance(request, FormRequest)
     outcome = await forms.form(request)
@@ -39,4 +39,4 @@ async def main(mode: str, argument: str) -> None:
 
 
 if __name__ == "__main__":
-    anyio.run(main, sys.argv[1], sys.argv[2])
+    anyio.run(main, *sys.argv[1:4])

@@ -163,7 +163,8 @@ def test_the_ci_responder_example_deploys_then_declines_with_the_reason() -> Non
         "Deployment cancelled",
         "accept: Select deployment environment ({'environment': 'staging'})",
         "decline: Configure resources for staging "
-        "(no value for required field(s) cpu_cores, memory_gb; pass them in values)",
+        "(no value for required field(s) cpu_cores, memory_gb; "
+        "give them in the Responder's values: Responder({'cpu_cores': ..., 'memory_gb': ...}))",
     ]
 
 

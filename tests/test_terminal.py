@@ -51,11 +51,11 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-def spawn(mode: str, argument: str) -> pexpect.spawn:
+def spawn(mode: str, argument: str, *message: str) -> pexpect.spawn:
     env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm", "COLUMNS": "200", "LINES": "50"}
     return pexpect.spawn(
         sys.executable,
-        [str(SCRIPT), mode, argument],
+        [str(SCRIPT), mode, argument, *message],
         env=env,
         encoding="utf-8",
         timeout=15,
@@ -201,6 +201,76 @@ def test_a_url_is_shown_in_full_and_consent_is_asked(answer: str, expected: str)
 def test_clean_removes_escape_sequences_and_keeps_text() -> None:
     assert clean("a\x1b[2Jb\x07c\nd") == "a?[2Jb?c\nd"
     assert clean("a\nb\tc", one_line=True) == "a b c"
+
+
+# What a server could send to make the user read something else than it says: bidi
+# embeddings, overrides and isolates reorder the text; marks flip neutral characters; line
+# and paragraph separators break lines where no newline shows; the rest hide text.
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+INVISIBLE = "\u2028\u2029\u200b\u2060\u2061\ufeff\u180e\U000e0041\ufff9\U000f0000\U0010ffff\u0378"
+
+
+@pytest.mark.parametrize("char", BIDI + INVISIBLE)
+def test_clean_shows_bidi_controls_and_invisible_format_characters_escaped(char: str) -> None:
+    shown = clean(f"pay {char}moc.evil", one_line=True)
+
+    assert shown == f"pay {ascii(char)[1:-1]}moc.evil"
+    assert shown.isascii()
+
+
+def test_clean_keeps_joiners_and_spaces_that_text_needs() -> None:
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # an emoji sequence joined by ZWJ
+    persian = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # ZWNJ inside a word
+    french = "Prix\u00a0: 10\u202f\u20ac"  # no-break spaces
+
+    assert clean(f"{family} {persian} {french}") == f"{family} {persian} {french}"
+
+
+def test_a_form_shows_the_servers_bidi_controls_escaped_in_every_text_it_prints() -> None:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "title": "Pay \u2066the bank\u2069",
+        "properties": {
+            "to": {
+                "type": "string",
+                "title": "Payee \u202egnp.exe",
+                "description": "Who gets \u200fit\u2028Approved by your bank",
+                "oneOf": [{"const": "acme\u202d", "title": "Acme \u202bLtd"}],
+            },
+        },
+        "required": ["to"],
+    }
+    child = spawn("form", json.dumps(schema), "Send \u202e001$\u202c now")
+    screen = io.StringIO()
+    child.logfile_read = screen
+
+    child.expect_exact("Send \\u202e001$\\u202c now")
+    child.expect_exact("Pay \\u2066the bank\\u2069")
+    child.expect(r"Answer\?")
+    child.sendline("")
+    child.expect_exact("Payee \\u202egnp.exe (to)")
+    child.expect_exact("Who gets \\u200fit\\u2028Approved by your bank")
+    child.expect_exact("1) Acme \\u202bLtd [acme\\u202d]")
+    child.sendline("1")
+
+    assert json.loads(result(child)) == {"to": "acme\u202d"}
+    printed = screen.getvalue()
+    assert not any(char in printed for char in BIDI + "\u2028")
+
+
+def test_a_url_request_shows_bidi_controls_in_the_message_and_url_escaped() -> None:
+    child = spawn("url", "https://bank.example/\u202elive.evil.example", "Sign in to \u2067your bank\u2069")
+    screen = io.StringIO()
+    child.logfile_read = screen
+
+    child.expect_exact("Sign in to \\u2067your bank\\u2069")
+    child.expect_exact("URL: ")
+    child.expect_exact("https://bank.example/\\u202elive.evil.example")
+    child.expect(r"Open this URL\?")
+    child.sendline("n")
+
+    assert result(child) == "decline"
+    assert not any(char in screen.getvalue() for char in BIDI)
 
 
 # --- the same renderer in-process, on a pipe (fast, and covers every branch) -----------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -112,7 +112,8 @@ class Responder:
         missing = [f"{spec.name} ({spec.title})" if spec.title else spec.name for spec in unanswered]
         if missing:
             return self._decline(
-                request.message, f"no value for required field(s) {', '.join(missing)}; pass them in values"
+                request.message,
+                f"no value for required field(s) {', '.join(missing)}; {self._how_to_answer(unanswered)}",
             )
         try:
             content = request.form.content(answer)
@@ -123,6 +124,11 @@ class Responder:
             "accepted %s with fields %s", show_value(request.message), ", ".join(content) or "(none)"
         )
         return types.ElicitResult(action="accept", content=dict(content))
+
+    def _how_to_answer(self, fields: Sequence[FieldSpec]) -> str:
+        """How whoever runs this responder gives values for `fields` (a subclass names its own knob)."""
+        names = ", ".join(f"{spec.name!r}: ..." for spec in fields)
+        return f"give them in the Responder's values: Responder({{{names}}})"
 
     def _decline(self, message: str, reason: str) -> types.ElicitResult:
         self.log.append(ResponderEntry(message, "decline", reason=reason))

@@ -1,8 +1,10 @@
-"""Answer elicitation questions in a terminal, built on prompt_toolkit.
+r"""Answer elicitation questions in a terminal, built on prompt_toolkit.
 
 Needs the `cli` extra (`pip install 'typed-elicit[cli]'`). Every text the server sent
-(message, titles, descriptions, option labels, URL) is shown with control characters
-replaced, so a server cannot move the cursor or recolour the terminal.
+(message, titles, descriptions, option labels, URL) goes through `clean`: control
+characters are replaced and bidi controls and other invisible characters shown escaped
+(`\u202e`), so a server cannot move the cursor, recolour the terminal or make a text
+read in another order than it was sent.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typed_elicit._client import (
 )
 from typed_elicit._form import describe
 from typed_elicit._results import Accepted, Cancelled, Declined
-from typed_elicit._text import clean
+from typed_elicit._text import clean, in_words
 
 if TYPE_CHECKING:
     from mcp.client.session import ElicitationFnT
@@ -156,10 +158,10 @@ class TerminalForms:
                     return _OMIT
                 return check_value(spec, value)
             except InvalidAnswer as exc:
-                problems = "; ".join(message for _, message in exc.errors)
+                problems = "; ".join(clean(message, one_line=True) for _, message in exc.errors)
                 self.say(("class:error", f"  {problems}; try again"))
             except ValueError as exc:
-                self.say(("class:error", f"  {exc}; try again"))
+                self.say(("class:error", f"  {clean(str(exc), one_line=True)}; try again"))
 
     def _describe(self, spec: FieldSpec) -> None:
         head = clean(spec.label, one_line=True)
@@ -198,7 +200,7 @@ def _type_text(spec: FieldSpec) -> str:
         if spec.default:
             parts.append(f"{_NONE} for none")
     else:
-        parts = [about.person_kind]
+        parts = [in_words(about.person_kind)]
     parts.extend(about.limits)
     if about.has_default:
         parts.append(f"default {_show(about.default)}")

@@ -3,16 +3,31 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import TextIO
+import sys
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any, TextIO, cast
 
+import annotated_types
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
-from typed_elicit._errors import SchemaError
-from typed_elicit._reducer import deferring_schema_errors, reduce_schema, schema_problems
+from typed_elicit._errors import OptionsError, SchemaError
+from typed_elicit._reducer import (
+    _FORMS,  # pyright: ignore[reportPrivateUsage]  # the registry of @form classes, read only
+    JSON_SCHEMA_DIALECT,
+    Choices,
+    OptionsArg,
+    deferring_schema_errors,
+    is_page_form,
+    page_reduced,
+    reduce_schema,
+    schema_problems,
+    secret_fields,
+)
 from typed_elicit._versions import ProtocolVersion
 
-from ._common import EXIT_OK, EXIT_PROBLEMS
+from ._common import EXIT_OK, EXIT_PROBLEMS, UsageError
 from ._load import (
     elicits_functions_in,
     forms_in,
@@ -23,29 +38,175 @@ from ._load import (
     module_label,
     walk,
 )
+from ._source import named_in
+
+_OPTION_SYNTAX = "--option takes FIELD=VALUE,VALUE,... or FIELD=VALUE=TITLE,VALUE=TITLE,..."
 
 
-def run_schema(target: str, protocol: ProtocolVersion, dialect: bool, out: TextIO) -> int:
-    """Print the wire schema of one model.
+def parse_options(pairs: Sequence[str]) -> dict[str, OptionsArg]:
+    """Read `--option FIELD=...` arguments: the options of `Choices()` fields, by field name.
+
+    `FIELD=a,b` offers values, `FIELD=a=Alpha,b=Beta` values with titles (every option
+    titled or none); text starting with `[` or `{` is JSON, a list of values or an object
+    of value to title, for values holding `,` or `=`. Spaces around each entry are dropped.
 
     Raises:
-        UsageError: `target` names no model.
-        SchemaError: The model cannot be elicited on `protocol`.
+        UsageError: An argument has no `=`, is bad JSON, or titles some options only.
+    """
+    options: dict[str, OptionsArg] = {}
+    for pair in pairs:
+        field, sep, raw = pair.partition("=")
+        if not sep or not field:
+            raise UsageError(f"{_OPTION_SYNTAX}, got {pair!r}")
+        options[field] = (
+            _json_options(field, raw) if raw.lstrip().startswith(("[", "{")) else _listed(field, raw)
+        )
+    return options
+
+
+def _json_options(field: str, raw: str) -> OptionsArg:
+    fix = f"--option {field}: expected a JSON list of strings or a JSON object of string to string"
+    try:
+        given: object = json.loads(raw)
+    except ValueError:
+        raise UsageError(f"{fix}; this is not valid JSON") from None
+    if isinstance(given, list) and all(isinstance(v, str) for v in cast("list[object]", given)):
+        return cast("list[str]", given)
+    if isinstance(given, dict) and all(isinstance(v, str) for v in cast("dict[str, object]", given).values()):
+        return cast("dict[str, str]", given)
+    raise UsageError(fix)
+
+
+def _listed(field: str, raw: str) -> OptionsArg:
+    entries = [entry.strip() for entry in raw.split(",") if entry.strip()]
+    titled = [entry for entry in entries if "=" in entry]
+    if not titled:
+        return entries
+    if len(titled) != len(entries):
+        raise UsageError(
+            f"--option {field}: give every option a title (VALUE=TITLE) or none; "
+            f"{len(entries) - len(titled)} of {len(entries)} have none"
+        )
+    pairs = [entry.partition("=") for entry in entries]
+    return {value.strip(): title.strip() for value, _, title in pairs}
+
+
+def run_schema(
+    target: str, protocol: ProtocolVersion, dialect: bool, options: Mapping[str, OptionsArg], out: TextIO
+) -> int:
+    """Print the wire schema of one model; notes about it go to standard error.
+
+    A page form (`@form(page=True)`) prints the form its page shows, secret fields marked
+    `"writeOnly": true`. A `Choices()` field takes its options from `options`; one
+    without them is printed without options, with a note that they are given per call.
+
+    Raises:
+        UsageError: `target` names no model, or `options` do not fit it.
+        SchemaError: The model cannot be elicited on `protocol` (printed, exit 1).
     """
     model = load_model(target)
-    schema = reduce_schema(model, protocol_version=protocol, include_dialect=dialect)
+    schema = _page_schema(model, options) if is_page_form(model) else _form_schema(model, protocol, options)
+    if dialect:
+        schema = {"$schema": JSON_SCHEMA_DIALECT, **schema}
     out.write(json.dumps(schema, indent=2) + "\n")
     return EXIT_OK
+
+
+def _page_schema(model: type[BaseModel], options: Mapping[str, OptionsArg]) -> dict[str, Any]:
+    name = model.__name__
+    if options:
+        raise UsageError(f"{name} is a page form, and page forms have no Choices() fields: drop --option")
+    schema = _copy(page_reduced(model).schema)
+    secrets = [key for key in schema["properties"] if key in secret_fields(model)]
+    for key in secrets:
+        schema["properties"][key]["writeOnly"] = True
+    marked = (
+        f'secret fields (password inputs, never echoed): {", ".join(secrets)} (marked "writeOnly": true)'
+        if secrets
+        else "no secret field"
+    )
+    _note(
+        f"{name} is a page form (@form(page=True)): ctx.elicit_page asks it on the server's own page, "
+        f"never as a form, so this is the page's form, in the newest revision's shape whatever --protocol "
+        f"says; {marked}"
+    )
+    return schema
+
+
+def _form_schema(
+    model: type[BaseModel], protocol: ProtocolVersion, options: Mapping[str, OptionsArg]
+) -> dict[str, Any]:
+    unoffered = {
+        name: _placeholders(name, info.metadata)
+        for name, info in _choices_fields(model)
+        if name not in options
+    }
+    try:
+        schema = _copy(
+            reduce_schema(model, protocol_version=protocol, options={**unoffered, **options} or None)
+        )
+    except OptionsError as exc:
+        if not options:  # no question could offer options that fit what the class declares
+            stand_in = "said of the stand-in options (as many as it must select) shown without --option"
+            raise SchemaError(model.__name__, [f"{line} ({stand_in})" for line in exc.problems]) from exc
+        raise UsageError(
+            "\n".join(
+                [
+                    f"the --option values do not fit {model.__name__} (options= below is --option here):",
+                    *(f"  - {p}" for p in exc.problems),
+                ]
+            )
+        ) from exc
+    for name, values in unoffered.items():
+        for prop in schema["properties"].values():
+            holder = prop.get("items", prop)
+            if holder.get("enum") == values:
+                del holder["enum"]
+        _note(
+            f"{model.__name__}.{name} is a Choices() field: its options are given per call "
+            f"(ctx.elicit(..., options=...)), so the schema shows it without them; "
+            f"pass --option {name}=VALUE,VALUE (or VALUE=TITLE,...) to see one question's schema"
+        )
+    return schema
+
+
+def _choices_fields(model: type[BaseModel]) -> list[tuple[str, FieldInfo]]:
+    """`(name, info)` of the fields marked `Choices()`, whose options each question gives."""
+    return [
+        (name, info)
+        for name, info in model.model_fields.items()
+        if any(isinstance(meta, Choices) for meta in info.metadata)
+    ]
+
+
+def _placeholders(name: str, metadata: Sequence[object]) -> list[str]:
+    """Stand-in options for a `Choices()` field without `--option`: as many as it must select."""
+    least = max((meta.min_length for meta in metadata if isinstance(meta, annotated_types.MinLen)), default=1)
+    return [f"{name} option {number}" for number in range(1, max(least, 1) + 1)]
+
+
+def _copy(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A deep copy of a schema (the reducer's are cached and read-only)."""
+    copied: dict[str, Any] = json.loads(json.dumps(schema))
+    return copied
+
+
+def _note(text: str) -> None:
+    sys.stderr.write(f"note: {text}\n")
 
 
 def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out: TextIO) -> int:
     """Reduce the models of the given modules (and their submodules) on each revision.
 
-    The models are those declared with `@form` and those named in `@elicits(...)`
-    (with or without `@form`). Also reports `@elicits(on_unsupported="fallback")` on a
-    prompt or resource template registered on a module's `MCPServer`. Inside the check
-    (`deferring_schema_errors`, scoped to this context) a bad model does not stop its
-    module's import, so every bad model of every module is listed in one run.
+    The models are those declared with `@form` (in the module's namespace, or registered
+    by `@form` with the module's name, such as a class nested in a class), those named in
+    `@elicits(...)` (with or without `@form`), on functions and on tools of module-level
+    servers, and, read from the source (`_source.named_in`), those named in `@elicits(...)`
+    and `ctx.elicit*(...)` anywhere in it, such as on tools a factory function registers.
+    Also reports `@elicits(on_unsupported="fallback")` on a prompt or resource template
+    registered on a module's `MCPServer`, and a target in which no model is found. Inside
+    the check (`deferring_schema_errors`, scoped to this context) a bad model does not stop
+    its module's import, so every bad model of every module is listed in one run.
 
     Raises:
         UsageError: A target does not exist or fails to import for another reason.
@@ -53,16 +214,26 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
     problems: list[str] = []
     models: dict[type[BaseModel], None] = {}
     for target in targets:
+        found: dict[type[BaseModel], None] = {}
+        decorators = 0
         with deferring_schema_errors() as deferred:
             try:
                 for module in walk(load_module(target)):
-                    models.update(dict.fromkeys(forms_in(module)))
+                    found.update(dict.fromkeys(forms_in(module)))
+                    found.update(dict.fromkeys(_registered_forms(module)))
                     for function in elicits_functions_in(module):
-                        models.update(dict.fromkeys(models_of(function)))
+                        found.update(dict.fromkeys(models_of(function)))
+                    named = named_in(module)
+                    found.update(dict.fromkeys(named.models))
+                    decorators += named.elicits
+                    problems.extend(named.hidden)
                     problems.extend(misplaced_fallbacks(module))
             except SchemaError as exc:  # raised by the module's own code, not by a declaration
                 problems.extend(f"{target}: {line}" for line in exc.problems)
-        models.update(dict.fromkeys(deferred))
+        found.update(dict.fromkeys(deferred))
+        if not found:
+            problems.append(_none_found(target, decorators))
+        models.update(found)
     for model in models:
         where = f"{module_label(model)}:{model.__qualname__}"
         seen: dict[str, list[str]] = {}
@@ -78,3 +249,34 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
         f"{count} problem{'s' if count != 1 else ''}\n"
     )
     return EXIT_PROBLEMS if problems else EXIT_OK
+
+
+def _registered_forms(module: ModuleType) -> list[type[BaseModel]]:
+    """The `@form` classes registered with `module`'s name that its namespace reaches by qualified name.
+
+    Reaching them by `__qualname__` (`Forms.Inner`) keeps out classes of an earlier
+    import of a module by the same name.
+    """
+    found: list[type[BaseModel]] = []
+    for model in list(_FORMS):
+        if model.__module__ != module.__name__:
+            continue
+        obj: object = module
+        for part in model.__qualname__.split("."):
+            obj = getattr(obj, part, None)
+        if obj is model:
+            found.append(model)
+    return found
+
+
+def _none_found(target: str, decorators: int) -> str:
+    why = (
+        f"its {decorators} @elicits decorator(s) name no model, and "
+        if decorators
+        else "no model named in @elicits(...), "
+    )
+    return (
+        f"{target}: no form model found: no @form class, {why}no model class passed to ctx.elicit, "
+        "ctx.elicit_page or ctx.elicit_all in its source (or its submodules'); so nothing was checked: "
+        "name the modules that declare your models"
+    )

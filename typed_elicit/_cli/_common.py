@@ -12,8 +12,10 @@ EXIT_INTERRUPTED: Final = 130
 
 EXIT_CODES_HELP: Final = """exit codes:
   0    success
-  1    problems found: schema errors (check, schema) or a tool error (call, demo)
-  2    usage error: bad arguments, or no such module, model, example or tool
+  1    problems found: schema errors (check, schema), no model in a module (check),
+       or a tool error (call, demo)
+  2    usage error: bad arguments, or no such module, model, example, server, factory
+       or tool
   3    the server could not be reached or broke the protocol
   130  interrupted"""
 ANSWERS_HELP: Final = """answers (--answer FIELD=VALUE, repeatable; FIELD is the field's name on the wire):
@@ -23,6 +25,12 @@ ANSWERS_HELP: Final = """answers (--answer FIELD=VALUE, repeatable; FIELD is the
   several choices    --answer extras=wifi,bag  or  --answer 'extras=["wifi","bag"]'
                      (option values, comma-separated or a JSON array; extras= picks none)
 A required field without an answer is declined"""
+
+OPTIONS_HELP: Final = """options (--option FIELD=..., repeatable; FIELD is a Choices() field's Python name):
+  values             --option account=acc-1,acc-2
+  values and titles  --option account=acc-1=Checking,acc-2=Savings  (every option titled or none)
+  JSON               --option 'account=["a,1","b"]'  or  --option 'account={"a=1": "A"}'
+A Choices() field without --option is printed without options (a note says so)"""
 
 
 class UsageError(Exception):

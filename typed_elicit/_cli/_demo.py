@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import inspect
+import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Final, TextIO
@@ -24,6 +27,16 @@ SHIPPED: Final = Path(__file__).resolve().parent / "examples"
 """The examples inside the package: the wheel copies them here from the checkout's `examples/`."""
 CHECKOUT: Final = Path(__file__).resolve().parents[2] / "examples"
 """The examples of a source checkout, for a `typed_elicit` imported from one."""
+FACTORIES: Final = ("build_server", "make_server", "create_server")
+"""The functions the demo calls for a server when the module has no `server` (in this order)."""
+
+
+def split_target(example: str) -> tuple[str, str | None]:
+    """`EXAMPLE[:NAME]` as `(EXAMPLE, NAME)`; NAME is None when there is no `:identifier` at the end."""
+    head, sep, name = example.rpartition(":")
+    if sep and head and name.isidentifier():
+        return head, name
+    return example, None
 
 
 def find_example(name: str) -> Path:
@@ -43,8 +56,11 @@ def find_example(name: str) -> Path:
 
 async def run_demo(args: argparse.Namespace, out: TextIO) -> int:
     """Run an example server in memory and answer its questions, printing the exchange."""
-    path = find_example(args.example)
-    server = _server_of(load_module(str(path)), path)
+    example, name = split_target(args.example)
+    path = find_example(example)
+    server, how = await server_of(
+        load_module(str(path)), path, name, parse_pairs(args.factory_arg, "--factory-arg"), example
+    )
     interactive = interactive_wanted(args)
     callback = Transcript(
         answerer(interactive, parse_pairs(args.answer, "--answer"), invent=True),
@@ -52,7 +68,8 @@ async def run_demo(args: argparse.Namespace, out: TextIO) -> int:
         show_questions=not interactive,
     )
     who = "you answer" if interactive else "a scripted user answers"
-    out.write(f"demo: {path.name} (server {server.name!r}), protocol {args.protocol}; {who}\n")
+    origin = f", from {how}" if how else ""
+    out.write(f"demo: {path.name} (server {server.name!r}{origin}), protocol {args.protocol}; {who}\n")
     fallback = installed(server)
     async with connect(server, args.protocol, elicitation_callback=callback) as client:
         return await call_tool(
@@ -65,8 +82,102 @@ async def run_demo(args: argparse.Namespace, out: TextIO) -> int:
         )
 
 
-def _server_of(module: ModuleType, path: Path) -> MCPServer[Any]:
-    found: object = getattr(module, "server", None)
+async def server_of(
+    module: ModuleType, path: Path, name: str | None, factory_args: Mapping[str, str], example: str
+) -> tuple[MCPServer[Any], str]:
+    """The server to run: `name` (an `MCPServer` or a factory), else `server`, else a factory of `FACTORIES`.
+
+    A factory is a module-level function (or coroutine function) returning an
+    `MCPServer`, called with `factory_args` as keyword arguments.
+
+    Args:
+        module: The example's module.
+        path: Its file.
+        name: The name given as `EXAMPLE:NAME`, if any.
+        factory_args: `--factory-arg` values, by parameter name.
+        example: The example as given (for the hint).
+
+    Returns:
+        The server and how it was made (`build_server()`), empty for a module-level server.
+
+    Raises:
+        UsageError: No such name, no server and no factory, or the factory cannot be called.
+    """
+    if name is not None:
+        if not hasattr(module, name):
+            raise UsageError(f"{path} has no `{name}`; name an MCPServer or a function returning one")
+        found: object = getattr(module, name)
+    else:
+        found = getattr(module, "server", None)
+        if not isinstance(found, MCPServer):
+            name = next((f for f in FACTORIES if inspect.isfunction(getattr(module, f, None))), None)
+            if name is None:
+                raise UsageError(_nothing_found(module, path, example))
+            found = getattr(module, name)
     if isinstance(found, MCPServer):
-        return found  # pyright: ignore[reportUnknownVariableType]  # MCPServer is generic in its lifespan
-    raise UsageError(f"{path} has no MCPServer named `server`")
+        if factory_args:
+            raise UsageError(f"--factory-arg is for a factory; {name or 'server'} is an MCPServer")
+        return found, ""  # pyright: ignore[reportUnknownVariableType]  # MCPServer is generic in its lifespan
+    if not callable(found):
+        raise UsageError(
+            f"{name} in {path} is a {type(found).__name__}, not an MCPServer or a function returning one"
+        )
+    return await _call_factory(found, str(name), factory_args), f"{name}()"
+
+
+def _nothing_found(module: ModuleType, path: Path, example: str) -> str:
+    others = [key for key, value in vars(module).items() if isinstance(value, MCPServer)]
+    factories = ", ".join(f"{f}()" for f in FACTORIES[:-1]) + f" or {FACTORIES[-1]}()"
+    text = (
+        f"{path} has no MCPServer named `server` and no factory function {factories}; "
+        f"name the server or its factory: typed-elicit demo {example}:NAME"
+    )
+    return f"{text} (MCPServer objects in it: {', '.join(others)})" if others else text
+
+
+async def _call_factory(factory: Callable[..., object], name: str, raw: Mapping[str, str]) -> MCPServer[Any]:
+    """Call `factory` with the `--factory-arg` values; it must return an `MCPServer`.
+
+    Raises:
+        UsageError: An argument it does not take or needs, it fails, or returns no `MCPServer`.
+    """
+    try:
+        parameters = dict(inspect.signature(factory).parameters)
+    except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
+        parameters = {}
+    named = {
+        key: p
+        for key, p in parameters.items()
+        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    }
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    for key in raw:
+        if key not in named and not takes_any:
+            takes = ", ".join(named) or "nothing"
+            raise UsageError(f"{name}() takes no argument {key}; it takes: {takes}")
+    missing = [key for key, p in named.items() if p.default is inspect.Parameter.empty and key not in raw]
+    if missing:
+        how = " ".join(f"--factory-arg {key}=VALUE" for key in missing)
+        raise UsageError(f"{name}() needs argument(s) that were not given: {', '.join(missing)}; pass {how}")
+    arguments = {key: _factory_value(value, named.get(key)) for key, value in raw.items()}
+    try:
+        built = factory(**arguments)
+        if inspect.isawaitable(built):
+            built = await built
+    except Exception as exc:
+        raise UsageError(f"{name}() failed: {type(exc).__name__}: {exc}") from exc
+    if not isinstance(built, MCPServer):
+        raise UsageError(f"{name}() returned {type(built).__name__}, not an MCPServer")
+    return built  # pyright: ignore[reportUnknownVariableType]  # MCPServer is generic in its lifespan
+
+
+def _factory_value(raw: str, parameter: inspect.Parameter | None) -> object:
+    """Text for a `str` or unannotated parameter; JSON when it parses for any other, else text."""
+    annotation = None if parameter is None else parameter.annotation
+    if annotation in (None, str, "str", inspect.Parameter.empty):
+        return raw
+    try:
+        value: object = json.loads(raw)
+    except ValueError:
+        return raw
+    return value

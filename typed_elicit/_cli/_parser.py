@@ -11,9 +11,10 @@ from typing import TextIO
 import anyio
 
 from typed_elicit._errors import SchemaError
+from typed_elicit._text import clean
 from typed_elicit._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS
 
-from ._check import run_check, run_schema
+from ._check import parse_options, run_check, run_schema
 from ._common import (
     ANSWERS_HELP,
     EXIT_CODES_HELP,
@@ -21,9 +22,10 @@ from ._common import (
     EXIT_INTERRUPTED,
     EXIT_PROBLEMS,
     EXIT_USAGE,
+    OPTIONS_HELP,
     UsageError,
 )
-from ._demo import DEFAULT_EXAMPLE, run_demo
+from ._demo import DEFAULT_EXAMPLE, FACTORIES, run_demo
 from ._talk import run_call
 
 Command = Callable[[argparse.Namespace, TextIO], Awaitable[int]]
@@ -67,7 +69,16 @@ def _add_demo(new: NewCommand) -> None:
         "example",
         nargs="?",
         default=DEFAULT_EXAMPLE,
-        help=f"example name or .py file (default {DEFAULT_EXAMPLE})",
+        metavar="EXAMPLE[:NAME]",
+        help=f"example name or .py file (default {DEFAULT_EXAMPLE}); its MCPServer `server`, else its "
+        f"factory {', '.join(f + '()' for f in FACTORIES)}, or the server or factory NAME",
+    )
+    demo.add_argument(
+        "--factory-arg",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an argument of the server's factory (text for str parameters, else JSON)",
     )
     demo.add_argument("--protocol", choices=PROTOCOL_VERSIONS, default=LATEST_PROTOCOL_VERSION)
     demo.add_argument(
@@ -81,15 +92,23 @@ def _add_schema(new: NewCommand) -> None:
     schema = new(
         "schema",
         "print a model's wire schema",
-        "Print the requestedSchema a model becomes on one protocol revision.",
-        EXIT_CODES_HELP,
+        "Print the requestedSchema a model becomes on one protocol revision. A page form "
+        "(@form(page=True)) prints the form of its page, secret fields marked writeOnly.",
+        f"{OPTIONS_HELP}\n\n{EXIT_CODES_HELP}",
     )
     schema.add_argument("model", metavar="MODULE:Model", help="e.g. myapp.forms:Booking or forms.py:Booking")
     schema.add_argument("--protocol", choices=PROTOCOL_VERSIONS, default=LATEST_PROTOCOL_VERSION)
     schema.add_argument("--dialect", action="store_true", help='include "$schema"')
+    schema.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE,...",
+        help="the options of a Choices() field, as one question offers them (repeatable; see below)",
+    )
 
     async def run(args: argparse.Namespace, out: TextIO) -> int:
-        return run_schema(args.model, args.protocol, args.dialect, out)
+        return run_schema(args.model, args.protocol, args.dialect, parse_options(args.option), out)
 
     schema.set_defaults(run=run)
 
@@ -188,9 +207,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             sys.stderr.write(f"{error}\n")
             return EXIT_PROBLEMS
         if args.command in ("call", "demo"):
-            sys.stderr.write(
-                f"{parser.prog} {args.command}: the server failed: {type(error).__name__}: {error}\n"
-            )
+            said = f"{type(error).__name__}: {clean(str(error))}"  # it may quote the server: cleaned
+            sys.stderr.write(f"{parser.prog} {args.command}: the server failed: {said}\n")
             return EXIT_CONNECTION
         raise
 

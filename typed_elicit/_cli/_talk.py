@@ -10,7 +10,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, Final, TextIO, cast
 
 import mcp_types as types
 from mcp import Client
@@ -26,9 +26,10 @@ from typed_elicit._client import (
     UrlRequest,
     read_request,
 )
+from typed_elicit._form import describe
 from typed_elicit._responder import Responder
 from typed_elicit._testing import connect
-from typed_elicit._text import clean
+from typed_elicit._text import clean, in_words
 from typed_elicit._versions import ProtocolVersion
 
 from ._common import EXIT_OK, EXIT_PROBLEMS, UsageError
@@ -105,6 +106,10 @@ class CommandLineAnswers(Responder):
         }
         return super().respond(params, context)
 
+    def _how_to_answer(self, fields: Sequence[FieldSpec]) -> str:
+        """The flags that would have answered `fields`."""
+        return "pass " + " ".join(f"--answer {clean(spec.name, one_line=True)}=VALUE" for spec in fields)
+
 
 def sample_argument(schema: Mapping[str, Any] | None) -> Any:
     """A placeholder for a required tool argument the demo was not given."""
@@ -133,12 +138,12 @@ class Transcript:
             self._print_question(context, params)
         result = await self._inner(context, params)
         if isinstance(result, types.ErrorData):
-            self._out.write(f"-> error {result.code}: {result.message}\n")
+            self._out.write(f"-> error {result.code}: {clean(result.message)}\n")
         else:
             content = "" if result.content is None else " " + json.dumps(result.content)
             self._out.write(f"-> {result.action}{content}\n")
             if isinstance(self._inner, Responder) and self._inner.log and self._inner.log[-1].reason:
-                self._out.write(f"   because {self._inner.log[-1].reason}\n")
+                self._out.write(f"   because {clean(self._inner.log[-1].reason)}\n")
         self._out.flush()
         return result
 
@@ -154,14 +159,40 @@ class Transcript:
             self._out.write(f"   URL: {clean(request.url, one_line=True)}\n")
             return
         for spec in request.form.fields:
-            options = f": {', '.join(o.value for o in spec.options)}" if spec.options else ""
-            default = f", default {json.dumps(spec.default)}" if spec.has_default else ""
-            need = "required" if spec.required and not spec.has_default else "optional"
-            # The wire name first: it is what --answer takes.
-            name = clean(spec.name, one_line=True)
-            if spec.title and spec.title != spec.name:
-                name += f": {clean(spec.title, one_line=True)}"
-            self._out.write(f"   {name} ({spec.kind}{options}{default}, {need})\n")
+            self._out.write(f"   {field_line(spec)}\n")
+
+
+def field_line(spec: FieldSpec) -> str:
+    """One field as the transcript shows it: `name: Title (kind in words: options, limits, default, need)`.
+
+    The wire name comes first: it is what `--answer` takes; options are shown by value
+    for the same reason. Every text from the server is cleaned (`clean`).
+    """
+    about = describe(spec)
+    if spec.kind in ("choice", "multi_choice"):
+        values = ", ".join(clean(option.value, one_line=True) for option in spec.options)
+        kind = f"{'one' if spec.kind == 'choice' else 'several'} of: {values}"
+    else:
+        kind = in_words(about.person_kind)
+    parts = [kind, *about.limits]
+    if about.has_default:
+        parts.append(f"default {json.dumps(about.default)}")
+    parts.append("required" if about.required else "optional")
+    name = clean(spec.name, one_line=True)
+    if about.title:
+        name += f": {clean(about.title, one_line=True)}"
+    return f"{name} ({', '.join(parts)})"
+
+
+_ARGUMENT_WORDS: Final = {
+    "string": "text",
+    "integer": "whole number",
+    "number": "number",
+    "boolean": "true or false",
+    "array": "list, as JSON",
+    "object": "object, as JSON",
+}
+"""A tool argument's JSON Schema type, as `--arg` takes it."""
 
 
 def _connection(server: str, protocol: str, callback: ElicitationFnT) -> AbstractAsyncContextManager[Client]:
@@ -204,7 +235,7 @@ def _pick_tool(tools: Mapping[str, types.Tool], wanted: str | None, companion: s
 def _missing_arguments(tool: str, schema: Mapping[str, Any], missing: Sequence[str]) -> UsageError:
     properties: dict[str, Any] = schema.get("properties", {})
     shown = [clean(key, one_line=True) for key in missing]
-    kinds = [clean(str(properties.get(key, {}).get("type", "any")), one_line=True) for key in missing]
+    kinds = [_ARGUMENT_WORDS.get(str(properties.get(key, {}).get("type")), "any value") for key in missing]
     names = ", ".join(f"{key} ({kind})" for key, kind in zip(shown, kinds, strict=True))
     how = " ".join(f"--arg {key}=VALUE" for key in shown)
     return UsageError(
@@ -225,7 +256,8 @@ async def call_tool(
     name = _pick_tool(tools, tool, companion)
     others = [t for t in tools if t not in (name, companion)]
     if tool is None and others:
-        out.write(f"(the server also has: {', '.join(others)}; pick one with --tool NAME)\n")
+        also = ", ".join(clean(other, one_line=True) for other in others)
+        out.write(f"(the server also has: {also}; pick one with --tool NAME)\n")
     schema = tools[name].input_schema
     properties: dict[str, Any] = schema.get("properties", {})
     arguments = {key: coerce(value, properties.get(key)) for key, value in raw_args.items()}
@@ -234,14 +266,14 @@ async def call_tool(
         raise _missing_arguments(name, schema, missing)
     for key in missing:
         arguments[key] = sample_argument(properties.get(key))
-    out.write(f"=> call {name} {json.dumps(arguments)}\n")
+    out.write(f"=> call {clean(name, one_line=True)} {json.dumps(arguments)}\n")
     out.flush()
     result = await client.call_tool(name, arguments)
     for block in result.content:
         text = (
             block.text if isinstance(block, types.TextContent) else json.dumps(block.model_dump(mode="json"))
         )
-        out.write(f"<= {'error: ' if result.is_error else ''}{text}\n")
+        out.write(f"<= {'error: ' if result.is_error else ''}{clean(text)}\n")
     if not result.content and result.structured_content is not None:
         out.write(f"<= {json.dumps(result.structured_content)}\n")
     return EXIT_PROBLEMS if result.is_error else EXIT_OK
@@ -283,5 +315,5 @@ async def run_call(args: argparse.Namespace, out: TextIO) -> int:
     )
     raw_args = parse_pairs(args.arg, "--arg")
     async with _connection(args.server, args.protocol, callback) as client:
-        out.write(f"connected: protocol {client.protocol_version}\n")
+        out.write(f"connected: protocol {clean(str(client.protocol_version), one_line=True)}\n")
         return await call_tool(client, args.tool, raw_args, out)
