@@ -667,7 +667,7 @@ REPLAYS = 120
 OTHERS = 10
 
 
-def busy_replica(store: Store, entered: list[int], many: anyio.Event) -> MCPServer:
+def busy_replica(store: Store, entered: list[int], many: anyio.Event, again: anyio.Event) -> MCPServer:
     """A server with a page tool a client replays, and a form tool other users call."""
     from tests.test_pages_elicit import ORIGIN, BankLogin
     from typed_elicit.pages import serve_pages
@@ -682,6 +682,8 @@ def busy_replica(store: Store, entered: list[int], many: anyio.Event) -> MCPServ
         entered.append(1)
         if len(entered) >= REPLAYS + 2:  # the first round, the consent's and every replay
             many.set()
+        if len(entered) >= 2 * REPLAYS + 2:  # every replay a second time
+            again.set()
         match await ctx.elicit_page(BankLogin):
             case Accepted(login):
                 return f"linked {login.username}"
@@ -700,18 +702,53 @@ def busy_replica(store: Store, entered: list[int], many: anyio.Event) -> MCPServ
     return server
 
 
+class Tally:
+    """A `Store` passing every operation to another, counting those on the replayed page's keys."""
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+        self.page_operations = 0
+
+    def _count(self, key: str) -> None:
+        if key.startswith("page") and "other-" not in key:
+            self.page_operations += 1
+
+    async def claim(self, key: str, expires_at: float, /) -> bool:
+        self._count(key)
+        return await self.inner.claim(key, expires_at)
+
+    async def put(self, key: str, value: bytes, expires_at: float, /) -> bool:
+        self._count(key)
+        return await self.inner.put(key, value, expires_at)
+
+    async def get(self, key: str, /) -> bytes | None:
+        self._count(key)
+        return await self.inner.get(key)
+
+    async def wait(self, key: str, timeout: float, /) -> bytes | None:
+        self._count(key)
+        return await self.inner.wait(key, timeout)
+
+    async def delete(self, key: str, /) -> None:
+        self._count(key)
+        await self.inner.delete(key)
+
+
 async def replays_against_other_users(
-    store: Store, during: Callable[[], Awaitable[None]] | None = None
-) -> tuple[list[str], int]:
+    inner: Store, during: Callable[[], Awaitable[None]] | None = None
+) -> tuple[list[str], int, int, int]:
     """`REPLAYS` concurrent replay loops of one waiting page round, while `OTHERS` users call.
 
     `during` runs once the other users are done, while the replays still wait.
-    Returns what went wrong for the other users (one line per failure), and how many
-    replays ended in an error (a replay should end with a round carrying requestState only).
+    Returns what went wrong for the other users (one line per failure), how many replays
+    ended in an error (a replay should end with a round carrying requestState only), and,
+    while the other users called, how many replayed rounds ran and how many store
+    operations they made on the page's keys.
     """
+    store = Tally(inner)
     entered: list[int] = []
-    many = anyio.Event()
-    server = busy_replica(store, entered, many)
+    many, again = anyio.Event(), anyio.Event()
+    server = busy_replica(store, entered, many, again)
     failures: list[str] = []
     replay_errors: list[str] = []
     async with session_on(server) as attacker:
@@ -759,13 +796,16 @@ async def replays_against_other_users(
                 for _ in range(REPLAYS):
                     attack.start_soon(replay_loop)
                 await many.wait()  # every replay is in the server, waiting for the page
+                rounds, operations = len(entered), store.page_operations
                 async with anyio.create_task_group() as others:
                     for n in range(OTHERS):
                         others.start_soon(other_user, n)
                 if during is not None:
                     await during()
+                await again.wait()  # and every replay loop went round once more
+                rounds, operations = len(entered) - rounds, store.page_operations - operations
                 attack.cancel_scope.cancel()
-    return failures, len(replay_errors)
+    return failures, len(replay_errors), rounds, operations
 
 
 async def test_concurrent_poll_replays_of_one_call_leave_other_users_calls_unaffected(kind, redis_url):
@@ -785,13 +825,16 @@ async def test_concurrent_poll_replays_of_one_call_leave_other_users_calls_unaff
     else:
         store = InProcessStore()
     try:
-        failures, replay_errors = await replays_against_other_users(store, count)
+        failures, replay_errors, rounds, operations = await replays_against_other_users(store, count)
     finally:
         if isinstance(store, RedisStore):
             await store.aclose()
         await client.aclose()
     assert failures == []
     assert replay_errors == 0
+    # The replays cost the store almost nothing: they join one wait per poll.
+    assert rounds >= REPLAYS
+    assert operations * 20 <= rounds, (rounds, operations)
     if kind == "redis":  # every wait went through one subscriber connection, outside the pool
         ((subscribed, total),) = connections
         assert subscribed == 1

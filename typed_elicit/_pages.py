@@ -263,8 +263,8 @@ async def open_page(
     Args:
         server: The server whose store and routes serve the page.
         model: The page form.
-        page_id: From `new_page_id` (recorded with `ctx.once` on 2026-07-28, so every round
-            of a call opens the same page).
+        page_id: From `new_page_id` (recorded with `ctx.once` on 2026-07-28: the call's first
+            round opens the page, later rounds find it open).
         message: The text above the form.
         function: The asking function's name.
         request: The call the page belongs to.
@@ -336,7 +336,11 @@ async def read_answer(server: MCPServer, ticket: Ticket, *, wait: float | None =
     Returns:
         The answer, or None if there is none yet (or none within `wait`).
     """
-    key = ANSWER_PREFIX + ticket.id
+    return await _answer(server, ticket.id, wait)
+
+
+async def _answer(server: MCPServer, page_id: str, wait: float | None) -> PageAnswer | None:
+    key = ANSWER_PREFIX + page_id
     store = store_for(server)
     sealed = await (store.get(key) if wait is None else _wait_shared(store, key, wait))
     return _opened(server, key, sealed)
@@ -356,12 +360,11 @@ def _opened(server: MCPServer, key: str, sealed: bytes | None) -> PageAnswer | N
 class _SharedWait:
     """One store wait for a page's answer, joined by every round of this process waiting for it."""
 
-    __slots__ = ("done", "failed", "sealed")
+    __slots__ = ("done", "sealed")
 
     def __init__(self) -> None:
         self.done = anyio.Event()
         self.sealed: bytes | None = None
-        self.failed = False
 
 
 _local = threading.local()
@@ -379,39 +382,26 @@ async def _wait_shared(store: Store, key: str, timeout: float) -> bytes | None:
     """`store.wait(key, timeout)`, sharing one wait among every caller waiting for `key` at once.
 
     A 2026-07-28 round that carries no answer (a page poll) can be replayed many times at
-    once; each replay joins the wait in progress instead of holding a store wait of its own.
+    once. The first caller waits in the store; each later one joins that wait and returns
+    what it found, the answer or None when it ended without one (its round then ends with
+    `requestState` only, as at the end of its own poll), making no store operation at all.
     The map is keyed by page keys the server minted (from sealed state) and an entry goes
     when its wait ends, so nothing a client sends makes it grow beyond the pages waited on.
     """
     waits = _waits()
     slot = (id(store), key)
-    deadline = anyio.current_time() + timeout
-    while True:
-        left = deadline - anyio.current_time()
-        shared = waits.get(slot)
-        if shared is None:
-            if left <= 0:
-                return await store.get(key)
-            shared = waits[slot] = _SharedWait()
-            try:
-                shared.sealed = await store.wait(key, left)
-            except BaseException:
-                shared.failed = True
-                raise
-            finally:
-                if waits.get(slot) is shared:
-                    del waits[slot]
-                shared.done.set()
-            return shared.sealed
-        with anyio.move_on_after(max(left, 0)):
+    shared = waits.get(slot)
+    if shared is not None:
+        with anyio.move_on_after(timeout):
             await shared.done.wait()
-        if not shared.done.is_set():
-            return None  # this caller's own time is up; the shared wait goes on for the others
-        if shared.sealed is not None:
-            return shared.sealed
-        if shared.failed:  # the wait failed or was cancelled: read for ourselves (raising if down)
-            return await store.get(key)
-        # The shared wait's time was up before ours: wait on (leading, unless another does).
+        return shared.sealed
+    shared = waits[slot] = _SharedWait()
+    try:
+        shared.sealed = await store.wait(key, timeout)
+    finally:
+        del waits[slot]
+        shared.done.set()
+    return shared.sealed
 
 
 def page_outcome(model: type[M], answer: PageAnswer) -> Accepted[M] | Declined | Cancelled:
@@ -472,21 +462,24 @@ async def ask_page(
             "elicitation_id": str(uuid.uuid4()),
         }
 
+    opened = key in call.once  # a later 2026-07-28 round: the first one opened the page
     minted = await ctx.once(key, mint)
-    ticket = await open_page(
-        server,
-        model,
-        page_id=minted["id"],
-        message=message,
-        function=call.function,
-        request=minted["request"],
-        principal=principal,
-        expires_at=minted["expires_at"],
-    )
+    page = _Page(minted["id"], minted["expires_at"])
+    if not opened:
+        await open_page(
+            server,
+            model,
+            page_id=page.id,
+            message=message,
+            function=call.function,
+            request=minted["request"],
+            principal=principal,
+            expires_at=page.expires_at,
+        )
 
     def consent() -> Awaitable[UrlResult]:
         return ctx.elicit_url(
-            page_url(server, ticket.id),
+            page_url(server, page.id),
             message,
             elicitation_id=minted["elicitation_id"],
             timeout=settings.timeout,
@@ -495,18 +488,26 @@ async def ask_page(
 
     if not call.uses_input_required:
         elicitation_id = minted["elicitation_id"]
-        return await _consent_and_submit(ctx, server, model, ticket, consent, elicitation_id, settings)
+        return await _consent_and_submit(ctx, server, model, page, consent, elicitation_id, settings)
     agreed = await consent()
     if not isinstance(agreed, Consented):
         return agreed
-    return await _page_round(call, model, ticket, settings, taken=f"{key}:taken")
+    return await _page_round(call, model, page, settings, taken=f"{key}:taken")
+
+
+@dataclass(frozen=True)
+class _Page:
+    """What asking needs of a page: its id and when it expires (recorded by `ctx.once`)."""
+
+    id: str
+    expires_at: float
 
 
 async def _consent_and_submit(
     ctx: ElicitContext,
     server: MCPServer,
     model: type[M],
-    ticket: Ticket,
+    page: _Page,
     consent: Callable[[], Awaitable[UrlResult]],
     elicitation_id: str,
     settings: Settings,
@@ -531,8 +532,8 @@ async def _consent_and_submit(
 
         async def watch_the_page() -> None:
             try:
-                remaining = ticket.expires_at - _clock.now()
-                answer = None if remaining <= 0 else await read_answer(server, ticket, wait=remaining)
+                remaining = page.expires_at - _clock.now()
+                answer = None if remaining <= 0 else await _answer(server, page.id, remaining)
                 if answer is not None:
                     submitted.append(answer)
                     await ctx.complete_url(elicitation_id)
@@ -564,7 +565,7 @@ async def _consent_and_submit(
 
 
 async def _page_round(
-    call: Call, model: type[M], ticket: Ticket, settings: Settings, *, taken: str
+    call: Call, model: type[M], page: _Page, settings: Settings, *, taken: str
 ) -> ElicitResult[M]:
     """On 2026-07-28, after consent: take the page's answer once, and hold it while the call goes on.
 
@@ -581,7 +582,7 @@ async def _page_round(
     server = call.sdk.mcp_server
     store = store_for(server)
     subject = model.__name__
-    kept = KEPT_PREFIX + ticket.id
+    kept = KEPT_PREFIX + page.id
 
     async def release() -> None:
         await store.delete(kept)
@@ -592,14 +593,14 @@ async def _page_round(
             raise _no_longer_held(call, subject)
         call.on_end(release)
         return page_outcome(model, answer)
-    remaining = ticket.expires_at - _clock.now()
-    answer = None if remaining <= 0 else await read_answer(server, ticket, wait=min(remaining, _poll(server)))
+    remaining = page.expires_at - _clock.now()
+    answer = None if remaining <= 0 else await _answer(server, page.id, min(remaining, _poll(server)))
     if answer is None:
-        if _clock.now() >= ticket.expires_at:
+        if _clock.now() >= page.expires_at:
             raise ElicitationTimeout.page_not_submitted(subject, settings.timeout, poll_seconds=_poll(server))
         state = ReplayState(started=call.started, answers=call.answers(), once=dict(call.once))
         raise InputRequired(InputRequiredResult(request_state=state.encode()))
-    if not await store.claim(TAKEN_PREFIX + ticket.id, ticket.expires_at):
+    if not await store.claim(TAKEN_PREFIX + page.id, page.expires_at):
         raise RoundRefused(
             MCPError(
                 code=INVALID_PARAMS,
