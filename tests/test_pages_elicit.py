@@ -750,3 +750,58 @@ async def test_a_call_whose_held_answer_cannot_be_deleted_still_returns_and_logs
     assert done.content[0].text == f"ada as countess ({SECRET[:3]})"  # type: ignore[union-attr]
     assert "failed with OSError" in caplog.text
     assert SECRET not in caplog.text
+
+
+@pytest.mark.anyio
+async def test_on_2025_11_25_a_page_submitted_before_a_reply_that_never_comes_is_the_result():
+    server, _ = make_server(timeout=1.0)
+    browser = Browser(server)
+
+    async def submit_and_never_reply(request: UrlRequest) -> str:
+        done = await browser.submit(request.url, VALID)
+        assert done.status_code == 200
+        await anyio.Event().wait()  # the server cancels this request when its timeout passes
+        raise AssertionError("unreachable")
+
+    handler = elicitation_handler(no_form, url=submit_and_never_reply)
+    async with connect(server, "2025-11-25", elicitation_callback=handler) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("link_bank", {})
+    assert result.content[0].text == f"linked ada ({len(SECRET)} chars, otp ok)"  # type: ignore[union-attr]
+
+
+class BrokenWaits(InProcessStore):
+    """The in-process store whose waits fail as a shared store gone away does."""
+
+    async def wait(self, key: str, timeout: float, /) -> bytes | None:
+        from typed_elicit import StoreUnavailable
+
+        raise StoreUnavailable.during(
+            "wait", store="redis test:6379 db 0", namespace="page", cause="ConnectionError", timeout=2.0
+        )
+
+
+@pytest.mark.anyio
+async def test_on_2025_11_25_a_store_failing_while_the_page_is_watched_fails_the_call_without_a_reply():
+    server = MCPServer("broken-bank")
+    configure(server, store=BrokenWaits())
+    serve_pages(server, ORIGIN)
+
+    @server.tool()
+    @elicits(BankLogin)
+    async def link_bank(ctx: ElicitContext) -> str:
+        outcome = await ctx.elicit_page(BankLogin)
+        return type(outcome).__name__
+
+    async def never_reply(request: UrlRequest) -> str:
+        await anyio.Event().wait()  # cancelled by the server when the call fails
+        raise AssertionError("unreachable")
+
+    handler = elicitation_handler(no_form, url=never_reply)
+    async with connect(server, "2025-11-25", elicitation_callback=handler) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("link_bank", {})
+    assert result.is_error
+    assert (
+        "StoreUnavailable: the shared store (redis test:6379 db 0) could not wait" in result.content[0].text
+    )  # type: ignore[union-attr]

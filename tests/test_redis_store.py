@@ -912,3 +912,14 @@ async def test_a_delete_on_a_store_that_is_down_is_logged_not_raised(caplog):
         await store.delete("page-kept:abc")
     assert "could not delete a page-kept value from redis 127.0.0.1" in caplog.text
     assert "abc" not in caplog.text
+
+
+async def test_a_wait_on_a_store_that_is_down_fails_in_time_with_a_typed_error():
+    port = _free_port()
+    store = RedisStore.from_url(f"redis://127.0.0.1:{port}/0", timeout=0.5)
+    with anyio.fail_after(BOUND), pytest.raises(StoreUnavailable) as raised:
+        await store.wait("page:abc", 30)
+    assert raised.value.operation == "wait"
+    assert raised.value.namespace == "page"
+    assert "abc" not in str(raised.value)
+    await store.aclose()
