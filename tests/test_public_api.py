@@ -14,6 +14,7 @@ import pytest
 import typed_elicit
 import typed_elicit.client
 import typed_elicit.pages
+import typed_elicit.stores
 import typed_elicit.testing
 
 SERVER_SURFACE = {
@@ -133,7 +134,13 @@ def test_every_error_derives_from_the_one_base(module: ModuleType) -> None:
 
 def test_every_library_error_is_importable_from_a_public_module() -> None:
     importlib.import_module("typed_elicit._cli")  # load every module that defines an error
-    modules = (typed_elicit, typed_elicit.client, typed_elicit.testing, typed_elicit.pages)
+    modules = (
+        typed_elicit,
+        typed_elicit.client,
+        typed_elicit.testing,
+        typed_elicit.pages,
+        typed_elicit.stores,
+    )
     public = {getattr(m, n) for m in modules for n in m.__all__ if isinstance(getattr(m, n), type)}
 
     def subclasses(cls: type) -> set[type]:

@@ -72,3 +72,20 @@ async def test_a_wait_ends_with_none_after_its_timeout_and_leaves_no_waiter_behi
     with anyio.fail_after(5):
         assert await store.wait("page:a", 0.01) is None
     assert store._waiters == {}  # pyright: ignore[reportPrivateUsage]
+
+
+async def test_a_deleted_value_is_gone_and_a_value_stored_again_keeps_its_own_expiry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store = InProcessStore()
+    now = clock.now()
+    await store.put("page-kept:a", b"first", now + 10)
+    await store.delete("page-kept:a")
+    await store.delete("page-kept:never-stored")
+    assert await store.get("page-kept:a") is None
+    assert await store.put("page-kept:a", b"second", now + 100)
+    monkeypatch.setattr(clock, "now", lambda: now + 11)  # the first value's expiry passes
+    assert await store.get("page-kept:a") == b"second"
+    monkeypatch.setattr(clock, "now", lambda: now + 101)
+    assert await store.get("page-kept:a") is None
+    assert len(store) == 0

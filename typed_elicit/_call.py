@@ -9,8 +9,11 @@ policy and hooks, the question counter, the answers given so far, the results of
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
+import anyio
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context
 from mcp_types import ElicitRequestParams, ElicitRequestURLParams
@@ -30,6 +33,8 @@ JSON: TypeAlias = str | int | float | bool | list[Any] | dict[str, Any] | None
 """A value that survives a JSON round trip unchanged (what `ctx.once` may return)."""
 
 J = TypeVar("J", bound=JSON)
+
+logger = logging.getLogger("typed_elicit")
 
 
 def negotiated_era(version: str | None) -> ProtocolVersion | None:
@@ -56,6 +61,7 @@ class Call:
     __slots__ = (
         "_answers",
         "_index",
+        "_on_end",
         "era",
         "function",
         "once",
@@ -85,6 +91,7 @@ class Call:
         self._answers: list[Answer | tuple[Question[Any], Action, dict[str, Any] | None]] = []
         self.once: dict[str, Any] = {}
         self._index = 0
+        self._on_end: list[Callable[[], Awaitable[None]]] = []
 
     @property
     def uses_input_required(self) -> bool:
@@ -100,6 +107,28 @@ class Call:
     def hooks(self) -> tuple[ElicitHook, ...]:
         """The hooks that run for this call's questions: process-wide, then the function's."""
         return active_hooks(self.policy.hooks)
+
+    def on_end(self, cleanup: Callable[[], Awaitable[None]]) -> None:
+        """Run `cleanup` when the call ends: in the round that returns its final result, or fails.
+
+        Not when a 2026-07-28 round ends with an `InputRequiredResult` (the call goes on), nor
+        when a round is refused as already answered. Each round registers what it holds.
+        """
+        self._on_end.append(cleanup)
+
+    async def end(self) -> None:
+        """Run the `on_end` cleanups (`@elicits` calls it): shielded, each failure logged, never raised.
+
+        A cleanup bounds its own work (a store operation is bounded by the store's timeout).
+        """
+        cleanups, self._on_end = self._on_end, []
+        for cleanup in cleanups:
+            with anyio.CancelScope(shield=True):
+                try:
+                    await cleanup()
+                except Exception as exc:
+                    failure = type(exc).__name__
+                    logger.warning("a cleanup at the end of %s failed with %s", self.function, failure)
 
     def record(self, answer: Answer) -> None:
         """Record an answer replayed or taken from a round (already an `Answer`)."""

@@ -286,10 +286,19 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
                 bound.arguments[ctx_name] = ctx
                 call = fn(*bound.args, **bound.kwargs)
             joined = ctx._traced_round()  # pyright: ignore[reportPrivateUsage]
-            if joined is None:
-                return await _settle(call, created, name)
-            with joined:
-                return await _settle(call, created, name)
+            ending = ctx._call  # pyright: ignore[reportPrivateUsage]
+            try:
+                if joined is None:
+                    result = await _settle(call, created, name)
+                else:
+                    with joined:
+                        result = await _settle(call, created, name)
+            except Exception:
+                await ending.end()  # the call failed: what it held for later rounds goes
+                raise
+            if not created:  # the call's final result (a round that ended early leaves it going)
+                await ending.end()
+            return result
         except RoundRefused as spent:
             raise spent.error from None
         except TypedElicitError as exc:

@@ -355,19 +355,33 @@ class ElicitationTimeout(TypedElicitError, TimeoutError):
         )
 
     @classmethod
-    def page_not_submitted(cls, subject: str, timeout: float) -> ElicitationTimeout:
+    def page_not_submitted(
+        cls, subject: str, timeout: float, *, poll_seconds: float | None = None
+    ) -> ElicitationTimeout:
         """A page question's page was not submitted within its timeout (the link has expired).
 
         Args:
             subject: The model asked for.
             timeout: The question's timeout, in seconds.
+            poll_seconds: On 2026-07-28, how long each round waited for the page
+                (`serve_pages(poll_seconds=...)`); the message then names the client's budget
+                of rounds when the timeout is longer than it. None on push eras.
 
         Returns:
             The error.
         """
+        budget = ""
+        rounds = 10  # the SDK client's default input_required_max_rounds
+        if poll_seconds is not None and timeout > rounds * poll_seconds:
+            budget = (
+                f" On 2026-07-28 the client polls the page: each round waits up to {poll_seconds:g} s, and "
+                f"the SDK's client stops after input_required_max_rounds rounds ({rounds} by default), so by "
+                f"default it gives up after about {rounds * poll_seconds:g} s whatever the timeout: raise "
+                "serve_pages(poll_seconds=...) or the client's input_required_max_rounds too."
+            )
         return cls(
             f"the page for {subject} was not submitted within {timeout:g} s, and its link has expired. "
-            "Pass timeout= to ctx.elicit_page or @elicits to give the user longer.",
+            f"Pass timeout= to ctx.elicit_page or @elicits to give the user longer.{budget}",
             subject=subject,
             timeout=timeout,
             waited=timeout,

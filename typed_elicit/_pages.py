@@ -11,8 +11,12 @@ A page question (`ctx.elicit_page`) is asked in three parts:
    labels, descriptions, titled choices, multi-selects, defaults, bounds, formats, and
    password inputs for secret fields. On submit the answer is checked with the same
    model; a valid answer (or a Decline / Cancel) is sealed and `put` once under `page:<id>`.
-3. The question finds the answer with `store.wait` (push eras) or `store.get` (2026-07-28)
-   and validates it with the model again (`page_outcome`).
+3. The question finds the answer with `store.wait` and validates it with the model again
+   (`page_outcome`). On push eras the wait runs while the consent is pending, so the
+   completion goes out as soon as the page is submitted. On 2026-07-28 each round waits up
+   to `poll_seconds` (replays of a round join the wait in progress); the round that finds
+   the answer claims it once and holds a sealed copy under `page-kept:<id>` for the call's
+   later rounds, until the call ends (at most its deadline).
 
 Sealing. Tickets and answers are sealed (encrypted and authenticated) before they reach
 the store, and the seal binds each value to its key, so a value cannot be moved to
@@ -35,6 +39,7 @@ import math
 import os
 import re
 import secrets
+import threading
 import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
@@ -43,6 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, cast
 from urllib.parse import parse_qsl, urlsplit
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import (
     AESGCMRequestStateCodec,
@@ -61,10 +67,10 @@ from ._errors import ElicitationTimeout, InvalidResponse, TypedElicitError
 from ._form import FieldSpec, FormSpec
 from ._policy import Settings, url_unsupported
 from ._reducer import page_forms, page_reduced, secret_fields
-from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult
+from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from ._signals import InputRequired, RoundRefused
 from ._state import ReplayState, model_id
-from ._store import store_for
+from ._store import Store, store_for
 from ._validate import validate_form
 from ._versions import has_url_mode
 
@@ -257,8 +263,8 @@ async def open_page(
     Args:
         server: The server whose store and routes serve the page.
         model: The page form.
-        page_id: From `new_page_id` (recorded with `ctx.once` on 2026-07-28, so every round
-            of a call opens the same page).
+        page_id: From `new_page_id` (recorded with `ctx.once` on 2026-07-28: the call's first
+            round opens the page, later rounds find it open).
         message: The text above the form.
         function: The asking function's name.
         request: The call the page belongs to.
@@ -324,12 +330,24 @@ def page_url(server: MCPServer, page_id: str) -> str:
 async def read_answer(server: MCPServer, ticket: Ticket, *, wait: float | None = None) -> PageAnswer | None:
     """The page's answer: at once (`wait=None`), or as soon as it is submitted within `wait` seconds.
 
+    Waits for one page in this process are shared (`_wait_shared`): a replayed round that
+    waits for a page another round already waits for joins that wait.
+
     Returns:
         The answer, or None if there is none yet (or none within `wait`).
     """
-    key = ANSWER_PREFIX + ticket.id
+    return await _answer(server, ticket.id, wait)
+
+
+async def _answer(server: MCPServer, page_id: str, wait: float | None) -> PageAnswer | None:
+    key = ANSWER_PREFIX + page_id
     store = store_for(server)
-    sealed = await (store.get(key) if wait is None else store.wait(key, wait))
+    sealed = await (store.get(key) if wait is None else _wait_shared(store, key, wait))
+    return _opened(server, key, sealed)
+
+
+def _opened(server: MCPServer, key: str, sealed: bytes | None) -> PageAnswer | None:
+    """The answer sealed under `key`, or None if there is none (or it is not ours)."""
     raw = None if sealed is None else unseal(server, key, sealed)
     if raw is None:
         return None
@@ -337,6 +355,53 @@ async def read_answer(server: MCPServer, ticket: Ticket, *, wait: float | None =
         return PageAnswer.from_bytes(raw)
     except (ValueError, TypeError):  # pragma: no cover - sealed by us, so well-formed
         return None
+
+
+class _SharedWait:
+    """One store wait for a page's answer, joined by every round of this process waiting for it."""
+
+    __slots__ = ("done", "sealed")
+
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.sealed: bytes | None = None
+
+
+_local = threading.local()
+
+
+def _waits() -> dict[tuple[int, str], _SharedWait]:
+    """This thread's waits in progress, per (store, page key); an entry lives only while its wait runs."""
+    waits: dict[tuple[int, str], _SharedWait] | None = getattr(_local, "waits", None)
+    if waits is None:
+        waits = _local.waits = {}
+    return waits
+
+
+async def _wait_shared(store: Store, key: str, timeout: float) -> bytes | None:
+    """`store.wait(key, timeout)`, sharing one wait among every caller waiting for `key` at once.
+
+    A 2026-07-28 round that carries no answer (a page poll) can be replayed many times at
+    once. The first caller waits in the store; each later one joins that wait and returns
+    what it found, the answer or None when it ended without one (its round then ends with
+    `requestState` only, as at the end of its own poll), making no store operation at all.
+    The map is keyed by page keys the server minted (from sealed state) and an entry goes
+    when its wait ends, so nothing a client sends makes it grow beyond the pages waited on.
+    """
+    waits = _waits()
+    slot = (id(store), key)
+    shared = waits.get(slot)
+    if shared is not None:
+        with anyio.move_on_after(timeout):
+            await shared.done.wait()
+        return shared.sealed
+    shared = waits[slot] = _SharedWait()
+    try:
+        shared.sealed = await store.wait(key, timeout)
+    finally:
+        del waits[slot]
+        shared.done.set()
+    return shared.sealed
 
 
 def page_outcome(model: type[M], answer: PageAnswer) -> Accepted[M] | Declined | Cancelled:
@@ -397,47 +462,145 @@ async def ask_page(
             "elicitation_id": str(uuid.uuid4()),
         }
 
+    opened = key in call.once  # a later 2026-07-28 round: the first one opened the page
     minted = await ctx.once(key, mint)
-    ticket = await open_page(
-        server,
-        model,
-        page_id=minted["id"],
-        message=message,
-        function=call.function,
-        request=minted["request"],
-        principal=principal,
-        expires_at=minted["expires_at"],
-    )
-    consent = await ctx.elicit_url(
-        page_url(server, ticket.id),
-        message,
-        elicitation_id=minted["elicitation_id"],
-        timeout=settings.timeout,
-        on_unsupported="decline" if settings.on_unsupported == "decline" else "raise",
-    )
-    if not isinstance(consent, Consented):
-        return consent
-    subject = model.__name__
-    remaining = ticket.expires_at - _clock.now()
-    taken = f"{key}:taken"
+    page = _Page(minted["id"], minted["expires_at"])
+    if not opened:
+        await open_page(
+            server,
+            model,
+            page_id=page.id,
+            message=message,
+            function=call.function,
+            request=minted["request"],
+            principal=principal,
+            expires_at=page.expires_at,
+        )
+
+    def consent() -> Awaitable[UrlResult]:
+        return ctx.elicit_url(
+            page_url(server, page.id),
+            message,
+            elicitation_id=minted["elicitation_id"],
+            timeout=settings.timeout,
+            on_unsupported="decline" if settings.on_unsupported == "decline" else "raise",
+        )
+
     if not call.uses_input_required:
-        answer = None if remaining <= 0 else await read_answer(server, ticket, wait=remaining)
-        if answer is None:
-            raise ElicitationTimeout.page_not_submitted(subject, settings.timeout)
-        await ctx.complete_url(minted["elicitation_id"])
-        return page_outcome(model, answer)
+        elicitation_id = minted["elicitation_id"]
+        return await _consent_and_submit(ctx, server, model, page, consent, elicitation_id, settings)
+    agreed = await consent()
+    if not isinstance(agreed, Consented):
+        return agreed
+    return await _page_round(call, model, page, settings, taken=f"{key}:taken")
+
+
+@dataclass(frozen=True)
+class _Page:
+    """What asking needs of a page: its id and when it expires (recorded by `ctx.once`)."""
+
+    id: str
+    expires_at: float
+
+
+async def _consent_and_submit(
+    ctx: ElicitContext,
+    server: MCPServer,
+    model: type[M],
+    page: _Page,
+    consent: Callable[[], Awaitable[UrlResult]],
+    elicitation_id: str,
+    settings: Settings,
+) -> ElicitResult[M]:
+    """On push eras: the consent's reply and the page's submit, awaited together, in either order.
+
+    Some clients (the MCP Inspector) hold their reply to a URL request until the user says
+    the flow is done or `notifications/elicitation/complete` arrives; so the page is watched
+    while the consent is pending, and the completion is sent as soon as it is submitted.
+    A Decline or Cancel replied before the submit wins; a submit that comes first is the
+    outcome, whatever the reply (even none within the timeout).
+
+    Raises:
+        ElicitationTimeout: If neither the reply nor the page came in time.
+        StoreUnavailable: If the store failed while the page was watched.
+    """
+    submitted: list[PageAnswer] = []
+    failures: list[Exception] = []
+    refused: Declined | Cancelled | None = None
+
+    async with anyio.create_task_group() as group:
+
+        async def watch_the_page() -> None:
+            try:
+                remaining = page.expires_at - _clock.now()
+                answer = None if remaining <= 0 else await _answer(server, page.id, remaining)
+                if answer is not None:
+                    submitted.append(answer)
+                    await ctx.complete_url(elicitation_id)
+            except Exception as exc:  # the store failed: the call fails with it
+                failures.append(exc)
+                group.cancel_scope.cancel()
+
+        group.start_soon(watch_the_page)
+        try:
+            reply = await consent()
+        except ElicitationTimeout as exc:
+            if not submitted:  # no reply and no page: the consent's timeout
+                failures.append(exc)
+                group.cancel_scope.cancel()
+        except Exception as exc:
+            failures.append(exc)
+            group.cancel_scope.cancel()
+        else:
+            if not submitted and not isinstance(reply, Consented):
+                refused = reply  # a Decline or Cancel before any submit
+                group.cancel_scope.cancel()
+    if failures:
+        raise failures[0]
+    if refused is not None:
+        return refused
+    if not submitted:
+        raise ElicitationTimeout.page_not_submitted(model.__name__, settings.timeout)
+    return page_outcome(model, submitted[0])
+
+
+async def _page_round(
+    call: Call, model: type[M], page: _Page, settings: Settings, *, taken: str
+) -> ElicitResult[M]:
+    """On 2026-07-28, after consent: take the page's answer once, and hold it while the call goes on.
+
+    The round that finds the answer claims it (a replayed round is refused) and keeps a copy,
+    sealed, in the store under `page-kept:<id>`, expiring at the call's deadline and deleted
+    when the call ends; later rounds of the call read that copy. The answer never goes into
+    the `requestState` the client carries.
+
+    Raises:
+        ElicitationTimeout: If the page was not submitted in time, or the call is past its deadline.
+        InputRequired: To end a round while the page is not submitted yet (`requestState` only).
+        RoundRefused: If the answer was taken by another round, or its call has ended already.
+    """
+    server = call.sdk.mcp_server
+    store = store_for(server)
+    subject = model.__name__
+    kept = KEPT_PREFIX + page.id
+
+    async def release() -> None:
+        await store.delete(kept)
+
     if call.once.get(taken) is True:  # an earlier round took it; this one re-runs past it
-        answer = await read_answer(server, ticket)
+        answer = _opened(server, kept, await store.get(kept))
         if answer is None:
-            raise ElicitationTimeout.page_not_submitted(subject, settings.timeout)
+            raise _no_longer_held(call, subject)
+        call.on_end(release)
         return page_outcome(model, answer)
-    answer = None if remaining <= 0 else await read_answer(server, ticket, wait=min(remaining, _poll(server)))
+    remaining = page.expires_at - _clock.now()
+    answer = None if remaining <= 0 else await _answer(server, page.id, min(remaining, _poll(server)))
     if answer is None:
-        if _clock.now() >= ticket.expires_at:
-            raise ElicitationTimeout.page_not_submitted(subject, settings.timeout)
+        if _clock.now() >= page.expires_at:
+            raise ElicitationTimeout.page_not_submitted(subject, settings.timeout, poll_seconds=_poll(server))
         state = ReplayState(started=call.started, answers=call.answers(), once=dict(call.once))
         raise InputRequired(InputRequiredResult(request_state=state.encode()))
-    if not await store_for(server).claim(TAKEN_PREFIX + ticket.id, ticket.expires_at):
+    if not await store.claim(TAKEN_PREFIX + page.id, page.expires_at):
         raise RoundRefused(
             MCPError(
                 code=INVALID_PARAMS,
@@ -448,11 +611,34 @@ async def ask_page(
                 data={"reason": "round_already_answered"},
             )
         )
+    deadline = call.started + call.policy.call_timeout
+    await store.put(kept, seal(server, kept, answer.to_bytes()), deadline)
     call.once[taken] = True
+    call.on_end(release)
     return page_outcome(model, answer)
 
 
+def _no_longer_held(call: Call, subject: str) -> BaseException:
+    """Why a later round finds no held page answer: its call is past its deadline, or has ended."""
+    age = _clock.now() - call.started
+    if age > call.policy.call_timeout:
+        return ElicitationTimeout.call_expired(call.function, subject, call.policy.call_timeout, age)
+    return RoundRefused(
+        MCPError(
+            code=INVALID_PARAMS,
+            message=(
+                f"the page answer of {call.function} is no longer held: the call it belongs to has "
+                "ended (a page answer is deleted when its call returns or fails), so this round was "
+                "answered already. Call the tool again without requestState to start afresh."
+            ),
+            data={"reason": "round_already_answered"},
+        )
+    )
+
+
 TAKEN_PREFIX: Final = "page-taken:"
+KEPT_PREFIX: Final = "page-kept:"
+"""Where a 2026-07-28 call holds a page answer it took, until the call ends (at most its deadline)."""
 
 
 def _poll(server: MCPServer) -> float:

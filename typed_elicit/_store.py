@@ -1,8 +1,8 @@
 """What replicas share: the store, and the per-server configuration that holds it.
 
 A `Store` holds what typed_elicit must see once, or see from another replica:
-consume-once marks (`claim`), values such as a page's sealed answer (`put`, `get`)
-and the wake-up of whoever waits for one (`wait`).
+consume-once marks (`claim`), values such as a page's sealed answer (`put`, `get`,
+`delete`) and the wake-up of whoever waits for one (`wait`).
 
 Two things in typed_elicit are single-use, and both are enforced by claiming a key
 when the thing is used:
@@ -101,6 +101,18 @@ class Store(ClaimStore, Protocol):
         """
         ...
 
+    async def delete(self, key: str, /) -> None:
+        """Forget the value under `key` before it expires (nothing happens if there is none).
+
+        typed_elicit deletes a value it no longer needs (a page answer held for a call,
+        when the call ends), so that it does not stay stored until its expiry. Claims
+        are never deleted.
+
+        Args:
+            key: The value's key.
+        """
+        ...
+
 
 class InProcessStore:
     """The default `Store`: claims and values kept in this process, forgotten when they expire.
@@ -111,8 +123,8 @@ class InProcessStore:
     """
 
     def __init__(self) -> None:
-        self._claimed: set[str] = set()
-        self._values: dict[str, bytes] = {}
+        self._claimed: dict[str, float] = {}  # key -> expires_at
+        self._values: dict[str, tuple[bytes, float]] = {}  # key -> (value, expires_at)
         self._expiry: list[tuple[float, str, bool]] = []  # a heap: (expires_at, key, is_value)
         self._waiters: dict[str, list[anyio.Event]] = {}
         self._lock = threading.Lock()
@@ -120,11 +132,14 @@ class InProcessStore:
     def _expire(self) -> None:
         now = _clock.now()
         while self._expiry and self._expiry[0][0] <= now:
-            _, key, is_value = heapq.heappop(self._expiry)
+            expires_at, key, is_value = heapq.heappop(self._expiry)
+            # A key deleted and stored again since has a later expiry of its own: keep it.
             if is_value:
-                self._values.pop(key, None)
-            else:
-                self._claimed.discard(key)
+                held = self._values.get(key)
+                if held is not None and held[1] <= expires_at:
+                    del self._values[key]
+            elif self._claimed.get(key, math.inf) <= expires_at:
+                del self._claimed[key]
 
     async def claim(self, key: str, expires_at: float, /) -> bool:
         """Record `key` as used; False if it was recorded already (see `ClaimStore`)."""
@@ -132,7 +147,7 @@ class InProcessStore:
             self._expire()
             if key in self._claimed:
                 return False
-            self._claimed.add(key)
+            self._claimed[key] = expires_at
             heapq.heappush(self._expiry, (expires_at, key, False))
             return True
 
@@ -142,7 +157,7 @@ class InProcessStore:
             self._expire()
             if key in self._values:
                 return False
-            self._values[key] = value
+            self._values[key] = (value, expires_at)
             heapq.heappush(self._expiry, (expires_at, key, True))
             waiters = self._waiters.pop(key, [])
         for event in waiters:
@@ -153,15 +168,23 @@ class InProcessStore:
         """The value under `key`, or None (see `Store.get`)."""
         with self._lock:
             self._expire()
-            return self._values.get(key)
+            held = self._values.get(key)
+            return None if held is None else held[0]
+
+    async def delete(self, key: str, /) -> None:
+        """Forget the value under `key` (see `Store.delete`); its expiry entry goes when it is due."""
+        with self._lock:
+            self._values.pop(key, None)
+            self._expire()
 
     async def wait(self, key: str, timeout: float, /) -> bytes | None:
         """The value under `key` once stored, or None after `timeout` seconds (see `Store.wait`)."""
         event = anyio.Event()
         with self._lock:
             self._expire()
-            if key in self._values:
-                return self._values[key]
+            held = self._values.get(key)
+            if held is not None:
+                return held[0]
             self._waiters.setdefault(key, []).append(event)
         try:
             with anyio.move_on_after(None if math.isinf(timeout) else timeout):
@@ -215,7 +238,9 @@ def configure(server: MCPServer, *, store: Store | str | None = None) -> None:
     Raises:
         ValueError: If `configure` was already called on `server`, or `server` has
             already claimed a key (a store swapped while serving would forget the
-            rounds answered so far), or `store` is a string but no Redis URL.
+            rounds answered so far).
+        StoreUrlError: If `store` is a string but no well-formed Redis URL (a `ValueError`
+            that says how to write it, never quoting the URL).
         ImportError: If `store` is a Redis URL and the `redis` extra is missing.
     """
     with _lock:

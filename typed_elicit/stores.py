@@ -5,7 +5,7 @@
   `configure(server, store="redis://127.0.0.1:6379/0")` builds one from a URL.
 """
 
-from ._redis_store import RedisStore
+from ._redis_store import RedisStore, StoreUrlError
 from ._store import InProcessStore
 
-__all__ = ["InProcessStore", "RedisStore"]
+__all__ = ["InProcessStore", "RedisStore", "StoreUrlError"]
