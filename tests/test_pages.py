@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from datetime import date, datetime
 from enum import Enum
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 import pytest
 from mcp.server.mcpserver import MCPServer
@@ -38,6 +39,7 @@ from typed_elicit._pages import (
 )
 from typed_elicit._reducer import reduce_schema, secret_fields
 from typed_elicit._store import store_for
+from typed_elicit.pages import PageSetupError
 
 ORIGIN = "https://mcp.example.com"
 SECRET = "hunter2-Tr0ub4dor"
@@ -70,9 +72,10 @@ class Profile(BaseModel):
 class Client:
     """A TestClient on the server's app plus the helpers a browser would do."""
 
-    def __init__(self, server: MCPServer, http: TestClient) -> None:
+    def __init__(self, server: MCPServer, http: TestClient, *, origin: str = ORIGIN) -> None:
         self.server = server
         self.http = http
+        self.origin = origin
 
     def open(
         self,
@@ -97,7 +100,8 @@ class Client:
         )
 
     def path(self, ticket: Ticket) -> str:
-        return page_url(self.server, ticket.id).removeprefix(ORIGIN)
+        """The path the browser requests: the page URL's path (a proxy's prefix included)."""
+        return urlsplit(page_url(self.server, ticket.id)).path
 
     def csrf(self, html: str) -> str:
         found = re.search(r'name="_csrf" value="([0-9a-f]+)"', html)
@@ -108,7 +112,7 @@ class Client:
         page = self.http.get(self.path(ticket))
         assert page.status_code == 200
         data = {**fields, "_csrf": self.csrf(page.text), "_action": action}
-        return self.http.post(self.path(ticket), data=data, headers={"Origin": ORIGIN})
+        return self.http.post(self.path(ticket), data=data, headers={"Origin": self.origin})
 
     def answer(self, ticket: Ticket) -> PageAnswer | None:
         return self.http.portal.call(lambda: read_answer(self.server, ticket))  # type: ignore[union-attr]
@@ -157,8 +161,8 @@ def test_the_page_renders_labels_descriptions_and_password_inputs(client: Client
     html = page.text
     assert "Connect your bank account" in html
     assert "Acme Bank" in html
-    assert '<label for="f0">Username' in html
-    assert 'id="f0-desc">As on your bank card' in html
+    assert '<label for="f0" dir="auto">Username' in html
+    assert 'id="f0-desc" dir="auto">As on your bank card' in html
     assert 'aria-describedby="f0-desc"' in html
     password = r'<input type="password" id="f1" name="password"[^>]*autocomplete="current-password"'
     assert re.search(password, html)
@@ -173,11 +177,11 @@ def test_the_page_renders_choices_defaults_bounds_and_multi_select(client: Clien
     html = client.http.get(client.path(client.open(Profile))).text
     assert re.search(r'name="name" value=""[^>]*minlength="2" maxlength="40"', html)
     assert re.search(r'type="number" id="f1" name="age" value="30"[^>]*min="18" max="130"', html)
-    assert '<option value="free" selected>Free plan</option>' in html
-    assert '<option value="pro">Pro plan</option>' in html
+    assert '<option value="free" selected dir="auto">Free plan</option>' in html
+    assert '<option value="pro" dir="auto">Pro plan</option>' in html
     assert 'type="checkbox" id="f3-0" name="colours" value="red"' in html
     assert 'name="newsletter" value="true" checked' in html
-    assert "<legend>colours" in html
+    assert '<legend dir="auto">colours' in html
 
 
 def test_the_brand_css_variables_reach_the_page(client: Client):
@@ -197,7 +201,7 @@ def test_a_user_template_replaces_the_default(tmp_path):
     serve_pages(server, ORIGIN, templates_dir=tmp_path)
     with TestClient(server.streamable_http_app(), base_url=ORIGIN) as http:
         ticket = Client(server, http).open(BankLogin, message="<b>hi</b>")
-        html = http.get(page_url(server, ticket.id).removeprefix(ORIGIN)).text
+        html = http.get(urlsplit(page_url(server, ticket.id)).path).text
     assert html == "<p>custom &lt;b&gt;hi&lt;/b&gt; [username][password][otp]"
 
 
@@ -230,14 +234,14 @@ def test_errors_are_shown_next_to_fields_keeping_values_but_never_secrets(client
     assert 'id="f2-error"' in html
     otp = r'name="otp"[^>]*aria-describedby="f2-desc f2-hint f2-error" aria-invalid="true" autofocus'
     assert re.search(otp, html)
-    assert 'id="f1-hint">Enter it again' in html  # the password, typed but never sent back
+    assert 'id="f1-hint" dir="auto">Enter it again' in html  # the password, typed but never sent back
     assert client.answer(ticket) is None
 
 
 def test_a_missing_required_field_is_reported_by_name(client: Client):
     ticket = client.open(Profile)
     html = client.submit(ticket, {"age": "17"}).text
-    assert "name: Field required" in html
+    assert "name: Fill this in" in html
     assert 'value="17"' in html
 
 
@@ -441,6 +445,10 @@ def test_serve_pages_refuses_a_public_url_that_is_no_origin():
         serve_pages(MCPServer("x"), "mcp.example.com")
     with pytest.raises(ValueError, match="credentials"):
         serve_pages(MCPServer("x"), "https://u:p@mcp.example.com")
+    for public_url in ("https://[1:2:3]", "https://mcp.example.com:abc", "https://mcp.example.com/?a=1"):
+        with pytest.raises(PageSetupError, match="absolute https") as refused:
+            serve_pages(MCPServer("x"), public_url)
+        assert refused.value.setting == "public_url"
 
 
 def test_a_replica_that_never_asked_serves_a_page_form_it_imported(client: Client):
@@ -463,10 +471,10 @@ class Event(BaseModel):
 
 def test_bounds_formats_and_multi_select_limits_become_hints(client: Client):
     html = client.http.get(client.path(client.open(Event))).text
-    assert "A date and time with its offset, e.g. 2026-07-28T09:30:00Z" in html
+    assert "Enter a date and time with its offset, like 2026-07-28T09:30:00Z." in html
     assert re.search(r'name="budget" value="12.5"[^>]*step="any" min="0" max="1000"', html)
     assert re.search(r'type="date" id="f3" name="day"', html)
-    assert "Choose at least 1; choose at most 2" in html
+    assert "Choose at least 1. Choose at most 2." in html
 
 
 @pytest.mark.parametrize(
@@ -534,7 +542,7 @@ def test_a_logo_is_shown_and_allowed_by_the_csp_for_its_host_only():
     serve_pages(server, ORIGIN, brand=PageBrand(title="Acme", logo_url="https://cdn.example.com/logo.svg"))
     with TestClient(server.streamable_http_app(), base_url=ORIGIN) as http:
         ticket = Client(server, http).open(BankLogin)
-        page = http.get(page_url(server, ticket.id).removeprefix(ORIGIN))
+        page = http.get(urlsplit(page_url(server, ticket.id)).path)
     assert '<img src="https://cdn.example.com/logo.svg" alt="">' in page.text
     assert "img-src 'self' data: https://cdn.example.com;" in page.headers["content-security-policy"]
     with pytest.raises(ValueError, match="logo_url"):
@@ -581,3 +589,288 @@ def test_serve_pages_is_called_once_per_server():
     serve_pages(server, ORIGIN)
     with pytest.raises(ValueError, match="already called"):
         serve_pages(server, ORIGIN)
+
+
+# --- the logo URL (issue 18, item 4) -------------------------------------------------------------
+
+HOSTILE_LOGOS = [
+    "https://cdn.example.com;script-src * 'unsafe-inline'",
+    "https://cdn.example.com; script-src *",
+    "https://cdn.example.com,script-src *",
+    "https://cdn.example.com script-src *",
+    "https://cdn.example.com/logo.svg;script-src *",
+    "https://cdn.example.com/logo.svg script-src *",
+    "https://cdn.example.com/\nscript-src *",
+    "https://cdn.example.com\t/logo.svg",
+    "https://cdn.example.com\x00/logo.svg",
+    "https://cdn.example.com\u2028/logo.svg",
+    "https://'unsafe-inline'",
+    'https://"cdn.example.com"/logo.svg',
+    "https://cdn.example.com/'self'",
+    "https://*",
+    "https://*.example.com/logo.svg",
+    "https://user:pw@cdn.example.com/logo.svg",
+    "https://cdn.example.com:99999/logo.svg",
+    "https://cdn.example.com:abc/logo.svg",
+    "https://cdn.example.com:/logo.svg",
+    "https:///logo.svg",
+    "https://cdn..example.com/logo.svg",
+    "https://-cdn.example.com/logo.svg",
+    "https://999.1.1.1/logo.svg",
+    "https://[1:2:3]/logo.svg",
+    "https://cdn.example.com\\@evil.example/logo.svg",
+    "https://cdn.exämple.com/logo.svg",
+    "https://cdn.example.com#;script-src *",
+    "http://cdn.example.com/logo.svg",
+    "javascript:alert(1)",
+    "//cdn.example.com/logo.svg",
+    "data:image/svg+xml,<svg onload=alert(1)>",
+    "data:image/png;base64,@@@@",
+    "data:image/png;base64,AAAA;script-src *",
+    "data:image/png;base64,AAAA AAAA",
+    "data:image/png;charset=utf-8;base64,AAAA",
+    "data:text/html;base64,PHNjcmlwdD4=",
+    "data:image/;base64,AAAA",
+    "data:image/png;base64,",
+    "data:image/png;base64,AAAAA",
+]
+
+
+@pytest.mark.parametrize("logo_url", HOSTILE_LOGOS)
+def test_a_logo_url_that_could_break_out_of_the_csp_is_refused_saying_the_fix(logo_url: str):
+    with pytest.raises(PageSetupError) as refused:
+        PageBrand(logo_url=logo_url)
+    assert isinstance(refused.value, ValueError)
+    assert refused.value.setting == "logo_url"
+    message = str(refused.value)
+    assert "logo_url" in message
+    assert "https://cdn.example.com/logo.svg" in message  # the fix: what a good one looks like
+    assert "script-src" not in message  # the refused text is never quoted back
+
+
+@pytest.mark.parametrize(
+    ("logo_url", "source"),
+    [
+        ("https://cdn.example.com/logo.svg", "https://cdn.example.com"),
+        ("https://CDN.Example.com:8443/a/logo.png?v=3", "https://cdn.example.com:8443"),
+        ("https://cdn.example.com:443/logo.png", "https://cdn.example.com"),
+        ("https://192.0.2.7/logo.png", "https://192.0.2.7"),
+        ("https://[2001:db8::1]:8443/logo.png", "https://[2001:db8::1]:8443"),
+        ("data:image/png;base64,iVBORw0KGgo=", None),
+        ("data:image/svg+xml;base64,PHN2Zy8+", None),
+    ],
+)
+def test_the_csp_carries_only_the_logo_origin_rebuilt_from_its_checked_parts(
+    logo_url: str, source: str | None
+):
+    server = MCPServer("logo")
+    serve_pages(server, ORIGIN, brand=PageBrand(title="Acme", logo_url=logo_url))
+    with TestClient(server.streamable_http_app(), base_url=ORIGIN) as http:
+        c = Client(server, http)
+        page = http.get(c.path(c.open(BankLogin)))
+    csp = page.headers["content-security-policy"]
+    img = re.search(r"img-src ([^;]*);", csp)
+    assert img is not None
+    assert img.group(1) == "'self' data:" + (f" {source}" if source else "")
+    assert csp.count(";") == 5  # the six directives of the policy, and no other
+
+
+# --- the submit's origin (issue 18, item 15) ----------------------------------------------------
+
+
+def test_a_submit_without_origin_or_referer_says_what_is_missing_and_is_logged_apart(
+    client: Client, caplog: pytest.LogCaptureFixture
+):
+    caplog.set_level(logging.INFO, logger="typed_elicit.pages")
+    ticket = client.open(BankLogin)
+    token = client.csrf(client.http.get(client.path(ticket)).text)
+    data = {"username": "ada", "password": SECRET, "otp": "123456", "_csrf": token}
+    page = client.http.post(client.path(ticket), data=data)
+    assert page.status_code == 403
+    assert "another site" not in page.text
+    assert "Origin" in page.text
+    assert "Referer" in page.text
+    assert "privacy" in page.text
+    assert client.answer(ticket) is None
+    refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert len(refused) == 1
+    assert "without Origin or Referer" in refused[0]
+    assert SECRET not in caplog.text
+    assert "ada" not in refused[0]
+
+
+def test_a_submit_from_another_origin_is_still_said_to_come_from_another_site(
+    client: Client, caplog: pytest.LogCaptureFixture
+):
+    caplog.set_level(logging.INFO, logger="typed_elicit.pages")
+    ticket = client.open(BankLogin)
+    token = client.csrf(client.http.get(client.path(ticket)).text)
+    data = {"username": "ada", "password": SECRET, "otp": "123456", "_csrf": token}
+    page = client.http.post(client.path(ticket), data=data, headers={"Origin": "https://evil.example"})
+    assert page.status_code == 403
+    assert "another site" in page.text
+    assert any("from another origin" in r.getMessage() for r in caplog.records)
+
+
+def _submit_with(public_url: str, headers: dict[str, str]) -> int:
+    """The status of a valid submit to a server serving pages at `public_url`, with `headers`."""
+    server = MCPServer("origin")
+    serve_pages(server, public_url)
+    parts = urlsplit(public_url)
+    with TestClient(server.streamable_http_app(), base_url=f"{parts.scheme}://{parts.netloc}") as http:
+        c = Client(server, http)
+        ticket = c.open(BankLogin)
+        token = c.csrf(http.get(c.path(ticket)).text)
+        data = {"username": "ada", "password": SECRET, "otp": "123456", "_csrf": token}
+        return http.post(c.path(ticket), data=data, headers=headers).status_code
+
+
+@pytest.mark.parametrize(
+    ("public_url", "headers"),
+    [
+        ("https://mcp.example.com:443", {"Origin": "https://mcp.example.com"}),
+        ("https://mcp.example.com", {"Origin": "https://mcp.example.com:443"}),
+        ("http://mcp.example.com:80", {"Origin": "http://mcp.example.com"}),
+        ("https://MCP.Example.COM", {"Origin": "https://mcp.example.com"}),
+        ("https://mcp.example.com:443", {"Origin": "HTTPS://MCP.EXAMPLE.COM"}),
+        ("https://mcp.example.com:8443", {"Origin": "https://mcp.example.com:8443"}),
+        ("https://mcp.example.com:443", {"Referer": "https://mcp.example.com/elicit-pages/x"}),
+        ("https://mcp.example.com", {"Referer": "https://mcp.example.com:443/elicit-pages/x"}),
+        ("https://[2001:db8::1]:443", {"Origin": "https://[2001:db8::1]"}),
+    ],
+)
+def test_default_ports_and_letter_case_compare_equal_in_the_origin_check(
+    public_url: str, headers: dict[str, str]
+):
+    assert _submit_with(public_url, headers) == 200
+
+
+@pytest.mark.parametrize(
+    ("public_url", "headers"),
+    [
+        ("https://mcp.example.com", {"Origin": "https://mcp.example.com:8443"}),
+        ("https://mcp.example.com:443", {"Origin": "http://mcp.example.com"}),
+        ("https://mcp.example.com:443", {"Origin": "http://mcp.example.com:443"}),
+        ("http://mcp.example.com:80", {"Origin": "http://mcp.example.com:8080"}),
+        ("https://mcp.example.com", {"Origin": "https://mcp.example.com:abc"}),
+        ("https://mcp.example.com", {"Origin": "https://mcp.example.com.evil.example"}),
+        ("https://mcp.example.com", {"Origin": "https://user@mcp.example.com"}),
+        ("https://mcp.example.com", {"Referer": "https://evil.example:443/elicit-pages/x"}),
+    ],
+)
+def test_another_port_scheme_or_host_is_still_another_origin(public_url: str, headers: dict[str, str]):
+    assert _submit_with(public_url, headers) == 403
+
+
+# --- public_url with a path (issue 18, item 15) --------------------------------------------------
+
+Scope = MutableMapping[str, Any]
+
+
+class Proxy:
+    """A reverse proxy publishing the app under `prefix`, as nginx would.
+
+    `strip`: forwards `/prefix/x` as `/x` (`location /prefix/ { proxy_pass http://app/; }`);
+    `root_path`: forwards `/prefix/x` unchanged with ASGI `root_path="/prefix"` (uvicorn
+    `--root-path /prefix` behind a stripping proxy); `keep`: forwards `/prefix/x` unchanged.
+    """
+
+    def __init__(self, app: Any, prefix: str, mode: str) -> None:
+        self.app, self.prefix, self.mode = app, prefix, mode
+        self.seen: list[str] = []
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            path = str(scope["path"])
+            assert path.startswith(self.prefix + "/"), "a browser only reaches the proxy's prefix"
+            if self.mode == "strip":
+                inner = path[len(self.prefix) :]
+                scope = {**scope, "path": inner, "raw_path": inner.encode()}
+            elif self.mode == "root_path":
+                scope = {**scope, "root_path": self.prefix}
+            self.seen.append(str(scope["path"]))
+        await self.app(scope, receive, send)
+
+
+@pytest.mark.parametrize(
+    ("public_url", "mode", "received"),
+    [
+        ("https://example.com/app", "strip", "/elicit-pages/"),
+        ("https://example.com/app", "root_path", "/app/elicit-pages/"),
+        ("https://example.com/app", "keep", "/app/elicit-pages/"),
+        ("https://example.com/mcp", None, "/mcp/elicit-pages/"),  # no proxy: the MCP URL given
+    ],
+)
+def test_a_public_url_path_is_kept_in_links_and_the_page_answers_however_a_proxy_forwards_it(
+    public_url: str, mode: str | None, received: str
+):
+    server = MCPServer("prefixed")
+    serve_pages(server, public_url)
+    app: Any = server.streamable_http_app()
+    proxy = None if mode is None else Proxy(app, urlsplit(public_url).path, mode)
+    with TestClient(proxy or app, base_url="https://example.com") as http:
+        c = Client(server, http, origin="https://example.com")
+        ticket = c.open(BankLogin)
+        link = page_url(server, ticket.id)
+        assert link == f"{public_url}/elicit-pages/{ticket.id}"  # what the browser opens
+        page = http.get(c.path(ticket))
+        assert page.status_code == 200, page.text
+        assert f'action="{urlsplit(public_url).path}/elicit-pages/{ticket.id}"' in page.text
+        assert f"Path={urlsplit(public_url).path}/elicit-pages/{ticket.id}" in page.headers["set-cookie"]
+        done = c.submit(ticket, {"username": "ada", "password": SECRET, "otp": "123456"})
+        assert done.status_code == 200, done.text
+        assert c.answer(ticket) is not None
+    if proxy is not None:
+        assert proxy.seen
+        assert all(p.startswith(received) for p in proxy.seen)
+
+
+@pytest.mark.parametrize(
+    "public_url", ["https://example.com/a{b}", "https://example.com/a b", "https://example.com/a%2Fb"]
+)
+def test_a_public_url_path_that_cannot_be_a_route_is_refused(public_url: str):
+    with pytest.raises(PageSetupError, match="public_url"):
+        serve_pages(MCPServer("x"), public_url)
+
+
+# --- bidirectional controls in server text (issue 18, item 7) ------------------------------------
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+
+
+@form(page=True)
+class Transfer(BaseModel):
+    amount: Annotated[
+        str, Field(title="Amount \u202e001$\u202c", description="To \u2067Bob\u2069 \u200fonly\u200e")
+    ] = "1"
+    to: Annotated[
+        Literal["bob", "eve"], Titles(bob="Bob \u202e(checking)\u202c", eve="Eve\u061c \u2066x\u2069")
+    ] = "bob"
+    tags: list[Annotated[Literal["a", "b"], Titles(a="A\u202d1\u202c", b="B")]] = Field(
+        default_factory=list[Literal["a", "b"]]
+    )
+    agree: bool = Field(default=False, title="I agree \u202bto pay\u202c")
+
+
+def test_bidi_controls_in_server_text_never_reach_the_page_and_server_text_gets_dir_auto():
+    server = MCPServer("bidi")
+    serve_pages(server, ORIGIN, brand=PageBrand(title="Acme \u202eknaB\u202c"))
+    with TestClient(server.streamable_http_app(), base_url=ORIGIN) as http:
+        c = Client(server, http)
+        html = http.get(c.path(c.open(Transfer, message="Pay \u202e0001$\u202c to Bob"))).text
+    assert not any(ch in html for ch in BIDI)
+    assert not re.search(
+        r"&#(x0*(202[a-e]|206[6-9]|200[ef]|61c)|0*(8234|8235|8236|8237|8238|8294|8295|8296|8297|8206|8207|1564));",
+        html,
+        re.I,
+    )
+    assert "Pay 0001$ to Bob" in html
+    assert "Amount 001$" in html
+    assert "To Bob only" in html
+    assert "Bob (checking)" in html
+    assert "Eve x" in html
+    assert "A1" in html
+    assert "I agree to pay" in html
+    assert "Acme knaB" in html
+    assert re.search(r'<h1 id="page-message" dir="auto">Pay 0001\$ to Bob</h1>', html)
+    assert re.search(r'<label for="f0" dir="auto">Amount 001\$', html)

@@ -31,21 +31,27 @@ Nothing a user types is logged, put in an exception, or echoed back for a secret
 from __future__ import annotations
 
 import base64
+import binascii
+import dataclasses
+import difflib
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
 import math
 import os
 import re
 import secrets
+import string
 import threading
 import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, cast
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar, cast, get_args
 from urllib.parse import parse_qsl, urlsplit
 
 import anyio
@@ -60,19 +66,23 @@ from mcp.server.request_state import (
 )
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, InputRequiredResult
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
+from pydantic_core.core_schema import ErrorType
 
 from . import _clock
 from ._errors import ElicitationTimeout, InvalidResponse, TypedElicitError
-from ._form import FieldSpec, FormSpec
+from ._form import FieldSpec, FormSpec, check_content
 from ._policy import Settings, url_unsupported
 from ._reducer import page_forms, page_reduced, secret_fields
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from ._signals import InputRequired, RoundRefused
 from ._state import ReplayState, model_id
 from ._store import Store, store_for
+from ._text import escaped, quoted, strip_bidi
 from ._validate import validate_form
 from ._versions import has_url_mode
+from ._wire import check_date, check_datetime, check_email, check_uri
 
 if TYPE_CHECKING:
     from ._call import Call
@@ -649,58 +659,307 @@ def _poll(server: MCPServer) -> float:
 # --- serving -----------------------------------------------------------------------------------
 
 
+class PageSetupError(TypedElicitError, ValueError):
+    """A page setting (of `serve_pages` or `PageBrand`) cannot be used as given.
+
+    Raised when the setting is made, never while a page is served. The message says what is
+    wrong and the fix; a refused logo URL or words override is not quoted back.
+
+    Attributes:
+        setting: The setting refused: `logo_url`, `css`, `words`, `public_url`, `path`,
+            `poll_seconds`, or `server` (pages served twice on one server).
+    """
+
+    def __init__(self, setting: str, message: str) -> None:
+        """Build the error.
+
+        Args:
+            setting: The setting refused.
+            message: What is wrong with it, and the fix.
+        """
+        self.setting = setting
+        super().__init__(message)
+
+    @classmethod
+    def logo_url(cls, why: str) -> PageSetupError:
+        """A `PageBrand(logo_url=...)` that is neither a plain https URL nor a base64 image data URL."""
+        return cls(
+            "logo_url",
+            f"PageBrand logo_url cannot be used: {why}. Its host goes into the page's "
+            "Content-Security-Policy, so it must be an https URL with a plain host name or IP address "
+            'and an optional port, e.g. "https://cdn.example.com/logo.svg" (percent-encode any other '
+            'character of its path), or a base64 image data URL, e.g. "data:image/png;base64,iVBORw0KGgo="',
+        )
+
+    @classmethod
+    def words(cls, why: str) -> PageSetupError:
+        """A `serve_pages(words=...)` override that is not a table of the page's words."""
+        return cls(
+            "words",
+            f"serve_pages words cannot be used: {why}. Give a mapping from keys of the default "
+            "table (docs/pages.md, 'What a page says about an invalid answer') to texts",
+        )
+
+
+_LOGO_URL_CHARS: Final = re.compile(r"[A-Za-z0-9._~%:/?#\[\]@!$&()*+=-]+")
+"""What an https logo URL may hold: RFC 3986 characters, less those that end or quote a CSP source."""
+_LOGO_NETLOC: Final = re.compile(r"(?P<host>\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(?P<port>[0-9]{1,5}))?")
+_HOST_LABEL: Final = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
+_DATA_IMAGE: Final = re.compile(r"data:image/[a-z0-9][a-z0-9.+-]{0,63};base64,(?P<data>[A-Za-z0-9+/]+={0,2})")
+
+
+def _valid_host(host: str) -> bool:
+    """Whether `host` (lower-cased) is a DNS name, an IPv4 address or a bracketed IPv6 address."""
+    try:
+        if host.startswith("["):
+            ipaddress.IPv6Address(host[1:-1])
+        elif host.replace(".", "").isdigit():
+            ipaddress.IPv4Address(host)
+        else:
+            return len(host) <= 253 and all(_HOST_LABEL.fullmatch(label) for label in host.split("."))
+    except ValueError:
+        return False
+    return True
+
+
+def _logo_source(url: str) -> str | None:
+    """The CSP source that lets a page show the logo at `url`: `https://host[:port]`; None for a data URL.
+
+    The source is rebuilt from the checked host and port, never copied from `url`.
+
+    Raises:
+        PageSetupError: If `url` is neither an https URL with a valid host (and port), made only
+            of characters that cannot end or quote a CSP source, nor a base64 image data URL.
+    """
+    if url.startswith("data:"):
+        data = _DATA_IMAGE.fullmatch(url)
+        if data is None:
+            raise PageSetupError.logo_url(
+                'a data URL must be "data:image/<type>;base64,<data>" and nothing more'
+            )
+        try:
+            base64.b64decode(data["data"], validate=True)
+        except binascii.Error:
+            raise PageSetupError.logo_url("its data is not valid base64") from None
+        return None
+    if _LOGO_URL_CHARS.fullmatch(url) is None:
+        raise PageSetupError.logo_url(
+            "it holds whitespace, a quote, ';', ',', a backslash, a control or a non-ASCII character "
+            "(write an international host name in its xn-- form)"
+        )
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # an invalid bracketed IPv6 host
+        raise PageSetupError.logo_url("its host is no valid host name or IP address") from None
+    if parts.scheme != "https":
+        raise PageSetupError.logo_url("it is not an https URL")
+    netloc = _LOGO_NETLOC.fullmatch(parts.netloc.lower())
+    if netloc is None:
+        raise PageSetupError.logo_url(
+            "its host is missing, carries credentials (user@) or a wildcard, or its port is empty"
+        )
+    host, port = netloc["host"], netloc["port"]
+    if not _valid_host(host):
+        raise PageSetupError.logo_url("its host is no valid host name or IP address")
+    if port is not None and not 0 < int(port) < 65536:
+        raise PageSetupError.logo_url("its port is not a number from 1 to 65535")
+    return f"https://{host}" + ("" if port is None or int(port) == 443 else f":{int(port)}")
+
+
 @dataclass(frozen=True)
 class PageBrand:
     """How the default page looks: a title, a logo, CSS variables.
 
     Attributes:
         title: Shown in the page header and the browser tab.
-        logo_url: An `https:` image URL (or a `data:image/...` URL) shown next to the title.
+        logo_url: An `https:` image URL (or a base64 `data:image/...` URL) shown next to the title.
         css: CSS custom properties of the default template, e.g. `{"--accent": "#0b5fff"}`
             (`--accent`, `--text`, `--muted`, `--bg`, `--card`, `--error`, `--radius`, `--font`).
+        logo_source: Set from `logo_url`: what the page's CSP allows images from besides its own
+            origin (`https://host[:port]`, rebuilt from the checked URL), or None.
     """
 
     title: str = "Secure form"
     logo_url: str | None = None
     css: Mapping[str, str] = field(default_factory=dict[str, str])
+    logo_source: str | None = field(init=False, default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         """Check the CSS variables and the logo URL (they go into a page under a strict CSP).
 
         Raises:
-            ValueError: If a CSS variable is not `--name` with a plain value, or the logo
-                URL is neither `https:` nor `data:image/`.
+            PageSetupError: If a CSS variable is not `--name` with a plain value, or the logo
+                URL is neither an https URL with a plain host (and port) nor a base64 image data URL.
         """
         for name, value in self.css.items():
             if not _CSS_NAME.match(name) or not _CSS_VALUE.match(value):
-                raise ValueError(
+                raise PageSetupError(
+                    "css",
                     f"PageBrand css {name!r} is not a CSS variable with a plain value; write "
-                    '`{"--accent": "#0b5fff"}` (letters, digits, #, %, parentheses, commas, dots)'
+                    '`{"--accent": "#0b5fff"}` (letters, digits, #, %, parentheses, commas, dots)',
                 )
-        if self.logo_url is not None and not (
-            self.logo_url.startswith("https://") or self.logo_url.startswith("data:image/")
-        ):
-            raise ValueError("PageBrand logo_url must be an https: URL or a data:image/ URL")
+        if self.logo_url is not None:
+            object.__setattr__(self, "logo_source", _logo_source(self.logo_url))
 
 
 Identify = Callable[[Any], Awaitable[str | None]]
 """`async (starlette Request) -> principal | None`: who the browser's user is (see `serve_pages`)."""
 
 
+PAGE_WORDS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "required": "Fill this in",
+        "min_length": "Enter at least {limit} characters",
+        "max_length": "Enter at most {limit} characters",
+        "pattern": "Enter it in the expected format",
+        "integer": "Enter a whole number",
+        "number": "Enter a number",
+        "ge": "Enter {limit} or more",
+        "gt": "Enter a number more than {limit}",
+        "le": "Enter {limit} or less",
+        "lt": "Enter a number less than {limit}",
+        "multiple_of": "Enter a multiple of {limit}",
+        "email": "Enter an email address, like name@example.com",
+        "uri": "Enter a full web address, like https://example.com",
+        "date": "Enter a date as YYYY-MM-DD, like 2026-07-28",
+        "date_time": "Enter a date and time with its offset, like 2026-07-28T09:30:00Z",
+        "date_ge": "Enter {limit} or a later date",
+        "date_gt": "Enter a date after {limit}",
+        "date_le": "Enter {limit} or an earlier date",
+        "date_lt": "Enter a date before {limit}",
+        "choice": "Choose one of the options",
+        "choices": "Choose only from the options shown",
+        "min_items": "Choose at least {limit}",
+        "max_items": "Choose at most {limit}",
+        "boolean": "Tick the box or leave it empty",
+        "invalid": "Check this value",
+        "secret_again": "Enter it again: what you typed is never sent back to your browser",
+    }
+)
+"""Every text a page says about a field's constraints, by kind: its problems and its hints.
+
+`{limit}` is the constraint's number (or date) as a person writes it; no text ever holds the
+user's value. A model's own validator message (`ValueError("...")` in a validator) is shown as
+the model wrote it instead, cut to `MAX_OWN_MESSAGE` characters. `serve_pages(words=...)`
+overrides any of them (docs/pages.md lists the table).
+"""
+MAX_OWN_MESSAGE: Final = 200
+"""The longest a model validator's own message is shown on a page, in characters."""
+_LIMITED: Final = frozenset(key for key, text in PAGE_WORDS.items() if "{limit}" in text)
+
+
+def _page_words(override: Mapping[str, str] | None) -> Mapping[str, str]:
+    """`PAGE_WORDS` with `override` applied, each override checked.
+
+    Raises:
+        PageSetupError: If a key is not one of `PAGE_WORDS`, or a text is empty, no text, or
+            holds a placeholder other than `{limit}` (where the default has one).
+    """
+    if not override:
+        return PAGE_WORDS
+    words = dict(PAGE_WORDS)
+    for key, text in override.items():
+        if key not in PAGE_WORDS:
+            near = difflib.get_close_matches(str(key), list(PAGE_WORDS), n=1)
+            advice = f"did you mean {near[0]!r}? " if near else ""
+            raise PageSetupError.words(
+                f"it has no key {quoted(str(key))}: {advice}the keys are {', '.join(PAGE_WORDS)} "
+                "(see the default table in docs/pages.md)"
+            )
+        if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance] - callers may pass anything
+            raise PageSetupError.words(f"{key!r} must be a text, got {type(text).__name__}")
+        if not text.strip():
+            raise PageSetupError.words(f"{key!r} is empty: give the words a person should read")
+        _check_words(key, text)
+        words[key] = text
+    return MappingProxyType(words)
+
+
+def _check_words(key: str, text: str) -> None:
+    """Refuse a text whose placeholders `str.format` could not fill with `limit` alone.
+
+    Raises:
+        PageSetupError: Naming the key and the placeholder it may hold.
+    """
+    takes = "{limit} (the limit, as a person writes it)" if key in _LIMITED else "no placeholder"
+    escape = "write a brace as {{ or }}"
+    try:
+        names = [
+            (name, spec, conv) for _, name, spec, conv in string.Formatter().parse(text) if name is not None
+        ]
+    except ValueError:
+        raise PageSetupError.words(f"{key!r} is no valid text: it takes {takes}; {escape}") from None
+    for name, spec, conv in names:
+        if key not in _LIMITED or name != "limit" or spec or conv:
+            raise PageSetupError.words(f"{key!r} takes {takes}; {escape}")
+
+
+def _said(words: Mapping[str, str], key: str, limit: object = None) -> str:
+    """The words for `key`, with `limit` in them as a person writes it."""
+    return words[key].format(limit="" if limit is None else _shown(limit))
+
+
 @dataclass(frozen=True)
 class _Config:
     public_url: str
+    """The normalised origin and the path prefix, e.g. `https://example.com/app` (what links start with)."""
     path: str
+    prefix: str
+    """The path of `public_url` (`""` for none): the browser's paths start with it."""
     origin: str
+    """`scheme://host[:port]`, lower-cased, without a default port (as `_origin` writes one)."""
     secure: bool
     brand: PageBrand
     identify: Identify | None
     env: Any  # jinja2.Environment
     template: str
     poll_seconds: float
+    words: Mapping[str, str]
 
 
 _served: weakref.WeakKeyDictionary[MCPServer, _Config] = weakref.WeakKeyDictionary()
+
+_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
+_PREFIX_SEGMENT: Final = re.compile(r"[A-Za-z0-9._~!$&()*+=:@-]+")
+
+
+def _origin(url: str) -> str | None:
+    """The origin of an http(s) URL as `scheme://host[:port]`, or None if it has none.
+
+    Lower-cased, the default port (80 for http, 443 for https) left out, so the forms a browser
+    and a configuration may write compare equal. A URL with credentials, an invalid port or
+    another scheme (`null`, `file:`) has no origin here.
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    host = parts.hostname
+    if parts.scheme not in _DEFAULT_PORTS or not host or "@" in parts.netloc:
+        return None
+    shown = f"[{host}]" if ":" in host else host
+    return f"{parts.scheme}://{shown}" + ("" if port in (None, _DEFAULT_PORTS[parts.scheme]) else f":{port}")
+
+
+def _prefix(public_url: str) -> str:
+    """The path of `public_url` without its trailing slash: a prefix a proxy publishes the app under.
+
+    Raises:
+        PageSetupError: If the path could not be matched as a route (braces, spaces,
+            percent-escapes, empty, `.` or `..` segments).
+    """
+    prefix = urlsplit(public_url).path.rstrip("/")
+    segments = prefix.split("/")[1:]
+    if all(_PREFIX_SEGMENT.fullmatch(s) and s not in (".", "..") for s in segments):
+        return prefix
+    raise PageSetupError(
+        "public_url",
+        f"serve_pages public_url {public_url!r} has a path that cannot be a route: each segment may "
+        "hold letters, digits and -._~!$&()*+=:@ only (no braces, spaces or percent-escapes, no '.' "
+        "or '..'); give the prefix your proxy publishes the app under, e.g. 'https://example.com/app', "
+        "or no path at all",
+    )
 
 
 def serve_pages(
@@ -713,6 +972,7 @@ def serve_pages(
     templates_dir: str | Path | None = None,
     identify: Identify | None = None,
     poll_seconds: float = PAGE_POLL_SECONDS,
+    words: Mapping[str, str] | None = None,
 ) -> None:
     """Serve the pages of `ctx.elicit_page` questions on the server's own HTTP app.
 
@@ -720,10 +980,19 @@ def serve_pages(
     routes exist on the Starlette app of `server.streamable_http_app()` (and
     `server.run("streamable-http")`). Call it once, before serving.
 
+    Links and paths. A page's link is `<public_url><path>/<page_id>`: the browser's address,
+    so a path in `public_url` (`https://example.com/app`, a prefix a reverse proxy publishes
+    the app under) is kept in links, in the form's `action` and in the CSRF cookie's `Path`.
+    The app answers the page both at `<path>/<page_id>` (what it receives from a proxy that
+    strips the prefix, or with ASGI `root_path` set to it) and at `<prefix><path>/<page_id>`
+    (what it receives from a proxy that forwards the path unchanged, or directly, e.g. when
+    `public_url` is the MCP endpoint's URL `http://127.0.0.1:8000/mcp`).
+
     Security: every page id is 256 random bits, bound to its call and principal, single-use
     (a second submit, an expired or an unknown link get a plain 410/404 page); a submit needs
     the CSRF token of the page the same browser loaded (a double-submit cookie, HMAC-bound
-    to the page id) and an `Origin` (or `Referer`) of `public_url`'s origin. Responses carry
+    to the page id) and an `Origin` (or `Referer`) of `public_url`'s origin (compared
+    lower-cased, a default port, 443 or 80, left out on both sides). Responses carry
     `Cache-Control: no-store`, a strict `Content-Security-Policy` (no script at all; a style
     nonce; `form-action 'self'`; `frame-ancestors 'none'`), `X-Content-Type-Options: nosniff`,
     and a `Referrer-Policy` (`same-origin` on the form, whose own POST must carry its `Origin`;
@@ -731,8 +1000,9 @@ def serve_pages(
 
     Args:
         server: The MCP server.
-        public_url: The server's origin as the user's browser reaches it, e.g.
-            `https://mcp.example.com` (behind a proxy: the proxy's); a path prefix is kept.
+        public_url: Where the user's browser reaches the server's app, e.g.
+            `https://mcp.example.com` (behind a proxy: the proxy's, with the path prefix the
+            proxy publishes the app under, if any).
         path: Where the pages live under `public_url`.
         brand: Title, logo and CSS variables of the default template.
         template: The name of a template to render forms with instead of the default
@@ -745,32 +1015,43 @@ def serve_pages(
             MCP side (only that principal's call takes the answer), but the browser is not checked.
         poll_seconds: On 2026-07-28, how long one round waits for the page's answer before it
             ends with a round that carries only `requestState` (the client then retries).
+        words: Texts that replace some of `PAGE_WORDS`, what a page says about a field's
+            constraints (`{"min_length": "Mindestens {limit} Zeichen"}`); the rest stay.
 
     Raises:
-        ValueError: If `public_url` is not an absolute http(s) URL without query or
-            credentials, `path` does not start with `/`, or pages are served already.
+        PageSetupError: If `public_url` is not an absolute http(s) URL without query or
+            credentials whose path can be a route, `path` does not start with `/`, `words`
+            has an unknown key or a bad text, or pages are served already (a `ValueError`).
         ImportError: If Jinja2 is missing (install `typed-elicit[pages]`).
     """
     try:
         import jinja2  # an optional extra
     except ImportError as exc:  # pragma: no cover - jinja2 is in the dev extra
         raise ImportError("typed_elicit.pages needs Jinja2: pip install 'typed-elicit[pages]'") from exc
-    parts = urlsplit(public_url)
-    if parts.scheme not in ("https", "http") or not parts.hostname or parts.query or parts.fragment:
-        raise ValueError(
+    origin = _origin(public_url)
+    if origin is None or urlsplit(public_url).query or urlsplit(public_url).fragment:
+        if "@" in public_url.partition("://")[2].partition("/")[0]:
+            raise PageSetupError(
+                "public_url", "serve_pages public_url must not carry credentials (user:password@)"
+            )
+        raise PageSetupError(
+            "public_url",
             f"serve_pages public_url must be an absolute https (or http) URL, got {public_url!r}: "
-            'write it as the browser reaches the server, e.g. "https://mcp.example.com"'
+            'write it as the browser reaches the server, e.g. "https://mcp.example.com"',
         )
-    if parts.username or parts.password:
-        raise ValueError("serve_pages public_url must not carry credentials (user:password@)")
+    prefix = _prefix(public_url)
     if not path.startswith("/") or path.endswith("/") or "{" in path:
-        raise ValueError(f"serve_pages path must start with '/' and not end with one, got {path!r}")
-    if server in _served:
-        raise ValueError("serve_pages was already called on this server; call it once")
-    if not 0 < poll_seconds < math.inf:
-        raise ValueError(
-            f"serve_pages poll_seconds must be a positive number of seconds, got {poll_seconds!r}"
+        raise PageSetupError(
+            "path", f"serve_pages path must start with '/' and not end with one, got {path!r}"
         )
+    if server in _served:
+        raise PageSetupError("server", "serve_pages was already called on this server; call it once")
+    if not 0 < poll_seconds < math.inf:
+        raise PageSetupError(
+            "poll_seconds",
+            f"serve_pages poll_seconds must be a positive number of seconds, got {poll_seconds!r}",
+        )
+    page_words = _page_words(words)
     loaders: list[jinja2.BaseLoader] = []
     if templates_dir is not None:
         loaders.append(jinja2.FileSystemLoader(str(templates_dir)))
@@ -780,27 +1061,31 @@ def serve_pages(
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
-    origin = f"{parts.scheme}://{parts.netloc}"
+    brand = brand or PageBrand()
     config = _Config(
-        public_url=public_url.rstrip("/"),
+        public_url=origin + prefix,
         path=path,
-        origin=origin.lower(),
-        secure=parts.scheme == "https",
-        brand=brand or PageBrand(),
+        prefix=prefix,
+        origin=origin,
+        secure=origin.startswith("https:"),
+        brand=dataclasses.replace(brand, title=strip_bidi(brand.title)),
         identify=identify,
         env=env,
         template=template or "page.html",
         poll_seconds=poll_seconds,
+        words=page_words,
     )
     _served[server] = config
-    route = f"{urlsplit(config.public_url).path}{path}/{{page_id}}"
 
     async def endpoint(request: Any) -> Any:
         return await _handle(server, config, request)
 
-    server.custom_route(route, methods=["GET", "POST"], name="typed_elicit_page", include_in_schema=False)(
-        endpoint
-    )
+    # What the app receives: without the prefix (a stripping proxy, or none), and with it.
+    for name, route in (("typed_elicit_page", path), ("typed_elicit_page_prefixed", prefix + path)):
+        if name == "typed_elicit_page" or prefix:
+            server.custom_route(
+                f"{route}/{{page_id}}", methods=["GET", "POST"], name=name, include_in_schema=False
+            )(endpoint)
 
 
 # --- one request ---------------------------------------------------------------------------------
@@ -845,11 +1130,9 @@ _SECURITY_HEADERS: Final = {
 }
 
 
-def _csp(nonce: str, logo_url: str | None) -> str:
-    img = "'self' data:"
-    if logo_url is not None and logo_url.startswith("https://"):
-        parts = urlsplit(logo_url)
-        img += f" https://{parts.netloc}"
+def _csp(nonce: str, logo_source: str | None) -> str:
+    """The page's Content-Security-Policy; `logo_source` is `PageBrand.logo_source` (checked, rebuilt)."""
+    img = "'self' data:" if logo_source is None else f"'self' data: {logo_source}"
     return (
         f"default-src 'none'; style-src 'nonce-{nonce}'; img-src {img}; form-action 'self'; "
         "frame-ancestors 'none'; base-uri 'none'"
@@ -863,7 +1146,7 @@ def _response(config: _Config, template: str, status: int, context: dict[str, An
     html = config.env.get_template(template).render(brand=config.brand, nonce=nonce, **context)
     headers = {
         **_SECURITY_HEADERS,
-        "Content-Security-Policy": _csp(nonce, config.brand.logo_url),
+        "Content-Security-Policy": _csp(nonce, config.brand.logo_source),
         "Referrer-Policy": "same-origin" if form else "no-referrer",
     }
     return HTMLResponse(html, status_code=status, headers=headers)
@@ -921,7 +1204,7 @@ async def _handle_page(server: MCPServer, config: _Config, request: Any) -> Any:
         response.set_cookie(
             _CSRF_COOKIE,
             nonce,
-            path=f"{urlsplit(config.public_url).path}{config.path}/{page_id}",
+            path=f"{config.prefix}{config.path}/{page_id}",
             httponly=True,
             secure=config.secure,
             samesite="strict",
@@ -936,15 +1219,19 @@ def _csrf(ticket: Ticket, nonce: str) -> str:
     return mac.hexdigest()
 
 
-def _same_origin(config: _Config, request: Any) -> bool:
+def _same_origin(config: _Config, request: Any) -> Literal["same", "other", "unsaid"]:
+    """Whether a POST comes from the page's own origin, by its `Origin` (else its `Referer`).
+
+    Returns:
+        `same`, `other` (another origin, `null`, or no origin at all), or `unsaid` (the
+        browser sent neither header, e.g. under strict privacy settings).
+    """
     origin = request.headers.get("origin")
-    if origin is not None:
-        return str(origin).lower() == config.origin
-    referer = request.headers.get("referer")
-    if referer is None:
-        return False
-    parts = urlsplit(str(referer))
-    return f"{parts.scheme}://{parts.netloc}".lower() == config.origin
+    if origin is None:
+        origin = request.headers.get("referer")
+        if origin is None:
+            return "unsaid"
+    return "same" if _origin(str(origin)) == config.origin else "other"
 
 
 async def _submit(
@@ -956,7 +1243,19 @@ async def _submit(
     form: FormSpec,
     secret: frozenset[str],
 ) -> Any:
-    if not _same_origin(config, request):
+    verdict = _same_origin(config, request)
+    if verdict == "unsaid":
+        logger.warning("page %s: a submit without Origin or Referer was refused", ticket.id[:8])
+        return _plain(
+            config,
+            403,
+            "Form not accepted",
+            "Your browser sent this form without saying which site it came from (it sent neither an "
+            "Origin nor a Referer header), so it cannot be accepted. Browser privacy settings or an "
+            "extension can hold these headers back: allow them for this site, or open the link in "
+            "another browser, then reload the page and submit again.",
+        )
+    if verdict == "other":
         logger.warning("page %s: a submit from another origin was refused", ticket.id[:8])
         return _plain(config, 403, "Form not accepted", "The form was sent from another site.")
     body = b""
@@ -983,15 +1282,12 @@ async def _submit(
         return await _store_answer(server, config, ticket, PageAnswer(action))  # type: ignore[arg-type]
     if action != "accept":
         return _plain(config, 400, "Form not accepted", "The form could not be read.")
-    content, errors = _read_fields(form, data)
+    content, errors = _read_fields(form, data, config.words)
     if not errors:
         try:
             validate_form(model, form, content)
-            problems: list[tuple[str, str]] = []
-        except InvalidResponse as invalid:
-            problems = list(invalid.errors)
-        for where, message in problems:
-            errors.setdefault(where.split(".", 1)[0].split("[", 1)[0], message)
+        except InvalidResponse:
+            errors = _model_problems(model, form, content, config.words)
     if errors:
         logger.info("page %s: an answer with %d invalid field(s) was shown again", ticket.id[:8], len(errors))
         kept = {name: values for name, values in data.items() if name in form.by_name and name not in secret}
@@ -1014,27 +1310,53 @@ async def _store_answer(server: MCPServer, config: _Config, ticket: Ticket, answ
     return _plain(config, 200, "Nothing was sent", "You can close this tab and go back to your app.")
 
 
-def _read_fields(form: FormSpec, data: Mapping[str, list[str]]) -> tuple[dict[str, Any], dict[str, str]]:
-    """The wire content of a submitted form, and a message per field whose text is no value of its kind."""
+_CHECKED: Final = frozenset({"true", "on", "yes", "1"})
+_UNCHECKED: Final = frozenset({"", "false", "off", "no", "0"})
+_FORMATS: Final[Mapping[str, tuple[Callable[[str], str], str]]] = {
+    "email": (check_email, "email"),
+    "uri": (check_uri, "uri"),
+    "date": (check_date, "date"),
+    "date-time": (check_datetime, "date_time"),
+}
+
+
+def _read_fields(
+    form: FormSpec, data: Mapping[str, list[str]], words: Mapping[str, str]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The wire content of a submitted form, and what to tell of each field that holds no value of its kind.
+
+    A number must read as one, a check box as ticked or not, a formatted text (email, web
+    address, date, date and time) in its format; the rest is left to the model.
+    """
     content: dict[str, Any] = {}
     errors: dict[str, str] = {}
     for spec in form.fields:
         values = data.get(spec.name, [])
         last = values[-1] if values else ""
         if spec.kind == "boolean":
-            content[spec.name] = bool(values) and last not in ("", "false")
+            ticked = last.lower()
+            if ticked in _CHECKED or ticked in _UNCHECKED:
+                content[spec.name] = ticked in _CHECKED
+            else:
+                errors[spec.name] = _said(words, "boolean")
         elif spec.kind == "multi_choice":
             picked = [v for v in values if v]
             if picked or spec.required or spec.has_default:
                 content[spec.name] = picked
         elif last == "":
-            continue  # left out: the default applies, or "Field required"
+            continue  # left out: the default applies, or "required"
         elif spec.kind in ("integer", "number"):
             number = _number(last, integer=spec.kind == "integer")
             if number is None:
-                errors[spec.name] = "Enter a whole number" if spec.kind == "integer" else "Enter a number"
+                errors[spec.name] = _said(words, spec.kind)
             else:
                 content[spec.name] = number
+        elif spec.format is not None:
+            check, key = _FORMATS[spec.format]
+            try:
+                content[spec.name] = check(last)
+            except ValueError:
+                errors[spec.name] = _said(words, key)
         else:
             content[spec.name] = last
     return content, errors
@@ -1053,6 +1375,100 @@ def _number(text: str, *, integer: bool) -> int | float | None:
             return None
         return int(text) if re.fullmatch(r"-?\d+", text) else int(value)
     return value
+
+
+# --- what a page says about a refused answer -----------------------------------------------------
+
+_PYDANTIC_WORDS: Final[Mapping[str, str]] = {
+    "missing": "required",
+    "string_too_short": "min_length",
+    "string_too_long": "max_length",
+    "too_short": "min_length",
+    "too_long": "max_length",
+    "string_pattern_mismatch": "pattern",
+    "greater_than_equal": "ge",
+    "greater_than": "gt",
+    "less_than_equal": "le",
+    "less_than": "lt",
+    "multiple_of": "multiple_of",
+    "int_parsing": "integer",
+    "int_from_float": "integer",
+    "int_type": "integer",
+    "float_parsing": "number",
+    "float_type": "number",
+    "finite_number": "number",
+    "literal_error": "choice",
+    "enum": "choice",
+    "bool_parsing": "boolean",
+    "bool_type": "boolean",
+    "date_type": "date",
+    "date_parsing": "date",
+    "date_from_datetime_parsing": "date",
+    "date_from_datetime_inexact": "date",
+    "datetime_type": "date_time",
+    "datetime_parsing": "date_time",
+    "datetime_from_date_parsing": "date_time",
+    "datetime_object_invalid": "date_time",
+    "timezone_naive": "date_time",
+    "timezone_aware": "date_time",
+}
+"""Pydantic's error types, by the `PAGE_WORDS` key that says the same in plain words."""
+_PYDANTIC_TYPES: Final = frozenset(get_args(ErrorType))
+"""Every error type pydantic itself raises: its messages are never shown (a model's own are)."""
+_LIMIT_CONTEXT: Final = ("min_length", "max_length", "ge", "gt", "le", "lt", "multiple_of")
+_OWN_PREFIXES: Final = {"value_error": "Value error, ", "assertion_error": "Assertion failed, "}
+
+
+def _model_problems(
+    model: type[BaseModel], form: FormSpec, content: Mapping[str, Any], words: Mapping[str, str]
+) -> dict[str, str]:
+    """What to tell the user of each field `model` refuses in `content`, by wire name (`""`: the whole form).
+
+    `content` is what `_read_fields` made of the submit, which `validate_form` refused; the
+    model is asked again here for its errors' types and limits, never their wording. Never
+    empty, so a refused answer is never taken.
+    """
+    cleaned, problems = check_content(form, content)
+    try:
+        if not problems:
+            model.model_validate(cleaned)
+    except ValidationError as exc:
+        told: dict[str, str] = {}
+        for error in exc.errors(include_url=False, include_input=False):
+            name = str(error["loc"][0]) if error["loc"] else ""
+            told.setdefault(name, _problem_words(error, form.by_name.get(name), words))
+        return told
+    # `_read_fields` makes only wire values and the model refused them (told above): a safe net only.
+    return {name: _said(words, "invalid") for name, _ in problems} or {"": _said(words, "invalid")}
+
+
+def _problem_words(error: ErrorDetails, spec: FieldSpec | None, words: Mapping[str, str]) -> str:
+    """One pydantic error in plain words: a `PAGE_WORDS` text, or the model's own message, bounded."""
+    kind = error["type"]
+    if kind in _OWN_PREFIXES:
+        text = error["msg"].removeprefix(_OWN_PREFIXES[kind])
+        return _own(text.splitlines()[0] if kind == "assertion_error" and text else text, words)
+    key = _PYDANTIC_WORDS.get(kind)
+    if key is None:
+        if kind.startswith("url_"):
+            key = "uri"
+        elif kind in _PYDANTIC_TYPES:
+            key = "invalid"
+        else:  # a PydanticCustomError the model raised: its own words
+            return _own(error["msg"], words)
+    if spec is not None and spec.kind == "multi_choice":
+        key = {"min_length": "min_items", "max_length": "max_items", "choice": "choices"}.get(key, key)
+    elif spec is not None and spec.kind == "choice" and key == "required":
+        key = "choice"
+    elif spec is not None and spec.format in ("date", "date-time") and key in ("ge", "gt", "le", "lt"):
+        key = f"date_{key}"
+    context = error.get("ctx") or {}
+    return _said(words, key, next((context[k] for k in _LIMIT_CONTEXT if k in context), None))
+
+
+def _own(text: str, words: Mapping[str, str]) -> str:
+    """A model's own message as a page shows it: one line, no bidi controls, `MAX_OWN_MESSAGE` at most."""
+    return escaped(" ".join(strip_bidi(text).split()), MAX_OWN_MESSAGE) or _said(words, "invalid")
 
 
 # --- rendering -----------------------------------------------------------------------------------
@@ -1076,8 +1492,14 @@ def _autocomplete(spec: FieldSpec, is_secret: bool) -> str | None:
 
 
 def _field(
-    spec: FieldSpec, index: int, is_secret: bool, values: Mapping[str, list[str]], error: str | None
+    spec: FieldSpec,
+    index: int,
+    is_secret: bool,
+    values: Mapping[str, list[str]],
+    error: str | None,
+    words: Mapping[str, str],
 ) -> _Field:
+    """What the template shows of one field (the server's texts without bidi controls)."""
     given = values.get(spec.name)
     attrs: dict[str, str] = {}
     hint_parts: list[str] = []
@@ -1086,9 +1508,7 @@ def _field(
     options: list[dict[str, Any]] = []
     if spec.kind == "boolean":
         kind = "checkbox"
-        checked = (
-            bool(given and given[-1] not in ("", "false")) if given is not None else spec.default is True
-        )
+        checked = bool(given and given[-1].lower() in _CHECKED) if given is not None else spec.default is True
     elif spec.kind in ("choice", "multi_choice"):
         kind = "select" if spec.kind == "choice" else "checkboxes"
         if given is not None:
@@ -1098,7 +1518,12 @@ def _field(
         else:
             chosen = {str(spec.default)} if spec.has_default else set[str]()
         options = [
-            {"value": o.value, "title": o.title, "selected": o.value in chosen, "id": f"f{index}-{n}"}
+            {
+                "value": o.value,
+                "title": strip_bidi(o.title),
+                "selected": o.value in chosen,
+                "id": f"f{index}-{n}",
+            }
             for n, o in enumerate(spec.options)
         ]
     elif spec.kind in ("integer", "number"):
@@ -1112,17 +1537,17 @@ def _field(
         if high is not None:
             attrs["max"] = _shown(high)
         if spec.exclusive_minimum is not None:
-            hint_parts.append(f"more than {_shown(spec.exclusive_minimum)}")
+            hint_parts.append(_said(words, "gt", spec.exclusive_minimum))
         if spec.exclusive_maximum is not None:
-            hint_parts.append(f"less than {_shown(spec.exclusive_maximum)}")
+            hint_parts.append(_said(words, "lt", spec.exclusive_maximum))
     elif is_secret:
         kind = "password"
         if given is not None and given[-1]:  # re-shown after an error: never sent back, so typed again
-            hint_parts.append("enter it again: what you typed is never sent back to your browser")
+            hint_parts.append(_said(words, "secret_again"))
     else:
         kind = {"email": "email", "uri": "url", "date": "date"}.get(spec.format or "", "text")
         if spec.format == "date-time":
-            hint_parts.append("a date and time with its offset, e.g. 2026-07-28T09:30:00Z")
+            hint_parts.append(_said(words, "date_time"))
     if spec.kind in ("string",):
         if spec.min_length is not None:
             attrs["minlength"] = str(spec.min_length)
@@ -1135,21 +1560,21 @@ def _field(
             value = _shown(spec.default) if isinstance(spec.default, float) else str(spec.default)
     if spec.kind == "multi_choice":
         if spec.min_items:
-            hint_parts.append(f"choose at least {spec.min_items}")
+            hint_parts.append(_said(words, "min_items", spec.min_items))
         if spec.max_items is not None:
-            hint_parts.append(f"choose at most {spec.max_items}")
+            hint_parts.append(_said(words, "max_items", spec.max_items))
     autocomplete = _autocomplete(spec, is_secret)
     if autocomplete is not None and kind not in ("checkbox", "checkboxes"):
         attrs["autocomplete"] = autocomplete
     return _Field(
         id=f"f{index}",
         name=spec.name,
-        label=spec.label,
+        label=strip_bidi(spec.label),
         kind=spec.kind,
         input=kind,
         required=spec.required and not spec.has_default,
-        description=spec.description,
-        hint=_sentence("; ".join(hint_parts)) or None,
+        description=None if spec.description is None else strip_bidi(spec.description),
+        hint=_sentences(hint_parts),
         value=value,
         checked=checked,
         options=options,
@@ -1158,12 +1583,15 @@ def _field(
     )
 
 
-def _sentence(text: str) -> str:
-    """`text` with its first letter upper-cased (and the rest as it was)."""
-    return text[:1].upper() + text[1:]
+def _sentences(parts: list[str]) -> str | None:
+    """`parts` as sentences (`A. B.`), or None for none; the texts' own words, without bidi controls."""
+    if not parts:
+        return None
+    return " ".join(p if p.endswith((".", "!", "?")) else f"{p}." for p in (strip_bidi(p) for p in parts))
 
 
-def _shown(value: float | int | bool | str | list[str]) -> str:
+def _shown(value: object) -> str:
+    """A number (or date) as a person writes it: `5` for 5.0."""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
@@ -1181,18 +1609,18 @@ def _form_page(
     status: int = 200,
 ) -> Any:
     fields = [
-        _field(spec, i, spec.name in secret, values, errors.get(spec.name))
+        _field(spec, i, spec.name in secret, values, errors.get(spec.name), config.words)
         for i, spec in enumerate(form.fields)
     ]
     first_error = next((f.id for f in fields if f.error), None)
     stray = [message for name, message in errors.items() if name not in form.by_name]
     context = {
-        "message": ticket.message,
+        "message": strip_bidi(ticket.message),
         "fields": fields,
         "errors": [(f.id, f.label, f.error) for f in fields if f.error],
         "form_errors": stray,
         "first_error": first_error,
         "csrf": csrf,
-        "action": f"{urlsplit(config.public_url).path}{config.path}/{ticket.id}",
+        "action": f"{config.prefix}{config.path}/{ticket.id}",
     }
     return _response(config, config.template, status, context, form=True)

@@ -105,3 +105,19 @@ def in_words(person_kind: str) -> str:
     `date-time`); the last two are the wire's names, shown as `URL` and `date and time`.
     """
     return _FORMAT_WORDS.get(person_kind, person_kind)
+
+
+_BIDI_CONTROLS: Final = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+"""The bidirectional formatting characters: embeddings and overrides (U+202A-U+202E), isolates
+(U+2066-U+2069) and the marks (LRM U+200E, RLM U+200F, ALM U+061C)."""
+
+
+def strip_bidi(text: str) -> str:
+    r"""`text` without bidirectional formatting characters, so it reads in the order it was written.
+
+    An override such as U+202E (right-to-left override) makes `Pay \u202e0001$` show as
+    `Pay $1000`: whoever wrote the text chooses what a person reads. Removing the controls
+    shows the characters in their real order; a right-to-left text still reads right to left
+    wherever its container takes its direction from its first strong letter (`dir="auto"`).
+    """
+    return _BIDI_CONTROLS.sub("", text)

@@ -10,7 +10,15 @@ user has opened the listed `UrlElicitation`s; `typed_elicit.client.call_tool_wit
 the client half.
 """
 
-from ._pages import Identify, PageBrand, PagesNotServed, serve_pages
+from ._pages import Identify, PageBrand, PageSetupError, PagesNotServed, serve_pages
 from ._url_required import UrlElicitation, url_required
 
-__all__ = ["Identify", "PageBrand", "PagesNotServed", "UrlElicitation", "serve_pages", "url_required"]
+__all__ = [
+    "Identify",
+    "PageBrand",
+    "PageSetupError",
+    "PagesNotServed",
+    "UrlElicitation",
+    "serve_pages",
+    "url_required",
+]
