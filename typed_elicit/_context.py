@@ -179,7 +179,8 @@ class ElicitContext:
             `Accepted(data)`, `Declined()` or `Cancelled()`.
 
         Raises:
-            SchemaError: If `model` cannot be elicited on the negotiated revision.
+            SchemaError: If `model` cannot be elicited on the negotiated revision, or is a
+                page form (`@form(page=True)`: ask it with `elicit_page`).
             OptionsError: If `options`/`defaults` do not fit `model` (or a `Choices()`
                 field has no options), before anything is sent.
             ElicitationUnsupported: If the client cannot be asked and the policy is `"raise"`.
@@ -204,7 +205,7 @@ class ElicitContext:
                 `on_unsupported` is not one of the policies, or it is `"fallback"`
                 outside a tool.
         """
-        return await self._elicit(
+        question, settings = self._form_question(
             model,
             message,
             timeout=timeout,
@@ -214,8 +215,11 @@ class ElicitContext:
             defaults=defaults,
             asker="ctx.elicit",
         )
+        if not _telemetry.enabled():
+            return await self._asker.ask(question, settings)
+        return await self._ask(question, settings)
 
-    async def _elicit(
+    def _form_question(
         self,
         model: type[M],
         message: str | None,
@@ -226,8 +230,15 @@ class ElicitContext:
         options: Mapping[str, OptionsArg] | None,
         defaults: Mapping[str, object] | None,
         asker: str,
-    ) -> ElicitResult[M]:
-        """`elicit`, for the call the tool made (`asker`: `"ctx.elicit"` or `"ctx.elicit_all"`)."""
+    ) -> tuple[Question[ElicitResult[M]], Settings]:
+        """The question `elicit` asks and its settings, for the call the tool made (`asker`).
+
+        Raises:
+            ElicitArgumentError: See `elicit`; the message names `asker` (`"ctx.elicit"`
+                or `"ctx.elicit_all"`).
+            SchemaError: If `model` is a page form or cannot be elicited.
+            OptionsError: If `options`/`defaults` do not fit `model`.
+        """
         check_question(model, message, asker)
         if is_page_form(model):
             raise SchemaError.page_form(model.__name__, asker)
@@ -249,10 +260,7 @@ class ElicitContext:
             form = reduced(model, version)
         else:
             form = shaped(model, version, options=options, defaults=defaults)
-        question: Question[ElicitResult[M]] = Question(call.next_key(), text, model, form, asker=asker)
-        if not _telemetry.enabled():
-            return await self._asker.ask(question, settings)
-        return await self._ask(question, settings)
+        return Question(call.next_key(), text, model, form, asker=asker), settings
 
     async def elicit_url(
         self,
@@ -313,12 +321,7 @@ class ElicitContext:
                 `on_unsupported` is invalid (a `ValueError`).
         """
         return await self._ask_url(
-            url,
-            message,
-            elicitation_id=elicitation_id,
-            timeout=timeout,
-            on_unsupported=on_unsupported,
-            asker="ctx.elicit_url",
+            url, message, elicitation_id=elicitation_id, timeout=timeout, on_unsupported=on_unsupported
         )
 
     async def _ask_url(
@@ -329,7 +332,7 @@ class ElicitContext:
         elicitation_id: str | None,
         timeout: float | None,
         on_unsupported: UrlOnUnsupported | None,
-        asker: str,
+        asker: str = "ctx.elicit_url",
     ) -> UrlResult:
         """`elicit_url`, for the call the tool made (`"ctx.elicit_url"`, or `"ctx.elicit_page"`).
 
@@ -649,7 +652,7 @@ class ElicitContext:
         results: list[ElicitResult[Any] | None] = [None] * len(models)
 
         async def ask(index: int, model: type[BaseModel]) -> None:
-            results[index] = await self._elicit(
+            question, settings = self._form_question(
                 model,
                 None,
                 timeout=timeout,
@@ -659,6 +662,7 @@ class ElicitContext:
                 defaults=filled.get(model),
                 asker=call,
             )
+            results[index] = await self._ask(question, settings)
 
         try:
             async with anyio.create_task_group() as group:
