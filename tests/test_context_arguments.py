@@ -50,6 +50,16 @@ MISUSES: dict[str, tuple[Misuse, str]] = {
         "ctx.elicit_all takes defaults= per model, not per field ('plan' is a field of Booking). "
         "Pass defaults={Booking: {'plan': ...}}, one entry per model asked.",
     ),
+    "options_by_an_unknown_name": (
+        lambda ctx: ctx.elicit_all(Confirm, options={"colour": ["red"]}),  # type: ignore[dict-item]
+        "ctx.elicit_all takes options= per model, not per field ('colour' is no model). "
+        "Pass options={Confirm: {'colour': [...]}}, one entry per model asked.",
+    ),
+    "options_not_a_mapping": (
+        lambda ctx: ctx.elicit_all(Booking, options=[Booking]),  # type: ignore[arg-type]
+        "ctx.elicit_all takes options= as a mapping of model to its options. "
+        "Pass options={Booking: {'field': [...]}}.",
+    ),
     "options_for_a_model_not_asked": (
         lambda ctx: ctx.elicit_all(Confirm, options={Booking: {"plan": ["pro"]}}),
         "ctx.elicit_all got options= for Booking, which it does not ask for",
