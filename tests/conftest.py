@@ -17,6 +17,7 @@ from mcp.client.session import ElicitationFnT
 from mcp.server.mcpserver import MCPServer
 from mcp_types import ElicitResult
 
+from tests import error_record
 from typed_elicit import testing as kit
 from typed_elicit._versions import ProtocolVersion
 
@@ -138,3 +139,25 @@ async def serve_http(server: MCPServer, **app_options: Any) -> AsyncIterator[str
                 yield f"http://127.0.0.1:{port}/mcp"
             finally:
                 http.should_exit = True
+
+
+# --- every typed_elicit error the run builds carries its documented fields (tests/error_record.py) ---
+
+LAST = "test_every_error_raised_in_the_suite_carries_its_documented_fields"
+"""The test that reads the record: it runs after every other test (`pytest_collection_modifyitems`)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    error_record.RECORD.install()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    error_record.RECORD.uninstall()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    error_record.RECORD.test = item.nodeid
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: getattr(item, "originalname", item.name) == LAST)

@@ -361,6 +361,7 @@ def test_forgetting_elicits_names_the_fix_at_registration(kind):
     with pytest.raises(ElicitUsageError, match=r"parameter 'ctx' is annotated ElicitContext") as caught:
         _register(kind, MCPServer("x"))(book)  # type: ignore[operator]
     assert "put @elicits directly under the SDK's decorator (and not above it)" in str(caught.value)
+    assert (caught.value.problem, caught.value.subject) == ("unwrapped", "ctx")
 
 
 @pytest.mark.parametrize("kind", ["tool", "prompt"])
@@ -447,6 +448,15 @@ async def test_a_group_without_suspensions_passes_through_unless_one_was_swallow
         await _settle(_raising(group), [], "f")
     with pytest.raises(ElicitUsageError, match="f swallowed the signal"):
         await _settle(_raising(group), [_suspension()], "f")
+
+
+@needs_groups
+async def test_concurrent_questions_through_the_fallback_carry_their_problem_and_function():
+    asked = [FallbackRequired(CallToolResult(content=[])), FallbackRequired(CallToolResult(content=[]))]
+    with pytest.raises(ElicitUsageError) as caught:
+        await _settle(_raising(BaseExceptionGroup("g", asked)), list(asked), "book")
+    assert (caught.value.problem, caught.value.subject) == ("concurrent", "book")
+    assert str(caught.value).startswith("book asked 2 questions at the same time")
 
 
 @needs_groups

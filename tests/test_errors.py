@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import inspect
+import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import pytest
 
 import typed_elicit
+from tests import error_record
 from typed_elicit import (
     ClientError,
+    ElicitArgumentError,
     ElicitationTimeout,
     ElicitationUnsupported,
     ElicitUsageError,
@@ -114,16 +121,22 @@ def test_a_replay_mismatch_carries_the_index_and_both_questions() -> None:
 
 def test_an_unsupported_form_question_carries_its_model_reason_and_advice() -> None:
     error = ElicitationUnsupported.for_form("Confirm", "the client has no form mode", ["'decline'", FALLBACK])
-    assert (error.mode, error.subject, error.reason, error.missing, error.advised) == (
+    assert (error.mode, error.subject, error.reason, error.missing, error.advised, error.asker) == (
         "form",
         "Confirm",
         "the client has no form mode",
         (),
         ("'decline'", FALLBACK),
+        "ctx.elicit",
     )
     assert str(error) == (
         f"cannot ask for Confirm: the client has no form mode. Pass on_unsupported='decline' or {FALLBACK} "
         "to ctx.elicit or @elicits to carry on without asking the client."
+    )
+    together = ElicitationUnsupported.for_form("Confirm", "no form mode", ["'decline'"], "ctx.elicit_all")
+    assert together.asker == "ctx.elicit_all"
+    assert str(together).endswith(
+        "Pass on_unsupported='decline' to ctx.elicit_all or @elicits to carry on without asking the client."
     )
 
 
@@ -140,14 +153,24 @@ def test_defaults_for_a_model_without_them_carry_the_missing_fields() -> None:
 
 
 def test_a_fallback_outside_a_tool_and_an_unsupported_url_carry_their_reason() -> None:
-    outside = ElicitationUnsupported.fallback_outside_tool("no form mode", "prompts/get")
-    assert (outside.mode, outside.subject, outside.reason) == ("form", None, "no form mode")
+    outside = ElicitationUnsupported.fallback_outside_tool("no form mode", "prompts/get", "Confirm")
+    assert (outside.mode, outside.subject, outside.reason, outside.asker) == (
+        "form",
+        "Confirm",
+        "no form mode",
+        "ctx.elicit",
+    )
     assert str(outside) == (
-        "cannot ask: no form mode; on_unsupported='fallback' works for tools only, and this is prompts/get. "
-        "Pass on_unsupported='raise', 'defaults' or 'decline' here."
+        "cannot ask for Confirm: no form mode; on_unsupported='fallback' works for tools only, and this is "
+        "prompts/get. Pass on_unsupported='raise', 'defaults' or 'decline' to ctx.elicit or @elicits."
     )
     url = ElicitationUnsupported.for_url("the client has no URL mode")
-    assert (url.mode, url.reason, url.advised) == ("url", "the client has no URL mode", ("'decline'",))
+    assert (url.mode, url.reason, url.advised, url.asker) == (
+        "url",
+        "the client has no URL mode",
+        ("'decline'",),
+        "ctx.elicit_url",
+    )
     assert str(url) == (
         "cannot send the user to a URL: the client has no URL mode. Pass on_unsupported='decline' to "
         "ctx.elicit_url to carry on without asking."
@@ -176,10 +199,18 @@ def test_a_client_error_shows_a_bounded_client_message_and_keeps_it_whole() -> N
     assert "\x00" not in str(error)
 
 
-def test_a_hook_error_carries_the_hook_stage_and_problem() -> None:
-    error = HookError("<Audit>", "on_answer", "ValueError: no")
-    assert (error.hook, error.stage, error.problem) == ("<Audit>", "on_answer", "ValueError: no")
-    assert str(error).startswith("the elicitation hook <Audit>.on_answer failed: ValueError: no.")
+class Audit:
+    def __repr__(self) -> str:
+        return "Audit(last={'pin': '4321'})"  # a repr may quote what the hook saw
+
+
+def test_a_hook_error_carries_the_hook_stage_and_problem_by_type_only() -> None:
+    raised = HookError.raised(Audit(), "on_answer", ValueError)
+    assert (raised.hook, raised.stage, raised.problem) == ("Audit", "on_answer", "raised ValueError")
+    assert str(raised).startswith("the elicitation hook Audit.on_answer failed: it raised ValueError.")
+    returned = HookError.returned(Audit(), "on_answer", "str, not None or a dict with string keys")
+    assert returned.problem == "returned str, not None or a dict with string keys"
+    assert "4321" not in str(raised) + str(returned)
 
 
 def test_a_missing_fallback_carries_the_function_and_reason() -> None:
@@ -231,7 +262,19 @@ def test_a_usage_error_carries_its_problem_and_subject() -> None:
     assert (unwrapped.problem, unwrapped.subject) == ("unwrapped", None)
     assert "parameter '(unnamed)' is annotated ElicitContext" in str(unwrapped)
     assert "\n    @server.tool()\n    @elicits\n" in str(unwrapped)
+    concurrent = ElicitUsageError.concurrent("book", 2)
+    assert (concurrent.problem, concurrent.subject) == ("concurrent", "book")
+    assert str(concurrent).startswith("book asked 2 questions at the same time")
     assert ElicitUsageError("misused").problem is None
+
+
+def test_a_page_form_asked_in_form_mode_is_a_schema_error_naming_the_call() -> None:
+    error = SchemaError.page_form("BillingKey", "ctx.elicit_all")
+    assert error.model_name == "BillingKey"
+    assert error.problems == (
+        "BillingKey is a page form: ask it with ctx.elicit_page, not ctx.elicit_all (a page form is asked "
+        "on a page of this server's own, never in the client's form mode)",
+    )
 
 
 def test_a_schema_error_and_an_invalid_response_carry_their_data() -> None:
@@ -263,10 +306,11 @@ def test_every_public_error_keeps_its_data_in_attributes() -> None:
         ReplayMismatch.between_rounds(0, Recorded("A"), Recorded("B")),
         ElicitationUnsupported.for_url("no"),
         ClientError("q", 1, "m"),
-        HookError("h", "on_question", "p"),
+        HookError.raised(object(), "on_question", ValueError),
         FallbackNotInstalled.for_function("f", "r"),
         InvalidFallbackToken.because("used", tool="t"),
         ElicitUsageError.swallowed("f"),
+        ElicitArgumentError("ctx.elicit", "timeout", "timeout must be positive, got 0", "Pass 5."),
         SchemaError("M", ["p"]),
         InvalidResponse("M", [("a", "b")], None),
         OptionsError("M", [("a", "offers no options")]),
@@ -282,3 +326,87 @@ def test_every_public_error_keeps_its_data_in_attributes() -> None:
     for error in built:
         data = {k: v for k, v in vars(error).items() if not k.startswith("_")}
         assert data, type(error).__name__
+
+
+# --- every error raised anywhere in the suite carries its documented fields (issue 18, item 14) ---
+
+
+def _builders(cls: type[TypedElicitError]) -> list[Callable[..., TypedElicitError]]:
+    """How `cls` is built from its data: its classmethods returning it, and a constructor that takes data."""
+    found: list[Callable[..., TypedElicitError]] = [
+        getattr(cls, name)
+        for name, static in vars(cls).items()
+        if isinstance(static, classmethod) and static.__func__.__annotations__.get("return") == cls.__name__
+    ]
+    if "__init__" in vars(cls) and not error_record._message_first(cls):
+        found.append(cls)
+    return found
+
+
+def _samples(hint: Any) -> list[Any]:
+    """Values for a parameter annotated `hint`: every one of a Literal, else one that fits."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin is Literal:
+        return list(args)
+    if origin in (Union, UnionType):
+        return _samples(next(arg for arg in args if arg is not type(None)))
+    simple: dict[Any, Any] = {str: "x", int: 3, float: 2.5, bool: True, Any: "x", object: object()}
+    if hint in simple:
+        return [simple[hint]]
+    if origin is tuple:
+        return [tuple(_samples(arg)[0] for arg in args)]
+    if origin in (Sequence, Iterable, list):
+        return [[_samples(args[0])[0]]]
+    if origin in (Mapping, dict):
+        return [{"k": "v"}]
+    if origin is type:
+        return [ValueError]
+    if getattr(hint, "_is_protocol", False):  # e.g. `Described`: a stand-in with its methods
+        return [Recorded("a question")]
+    raise AssertionError(f"no sample value for {hint!r}: add one to _samples")
+
+
+def _calls(builder: Callable[..., TypedElicitError]) -> list[dict[str, Any]]:
+    """One call per combination of the Literal values among the builder's parameters."""
+    target = builder.__init__ if isinstance(builder, type) else builder  # type: ignore[misc]
+    hints = get_type_hints(inspect.unwrap(target))
+    names = [
+        name for name in inspect.signature(inspect.unwrap(target)).parameters if name not in ("self", "cls")
+    ]
+    choices = [_samples(hints[name]) for name in names]
+    return [dict(zip(names, values, strict=True)) for values in itertools.product(*choices)]
+
+
+def test_every_error_raised_in_the_suite_carries_its_documented_fields() -> None:
+    """Runs last: every typed_elicit error the whole run built, and each builder once more, has its data.
+
+    `tests/error_record.py` checked every instance as it was built (see there); this test also
+    builds one of each builder, so it checks every builder when it runs alone.
+    """
+    classes = error_record.error_classes()
+    assert len(classes) >= 16
+    assert error_record.RECORD.installed
+    for cls in classes:
+        for builder in _builders(cls):
+            for arguments in _calls(builder):
+                builder(**arguments)
+    declared = set().union(*(error_record.nullable(cls) for cls in classes))
+    problems = [
+        *(
+            f"{cls.__qualname__} documents no Attributes"
+            for cls in classes
+            if not error_record.documented(cls)
+        ),
+        *(f"{cls.__qualname__} has no builder" for cls in classes if not _builders(cls)),
+        *(
+            f"{c}.{a} may be None but JUSTIFIED_NONE says not why"
+            for c, a in declared - set(error_record.JUSTIFIED_NONE)
+        ),
+        *(
+            f"{c}.{a} is in JUSTIFIED_NONE but documented never None"
+            for c, a in set(error_record.JUSTIFIED_NONE) - declared
+        ),
+        *(str(shortfall) for shortfall in error_record.RECORD.shortfalls),
+    ]
+    assert problems == []
+    assert error_record.RECORD.checked  # the recorder saw the builders above

@@ -242,7 +242,8 @@ async def test_a_raising_hook_fails_the_call_with_hook_error(connect, era, stage
     async with connect(server_with(Raising(stage)), era, user(accept(name="Ann"))) as client:
         is_error, text = await call(client, "greet")
     assert is_error
-    assert f"HookError: the elicitation hook Raising().{stage} failed: RuntimeError: audit store down" in text
+    assert f"HookError: the elicitation hook Raising.{stage} failed: it raised RuntimeError." in text
+    assert "audit store down" not in text  # the hook's own words stay on the server (its __cause__)
 
 
 def test_hook_error_keeps_the_hooks_exception_as_its_cause():
@@ -252,7 +253,68 @@ def test_hook_error_keeps_the_hooks_exception_as_its_cause():
     with pytest.raises(HookError) as caught:
         anyio.run(run_question_hooks, (Raising("on_question"),), event)
     assert isinstance(caught.value.__cause__, RuntimeError)
-    assert (caught.value.hook, caught.value.stage) == ("Raising()", "on_question")
+    assert (caught.value.hook, caught.value.stage) == ("Raising", "on_question")
+
+
+CANARY = "canary-7f3e9b"
+"""An answer no error text may repeat."""
+
+
+class Leaky(ElicitHook):
+    """A careless hook: its exception quotes what it saw, and so does its repr."""
+
+    def __init__(self, stage: str) -> None:
+        self.stage = stage
+        self.seen: list[object] = []
+
+    async def on_question(self, event: QuestionEvent) -> None:
+        if self.stage == "on_question" and CANARY in event.message:  # the question quoting the name
+            raise ValueError(f"refusing to send {event.message!r}")
+
+    async def on_answer(self, event: AnswerEvent) -> dict[str, Any] | None:
+        self.seen.append(event.content)
+        if self.stage == "on_answer":
+            raise ValueError(f"cannot audit {event.content!r}")
+        return None
+
+    def __repr__(self) -> str:
+        return f"Leaky(seen={self.seen!r})"
+
+
+@pytest.mark.parametrize("stage", ["on_question", "on_answer"])
+async def test_a_hook_quoting_an_answer_in_its_exception_shows_the_client_only_its_name_stage_and_type(
+    connect, era, stage
+):
+    async with connect(server_with(Leaky(stage)), era, user(accept(name=CANARY), accept(age=3))) as client:
+        is_error, text = await call(client, "greet")
+    assert is_error
+    assert f"HookError: the elicitation hook Leaky.{stage} failed: it raised ValueError." in text
+    assert CANARY not in text
+
+
+@pytest.mark.parametrize("stage", ["on_question", "on_answer"])
+def test_a_hook_error_keeps_the_hooks_exception_text_on_the_server_only_as_its_cause(stage):
+    from typed_elicit._hooks import run_answer_hooks, run_question_hooks
+
+    question = QuestionEvent("f", "form", Name, f"Hello {CANARY}?", {}, None, None, 0, "client")
+    hook = Leaky(stage)
+    run = (
+        run_question_hooks(((hook,)), question)
+        if stage == "on_question"
+        else run_answer_hooks((hook,), AnswerEvent(question, "accept", {"name": CANARY}))
+    )
+
+    async def main() -> object:
+        return await run
+
+    with pytest.raises(HookError) as caught:
+        anyio.run(main)
+    error = caught.value
+    assert (error.hook, error.stage, error.problem) == ("Leaky", stage, "raised ValueError")
+    assert isinstance(error.__cause__, ValueError)
+    assert CANARY in str(error.__cause__)
+    assert CANARY not in str(error)
+    assert CANARY not in repr(error)
 
 
 @pytest.mark.parametrize(
@@ -260,7 +322,11 @@ def test_hook_error_keeps_the_hooks_exception_as_its_cause():
     [
         ({"name": "X"}, decline(), "returned content for a form answer with action 'decline'"),
         ("Ann", accept(name="Ann"), "returned str, not None or a dict with string keys"),
-        ({1: "Ann"}, accept(name="Ann"), "returned dict, not None or a dict with string keys"),
+        (
+            {1: "Ann"},
+            accept(name="Ann"),
+            "returned a dict with a key of type int, not None or a dict with string keys",
+        ),
     ],
 )
 async def test_a_hook_returning_what_it_may_not_is_a_hook_error(connect, era, value, reply, problem):

@@ -45,6 +45,7 @@ SERVER_SURFACE = {
     "OptionsError",
     "InvalidFallbackToken",
     "ElicitUsageError",
+    "ElicitArgumentError",  # issue 18: argument mistakes, typed (a ValueError and a TypeError)
     "StoreUnavailable",  # issue 12: the shared store failed the call
     # hooks
     "AnswerEvent",
@@ -102,11 +103,11 @@ def test_every_name_in_all_is_importable(module: str) -> None:
     assert missing == []
 
 
-def test_the_top_level_is_the_server_framework_in_at_most_38_names() -> None:
-    # 35 until issue 13 added Choices (the marker) and OptionsError, and issue 12 StoreUnavailable
-    # (every error is public).
+def test_the_top_level_is_the_server_framework_in_at_most_39_names() -> None:
+    # 35 until issue 13 added Choices (the marker) and OptionsError, issue 12 StoreUnavailable and
+    # issue 18 ElicitArgumentError (every error is public).
     assert set(typed_elicit.__all__) == SERVER_SURFACE
-    assert len(typed_elicit.__all__) == len(SERVER_SURFACE) <= 38
+    assert len(typed_elicit.__all__) == len(SERVER_SURFACE) <= 39
 
 
 def test_the_client_half_is_its_own_module_and_not_the_top_level() -> None:

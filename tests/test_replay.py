@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import json
-import logging
 import math
 import tracemalloc
 from collections.abc import AsyncIterator
@@ -370,16 +369,17 @@ def short_lived(ttl: float) -> MCPServer:
     return server
 
 
-async def test_a_timeout_longer_than_the_state_ttl_fails_before_asking(caplog):
+async def test_a_timeout_longer_than_the_state_ttl_fails_before_asking():
     async with raw(short_lived(60)) as session:
-        with caplog.at_level(logging.ERROR):
-            out = await round_(session, "ask")
+        out = await round_(session, "ask")
         waiting = await round_(session, "forever")
     assert isinstance(out, CallToolResult)
     assert out.is_error
-    logged = "\n".join(str(r.exc_info[1].__cause__) for r in caplog.records if r.exc_info and r.exc_info[1])
-    assert "ctx.elicit in short_lived.<locals>.ask has a 120 s timeout, longer than the 60 s" in logged
-    assert "RequestStateSecurity.ephemeral(ttl=...)" in logged
+    assert isinstance(out.content[0], TextContent)
+    text = out.content[0].text  # an argument mistake: the client reads it (issue 18, item 13)
+    assert "ElicitArgumentError: ctx.elicit in short_lived.<locals>.ask has a 120 s timeout" in text
+    assert "longer than the 60 s this server's 2026-07-28 request state lives" in text
+    assert "RequestStateSecurity.ephemeral(ttl=...)" in text
     assert isinstance(waiting, InputRequiredResult)  # math.inf waits as long as the state lives
 
 

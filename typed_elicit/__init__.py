@@ -13,6 +13,7 @@ from ._context import ElicitContext
 from ._elicits import elicits
 from ._errors import (
     ClientError,
+    ElicitArgumentError,
     ElicitationTimeout,
     ElicitationUnsupported,
     ElicitUsageError,
@@ -46,6 +47,7 @@ __all__ = [
     "ClientError",
     "Consented",
     "Declined",
+    "ElicitArgumentError",
     "ElicitContext",
     "ElicitHook",
     "ElicitResult",

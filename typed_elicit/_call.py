@@ -20,6 +20,7 @@ from mcp_types import ElicitRequestParams, ElicitRequestURLParams
 from mcp_types import ElicitResult as WireResult
 
 from . import _clock
+from ._errors import ElicitArgumentError
 from ._hooks import AnswerEvent, ElicitHook, QuestionEvent, active_hooks, private, run_answer_hooks
 from ._policy import Policy
 from ._question import Action, Mode, Question, Via
@@ -219,19 +220,25 @@ def json_stable(key: str, value: J) -> J:
     """`value` after a JSON round trip, refused unless the trip leaves it unchanged (`ctx.once`).
 
     Raises:
-        TypeError: If `value` is not JSON data, or changes in the round trip.
+        ElicitArgumentError: If `value` is not JSON data, or changes in the round trip (a `TypeError`).
     """
     try:
         copied = json.loads(json.dumps(value, allow_nan=False))
     except (TypeError, ValueError) as exc:
-        raise TypeError(
-            f"ctx.once({key!r}) must return JSON data (str, int, float, bool, None, list, dict), "
-            f"got {type(value).__name__}: {exc}"
+        raise ElicitArgumentError(
+            f"ctx.once({key!r})",
+            "fn",
+            "must return JSON data (str, int, float, bool, None, list, dict), "
+            f"got {type(value).__name__}: {exc}",
+            'Return JSON data (for a model, .model_dump(mode="json")).',
         ) from None
     if copied != value or type(copied) is not type(value):
-        raise TypeError(
-            f"ctx.once({key!r}) returned {type(value).__name__} data that changes in a JSON round trip "
-            "(tuples, non-string keys); return lists and string-keyed dicts"
+        raise ElicitArgumentError(
+            f"ctx.once({key!r})",
+            "fn",
+            f"returned {type(value).__name__} data that changes in a JSON round trip "
+            "(tuples, non-string keys)",
+            "Return lists and string-keyed dicts.",
         )
     stable: J = copied
     return stable

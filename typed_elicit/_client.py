@@ -22,6 +22,7 @@ from mcp.shared.message import SessionMessage
 from pydantic import BaseModel, ValidationError
 from typing_extensions import Self
 
+from typed_elicit._errors import MAX_PROBLEMS as MAX_PROBLEMS
 from typed_elicit._form import CACHE_ENTRIES as CACHE_ENTRIES
 from typed_elicit._form import CACHED_FIELDS as CACHED_FIELDS
 from typed_elicit._form import CACHED_SCHEMA_LENGTH as CACHED_SCHEMA_LENGTH
@@ -31,7 +32,6 @@ from typed_elicit._form import MAX_FIELDS as MAX_FIELDS
 from typed_elicit._form import MAX_MESSAGE_LENGTH as MAX_MESSAGE_LENGTH
 from typed_elicit._form import MAX_NAME_LENGTH as MAX_NAME_LENGTH
 from typed_elicit._form import MAX_OPTIONS as MAX_OPTIONS
-from typed_elicit._form import MAX_PROBLEMS as MAX_PROBLEMS
 from typed_elicit._form import MAX_SCHEMA_LENGTH as MAX_SCHEMA_LENGTH
 from typed_elicit._form import MAX_TEXT_LENGTH as MAX_TEXT_LENGTH
 from typed_elicit._form import UNCHECKED_PROBLEM as UNCHECKED_PROBLEM

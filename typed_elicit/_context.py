@@ -20,7 +20,7 @@ from pydantic_core import CoreSchema
 
 from . import _telemetry
 from ._call import JSON, Call, json_stable
-from ._errors import ElicitUsageError
+from ._errors import ElicitArgumentError, ElicitUsageError, SchemaError
 from ._fallback import Resume
 from ._pages import ask_page
 from ._policy import (
@@ -35,7 +35,7 @@ from ._policy import (
 )
 from ._push import PushAsker, UnreachableAsker
 from ._question import Question, check_question, check_url_question
-from ._reducer import OptionsArg, form_message, page_reduced, reduced, shaped
+from ._reducer import OptionsArg, form_message, is_page_form, page_reduced, reduced, shaped
 from ._replay import ReplayAsker
 from ._results import ElicitResult, UrlResult
 from ._state import ReplayState
@@ -79,15 +79,7 @@ class ElicitContext:
         Raises:
             ElicitUsageError: Always, saying where `@elicits` goes.
         """
-        field = handler.field_name
-        raise ElicitUsageError(
-            f"the SDK is registering a function whose parameter {field or '(unnamed)'!r} is annotated "
-            "ElicitContext without @elicits in between: put @elicits directly under the SDK's "
-            "decorator (and not above it), e.g.\n"
-            "    @server.tool()\n"
-            "    @elicits\n"
-            "    async def book(city: str, ctx: ElicitContext) -> str: ..."
-        )
+        raise ElicitUsageError.unwrapped(handler.field_name)
 
     def __init__(
         self,
@@ -187,7 +179,8 @@ class ElicitContext:
             `Accepted(data)`, `Declined()` or `Cancelled()`.
 
         Raises:
-            SchemaError: If `model` cannot be elicited on the negotiated revision.
+            SchemaError: If `model` cannot be elicited on the negotiated revision, or is a
+                page form (`@form(page=True)`: ask it with `elicit_page`).
             OptionsError: If `options`/`defaults` do not fit `model` (or a `Choices()`
                 field has no options), before anything is sent.
             ElicitationUnsupported: If the client cannot be asked and the policy is `"raise"`.
@@ -205,22 +198,61 @@ class ElicitContext:
             FallbackNotInstalled: If the policy is `"fallback"`, the client cannot be
                 asked, and the server has no `install_fallback` companion tool.
             HookError: If an elicitation hook fails (see `ElicitHook`).
-            TypeError: If `model` is not a pydantic model class (the arguments in
-                the SDK's order, message first, get a hint) or `message` is not a string.
-            ValueError: If `message` is blank, `timeout` or `retries` is out of
-                range, `on_unsupported` is not one of the policies, or it is
-                `"fallback"` outside a tool.
+            ElicitArgumentError: Before anything is asked (both a `TypeError` and a
+                `ValueError`), if `model` is not a pydantic model class (the arguments
+                in the SDK's order, message first, get a hint), `message` is not a
+                string or is blank, `timeout` or `retries` is out of range,
+                `on_unsupported` is not one of the policies, or it is `"fallback"`
+                outside a tool.
         """
-        check_question(model, message)
+        question, settings = self._form_question(
+            model,
+            message,
+            timeout=timeout,
+            retries=retries,
+            on_unsupported=on_unsupported,
+            options=options,
+            defaults=defaults,
+            asker="ctx.elicit",
+        )
+        if not _telemetry.enabled():
+            return await self._asker.ask(question, settings)
+        return await self._ask(question, settings)
+
+    def _form_question(
+        self,
+        model: type[M],
+        message: str | None,
+        *,
+        timeout: float | None,
+        retries: int | None,
+        on_unsupported: OnUnsupported | None,
+        options: Mapping[str, OptionsArg] | None,
+        defaults: Mapping[str, object] | None,
+        asker: str,
+    ) -> tuple[Question[ElicitResult[M]], Settings]:
+        """The question `elicit` asks and its settings, for the call the tool made (`asker`).
+
+        Raises:
+            ElicitArgumentError: See `elicit`; the message names `asker` (`"ctx.elicit"`
+                or `"ctx.elicit_all"`).
+            SchemaError: If `model` is a page form or cannot be elicited.
+            OptionsError: If `options`/`defaults` do not fit `model`.
+        """
+        check_question(model, message, asker)
+        if is_page_form(model):
+            raise SchemaError.page_form(model.__name__, asker)
         call = self._call
         settings = resolve(
-            call.policy, "ctx.elicit", timeout=timeout, retries=retries, on_unsupported=on_unsupported
+            call.policy, asker, timeout=timeout, retries=retries, on_unsupported=on_unsupported
         )
         if on_unsupported == "fallback" and call.resume is None and not call.in_tool:
-            raise ValueError(
-                f"ctx.elicit got on_unsupported='fallback' in {call.function}, which is not a tool: "
-                "the fallback re-runs a tool call, so it works for tools only. Pass "
-                "on_unsupported='raise', 'defaults' or 'decline' here."
+            raise ElicitArgumentError(
+                asker,
+                "on_unsupported",
+                f"got on_unsupported='fallback' in {call.function}, which is not a tool: the fallback "
+                "re-runs a tool call, so it works for tools only",
+                "Pass on_unsupported='raise', 'defaults' or 'decline' here.",
             )
         text = form_message(model) if message is None else message
         version = call.era or LATEST_PROTOCOL_VERSION
@@ -228,10 +260,7 @@ class ElicitContext:
             form = reduced(model, version)
         else:
             form = shaped(model, version, options=options, defaults=defaults)
-        question: Question[ElicitResult[M]] = Question(call.next_key(), text, model, form)
-        if not _telemetry.enabled():
-            return await self._asker.ask(question, settings)
-        return await self._ask(question, settings)
+        return Question(call.next_key(), text, model, form, asker=asker), settings
 
     async def elicit_url(
         self,
@@ -288,14 +317,32 @@ class ElicitContext:
             HookError: If an elicitation hook fails (see `ElicitHook`).
             ReplayMismatch: On 2026-07-28, if a re-run asks a different question
                 (another kind, or another URL) than the one recorded at this position.
-            ValueError: If `url`, `message`, `elicitation_id`, `timeout` or
-                `on_unsupported` is invalid.
+            ElicitArgumentError: If `url`, `message`, `elicitation_id`, `timeout` or
+                `on_unsupported` is invalid (a `ValueError`).
+        """
+        return await self._ask_url(
+            url, message, elicitation_id=elicitation_id, timeout=timeout, on_unsupported=on_unsupported
+        )
+
+    async def _ask_url(
+        self,
+        url: str,
+        message: str,
+        *,
+        elicitation_id: str | None,
+        timeout: float | None,
+        on_unsupported: UrlOnUnsupported | None,
+        asker: str = "ctx.elicit_url",
+    ) -> UrlResult:
+        """`elicit_url`, for the call the tool made (`"ctx.elicit_url"`, or `"ctx.elicit_page"`).
+
+        A page's consent passes `on_unsupported=None`: it takes the decorator's policy.
         """
         check_url_question(url, message, elicitation_id)
         call = self._call
         settings = resolve(
             call.policy,
-            "ctx.elicit_url",
+            asker,
             timeout=timeout,
             on_unsupported=on_unsupported,
             allowed=URL_ON_UNSUPPORTED,
@@ -304,9 +351,11 @@ class ElicitContext:
         era = call.era
         if era is not None and not has_url_mode(era):
             reason = f"the negotiated protocol {era} has no URL mode (URL mode needs 2025-11-25 or later)"
-            return url_unsupported(settings.on_unsupported, reason)
+            return url_unsupported(settings.on_unsupported, reason, asker)
         minted = elicitation_id or str(uuid.uuid4())
-        question: Question[UrlResult] = Question(call.next_key(), message, url=url, elicitation_id=minted)
+        question: Question[UrlResult] = Question(
+            call.next_key(), message, url=url, elicitation_id=minted, asker=asker
+        )
         if not _telemetry.enabled():
             return await self._asker.ask(question, settings)
         return await self._ask(question, settings)
@@ -392,10 +441,10 @@ class ElicitContext:
             ElicitationUnsupported: If the client cannot be sent to a URL and the policy is not `"decline"`.
             ElicitationTimeout: If the page was not submitted within `timeout`.
             ClientError: On 2025-11-25, if the client answered the consent with a JSON-RPC error.
-            TypeError: If `model` is not a pydantic model class, or `message` is not a string.
-            ValueError: If `message` is blank or `timeout` is out of range.
+            ElicitArgumentError: If `model` is not a pydantic model class, `message` is not a
+                string or is blank, or `timeout` is out of range (a `TypeError` and a `ValueError`).
         """
-        check_question(model, message)
+        check_question(model, message, "ctx.elicit_page")
         call = self._call
         settings = resolve(call.policy, "ctx.elicit_page", timeout=timeout)
         text = form_message(model) if message is None else message
@@ -419,11 +468,15 @@ class ElicitContext:
             Whether a notification was sent.
 
         Raises:
-            ValueError: If `elicitation_id` is not a non-empty string (checked on every era).
+            ElicitArgumentError: If `elicitation_id` is not a non-empty string (a `ValueError`;
+                checked on every era).
         """
         if not isinstance(elicitation_id, str) or not elicitation_id:  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise ValueError(
-                f"ctx.complete_url needs the elicitation_id given to ctx.elicit_url, got {elicitation_id!r}"
+            raise ElicitArgumentError(
+                "ctx.complete_url",
+                "elicitation_id",
+                f"needs the elicitation_id given to ctx.elicit_url, got {elicitation_id!r}",
+                "Pass the id you gave ctx.elicit_url(elicitation_id=...).",
             )
         era = self._call.era
         if era is None or not has_elicit_complete(era):
@@ -568,35 +621,48 @@ class ElicitContext:
         Raises:
             OptionsError: If the options or defaults of any question do not fit its model
                 (or a `Choices()` field has none), before any question is sent.
-            ValueError: If no model is given, or `options`/`defaults` names a model not asked.
+            SchemaError: If a model is a page form (`ctx.elicit_page` asks those).
+            ElicitArgumentError: Before any question is sent (a `ValueError` and a
+                `TypeError`), if no model is given, one is not a pydantic model class,
+                `options`/`defaults` is keyed by field name instead of by model or names
+                a model not asked, or `timeout`, `retries` or `on_unsupported` is invalid.
             InvalidResponse: If a question's answers stay invalid past `retries`.
             ElicitationTimeout: If a question is not answered in time.
             ElicitUsageError: Through the fallback, which asks one question per round.
         """
+        call = "ctx.elicit_all"
         if not models:
-            raise ValueError("ctx.elicit_all needs at least one model to ask for, e.g. ctx.elicit_all(A, B)")
-        offers, filled = options or {}, defaults or {}
-        for argument, given in (("options", list(offers)), ("defaults", list(filled))):
-            stray = [model for model in given if model not in models]
-            if stray:
-                names = ", ".join(getattr(m, "__name__", repr(m)) for m in stray)
-                raise ValueError(f"ctx.elicit_all got {argument}= for {names}, which it does not ask for")
-        version = self._call.era or LATEST_PROTOCOL_VERSION
+            raise ElicitArgumentError(
+                call,
+                "models",
+                "needs at least one model to ask for, e.g. ctx.elicit_all(A, B)",
+                "Pass the model classes to ask for, in the order you want the answers.",
+            )
         for model in models:  # every question's shape is checked before any is sent
-            check_question(model, None)
+            check_question(model, None, call)
+            if is_page_form(model):
+                raise SchemaError.page_form(model.__name__, call)
+        resolve(self._call.policy, call, timeout=timeout, retries=retries, on_unsupported=on_unsupported)
+        offers = _per_model("options", options, models, "[...]")
+        filled = _per_model("defaults", defaults, models, "...")
+        version = self._call.era or LATEST_PROTOCOL_VERSION
+        for model in models:
             if model in offers or model in filled:
                 shaped(model, version, options=offers.get(model), defaults=filled.get(model))
         results: list[ElicitResult[Any] | None] = [None] * len(models)
 
         async def ask(index: int, model: type[BaseModel]) -> None:
-            results[index] = await self.elicit(
+            question, settings = self._form_question(
                 model,
+                None,
                 timeout=timeout,
                 retries=retries,
                 on_unsupported=on_unsupported,
                 options=offers.get(model),
                 defaults=filled.get(model),
+                asker=call,
             )
+            results[index] = await self._ask(question, settings)
 
         try:
             async with anyio.create_task_group() as group:
@@ -636,9 +702,24 @@ class ElicitContext:
             What `fn` returned the first time, as JSON data.
 
         Raises:
-            TypeError: If the result is not JSON data that survives a round trip
-                unchanged (e.g. a tuple, a datetime, a model: return `.model_dump(mode="json")`).
+            ElicitArgumentError: If `key` is not a non-empty string, `fn` is not callable, or
+                the result is not JSON data that survives a round trip unchanged (e.g. a tuple,
+                a datetime, a model: return `.model_dump(mode="json")`); a `TypeError`.
         """
+        if not isinstance(key, str) or not key:  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ElicitArgumentError(
+                "ctx.once",
+                "key",
+                f"needs its key as a non-empty string, got {type(key).__name__ if key else repr(key)}",
+                'Name the side effect, unique within the function: ctx.once("send_code", send).',
+            )
+        if not callable(fn):
+            raise ElicitArgumentError(
+                f"ctx.once({key!r})",
+                "fn",
+                f"needs a function to run once, got {type(fn).__name__}",
+                "Pass a zero-argument function or coroutine function (a lambda for a value).",
+            )
         if key in self._call.once:
             recorded: J = self._call.once[key]
             return recorded
@@ -647,3 +728,42 @@ class ElicitContext:
         stored: J = json_stable(key, value)
         self._call.once[key] = stored
         return stored
+
+
+def _per_model(
+    argument: str, given: Mapping[Any, Any] | None, models: tuple[type[BaseModel], ...], shape: str
+) -> Mapping[type[BaseModel], Any]:
+    """`ctx.elicit_all`'s `options=` or `defaults=`, checked to be keyed by the models it asks.
+
+    Raises:
+        ElicitArgumentError: If it is no mapping, is keyed by field name, or names a model not asked.
+    """
+    call = "ctx.elicit_all"
+    if given is None:
+        return {}
+    example = f"{argument}={{{models[0].__name__}: {{'field': {shape}}}}}"
+    if not isinstance(given, Mapping):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ElicitArgumentError(
+            call, argument, f"takes {argument}= as a mapping of model to its {argument}", f"Pass {example}."
+        )
+    names = [key for key in given if isinstance(key, str)]
+    if names:
+        owner = next((model for model in models if names[0] in model.model_fields), None)
+        what = f"a field of {owner.__name__}" if owner is not None else "no model"
+        right = f"{argument}={{{(owner or models[0]).__name__}: {{{names[0]!r}: {shape}}}}}"
+        raise ElicitArgumentError(
+            call,
+            argument,
+            f"takes {argument}= per model, not per field ({names[0]!r} is {what})",
+            f"Pass {right}, one entry per model asked.",
+        )
+    stray = [key for key in given if key not in models]
+    if stray:
+        shown = ", ".join(getattr(key, "__name__", type(key).__name__) for key in stray)
+        raise ElicitArgumentError(
+            call,
+            argument,
+            f"got {argument}= for {shown}, which it does not ask for",
+            f"Key {argument}= by the models passed to ctx.elicit_all, e.g. {example}.",
+        )
+    return given

@@ -26,7 +26,13 @@ from pydantic import BaseModel
 
 from ._call import negotiated_era
 from ._context import ElicitContext
-from ._errors import ElicitationUnsupported, ElicitUsageError, SchemaError, TypedElicitError
+from ._errors import (
+    ElicitArgumentError,
+    ElicitationUnsupported,
+    ElicitUsageError,
+    SchemaError,
+    TypedElicitError,
+)
 from ._fallback import resuming
 from ._heartbeat import DEFAULT_HEARTBEAT, check_heartbeat
 from ._hooks import ElicitHook
@@ -136,12 +142,13 @@ def elicits(
         The wrapped function, or a decorator producing it.
 
     Raises:
-        TypeError: If the function is not async, has no `ElicitContext` parameter,
-            has several, or also takes the SDK `Context`.
+        ElicitArgumentError: If the function is not async, has no `ElicitContext`
+            parameter, has several, or also takes the SDK `Context` (was a `TypeError`),
+            or `timeout` is not positive, `retries` is negative, `call_timeout` is not
+            positive and finite, or `max_answer_bytes` is not a positive int (was a
+            `ValueError`); it is both.
         SchemaError: If a listed model cannot be elicited.
-        ValueError: If `timeout` is not positive, `retries` is negative,
-            `call_timeout` is not positive and finite, `max_answer_bytes` is
-            not a positive int, or `heartbeat` is not None or positive and finite.
+        ValueError: If `heartbeat` is not None or positive and finite.
 
     Warns:
         UserWarning: If `timeout` exceeds the SDK's default request-state TTL (600 s).
@@ -240,21 +247,35 @@ def _refusals(models: Sequence[type[BaseModel]]) -> dict[ProtocolVersion, _Refus
 def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
     name = getattr(fn, "__qualname__", repr(fn))
     if not inspect.iscoroutinefunction(fn):
-        raise TypeError(f"@elicits decorates async functions; make {name} `async def`")
+        raise ElicitArgumentError(
+            "@elicits", "fn", f"decorates async functions, and {name} is not one", f"Make {name} `async def`."
+        )
     try:
         hints = typing.get_type_hints(fn, include_extras=True)
     except Exception as exc:
-        raise TypeError(f"@elicits cannot resolve the annotations of {name}: {exc}") from exc
+        raise ElicitArgumentError(
+            "@elicits",
+            "fn",
+            f"cannot resolve the annotations of {name}: {exc}",
+            "Define (or import) every type its signature names before the function.",
+        ) from exc
     signature = inspect.signature(fn)
     ctx_names = [p for p in signature.parameters if hints.get(p) is ElicitContext]
     if len(ctx_names) != 1:
         found = "none" if not ctx_names else ", ".join(ctx_names)
-        raise TypeError(f"{name} must have exactly one parameter annotated ElicitContext (found {found})")
+        raise ElicitArgumentError(
+            "@elicits",
+            "fn",
+            f"needs {name} to have exactly one parameter annotated ElicitContext (found {found})",
+            "Annotate the one parameter that receives the context: `ctx: ElicitContext`.",
+        )
     sdk_names = [p for p in signature.parameters if _is_sdk_context(hints.get(p))]
     if sdk_names:
-        raise TypeError(
-            f"{name} takes the SDK Context as {sdk_names[0]!r}; with @elicits use the ElicitContext "
-            "parameter's `.sdk` instead"
+        raise ElicitArgumentError(
+            "@elicits",
+            "fn",
+            f"got {name}, which takes the SDK Context as {sdk_names[0]!r}",
+            "With @elicits use the ElicitContext parameter's `.sdk` instead.",
         )
     ctx_name = ctx_names[0]
     public = _public_signature(signature, hints, ctx_name)
@@ -266,7 +287,12 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
         bound = signature.bind(*args, **kwargs) if args or ctx_name not in kwargs else None
         injected = kwargs[ctx_name] if bound is None else bound.arguments[ctx_name]
         if not isinstance(injected, Context):
-            raise TypeError(f"{name} expects the SDK to inject its Context as {ctx_name!r}, got {injected!r}")
+            raise ElicitArgumentError(
+                name,
+                ctx_name,
+                f"expects the SDK to inject its Context as {ctx_name!r}, got {type(injected).__name__}",
+                "Let the SDK call it (a tool, prompt or resource), or pass an mcp Context.",
+            )
         sdk: Context[Any, Any] = injected  # pyright: ignore[reportUnknownVariableType]
         resume = resuming.get()
         reset = resuming.set(None)  # a tool this one calls is not the call being resumed
@@ -415,12 +441,7 @@ def _swallowed(name: str) -> ElicitUsageError:
 
 
 def _concurrent(name: str, count: int) -> ElicitUsageError:
-    return ElicitUsageError(
-        f"{name} asked {count} questions at the same time (concurrent ctx.elicit calls, a task group or "
-        "ctx.elicit_all) through the fallback, where the model answers one question per round: "
-        "concurrent questions go through the client only. Ask them one after another "
-        "(`a = await ctx.elicit(A)`, then `b = await ctx.elicit(B)`), or put their fields in one model."
-    )
+    return ElicitUsageError.concurrent(name, count)
 
 
 def _check_fallback_applies(sdk: Context[Any, Any], name: str) -> None:
@@ -434,11 +455,7 @@ def _check_fallback_applies(sdk: Context[Any, Any], name: str) -> None:
     except ValueError:  # outside a request: nothing to re-run, the policy decides later
         return
     if method != "tools/call":
-        raise ElicitUsageError(
-            f"{name} has @elicits(on_unsupported='fallback') but serves {method}: the fallback re-runs "
-            "a tool call through the model, so it works for tools only. Pass on_unsupported='raise', "
-            "'defaults' or 'decline' to @elicits for a prompt or resource."
-        )
+        raise ElicitUsageError.fallback_outside_tool(name, method)
 
 
 def _is_sdk_context(annotation: object) -> bool:

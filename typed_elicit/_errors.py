@@ -2,16 +2,19 @@
 
 Each error keeps what went wrong as attributes, and its message is worded from them
 (as cattrs keeps the data of a validation failure apart from its wording): code reads
-the attributes, people read the message. Where the wording of a situation is fixed, a
-classmethod builds the error from its data (`ElicitationTimeout.unanswered(...)`,
-`ReplayMismatch.between_rounds(...)`, ...); the message-first constructors stay for the
-rest, each with its data as keyword-only arguments.
+the attributes, people read the message. Every raise goes through a builder that takes
+the situation's data: a classmethod (`ElicitationTimeout.unanswered(...)`,
+`ReplayMismatch.between_rounds(...)`, ...) or a constructor that takes data, not a
+message (`SchemaError(model_name, problems)`). The message-first constructors of the
+older classes stay for code that built errors with them; typed_elicit never uses them.
+An attribute is None only where its docstring says "None when ...": the situation has
+no such data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final, Literal, Protocol, TypeAlias
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final, Literal, Protocol, TypeAlias, TypeVar
 
 from ._text import escaped
 
@@ -48,13 +51,32 @@ class SchemaError(TypedElicitError, TypeError):
         header = f"{model_name} cannot be elicited ({count} problem{'s' if count != 1 else ''}):"
         super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
 
+    @classmethod
+    def page_form(cls, model_name: str, call: str) -> SchemaError:
+        """A page form (`@form(page=True)`) was passed to a call that asks in form mode.
+
+        Args:
+            model_name: The model's class name.
+            call: The call that got it (`"ctx.elicit"`, `"ctx.elicit_all"`).
+
+        Returns:
+            The error.
+        """
+        return cls(
+            model_name,
+            [
+                f"{model_name} is a page form: ask it with ctx.elicit_page, not {call} (a page form is "
+                "asked on a page of this server's own, never in the client's form mode)"
+            ],
+        )
+
 
 RETRY_ADVICE = "Pass retries=N to ctx.elicit to ask the user again with these problems stated."
 """What `InvalidResponse` advises unless its raiser knows better."""
 
 
 MAX_PROBLEMS: Final = 20
-"""`InvalidResponse` keeps at most this many problems; the last one then counts the rest."""
+"""An error lists at most this many problems; the last one then counts the rest (`bounded`)."""
 MAX_PATH_LENGTH: Final = 64
 """Longest field path `InvalidResponse` keeps (a stray key is client-controlled text)."""
 MAX_PROBLEM_LENGTH: Final = 200
@@ -78,6 +100,7 @@ class InvalidResponse(TypedElicitError, ValueError):
         model_name: The model the answer was validated against.
         errors: One `(field path, message)` pair per problem, bounded as above.
         content: The raw content the client sent, unchanged: for the tool's own code only.
+            None when the client's result carried no content.
         advice: The message's last sentence: how to fix it.
     """
 
@@ -108,19 +131,43 @@ class InvalidResponse(TypedElicitError, ValueError):
         )
 
 
-def _bounded(errors: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
-    """`errors` bounded as `InvalidResponse` promises; already bounded errors come back unchanged."""
-    kept: list[tuple[str, str]] = []
+T = TypeVar("T")
+
+
+def bounded(problems: Iterable[T], shown: Callable[[T], T], counted: Callable[[str], T]) -> tuple[T, ...]:
+    """At most `MAX_PROBLEMS` of `problems`, each as `shown` makes it; the last counts any others.
+
+    The one bound on the problems an error lists (`InvalidResponse`, and the client's
+    `RequestedSchemaError`). Only the kept problems are shown, however many there are.
+
+    Args:
+        problems: The problems, in order.
+        shown: Makes one problem fit a message (cuts and escapes its texts).
+        counted: Makes the last problem out of "and N more problems".
+
+    Returns:
+        The problems to keep.
+    """
+    kept: list[T] = []
     more = 0
-    for path, text in errors:
+    for problem in problems:
         if len(kept) < MAX_PROBLEMS:
-            kept.append((_shown(path, MAX_PATH_LENGTH), _shown(text, MAX_PROBLEM_LENGTH)))
+            kept.append(shown(problem))
         else:
             more += 1
     if more:
         more += 1  # the last kept problem makes way for the count
-        kept[-1] = ("(form)", f"and {more} more problem{'s' if more != 1 else ''}")
+        kept[-1] = counted(f"and {more} more problem{'s' if more != 1 else ''}")
     return tuple(kept)
+
+
+def _bounded(errors: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """`errors` bounded as `InvalidResponse` promises; already bounded errors come back unchanged."""
+    return bounded(
+        errors,
+        lambda error: (_shown(error[0], MAX_PATH_LENGTH), _shown(error[1], MAX_PROBLEM_LENGTH)),
+        lambda more: ("(form)", more),
+    )
 
 
 def _shown(text: str, limit: int) -> str:
@@ -137,18 +184,45 @@ def _either(options: Sequence[str]) -> str:
     return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
 
 
+_TAKE_ON_UNSUPPORTED: Final = ("ctx.elicit", "ctx.elicit_all", "ctx.elicit_url")
+"""The asking calls that take an `on_unsupported=` of their own (`ctx.elicit_page` does not)."""
+
+
+def _advice(
+    policies: str, asker: str, purpose: str = "", *, start: str = "Pass", decorator: bool = True
+) -> str:
+    """The sentence advising `policies` where a question `asker` asked takes them: that call, or `@elicits`.
+
+    Args:
+        policies: The policies, as the message writes them (`"'decline'"`).
+        asker: The call the tool made to ask.
+        purpose: What the policy achieves, e.g. `" to carry on without asking"`.
+        start: The sentence's first word (`"pass"` inside a sentence).
+        decorator: Whether to name `@elicits` beside a call that takes the policy itself.
+    """
+    if asker not in _TAKE_ON_UNSUPPORTED:
+        return (
+            f"{start} on_unsupported={policies} to @elicits{purpose} "
+            f"({asker} takes no on_unsupported= of its own)."
+        )
+    where = f"to {asker} or @elicits" if decorator else f"to {asker}"
+    return f"{start} on_unsupported={policies} {where}{purpose}."
+
+
 class ElicitationUnsupported(TypedElicitError):
     """The client did not declare the elicitation capability this question needs.
 
     Attributes:
         mode: The elicitation mode the question needed (`"form"` or `"url"`).
-        subject: The model asked for (its class name), or None for a URL question or when
-            the raiser did not say.
+        subject: The model asked for (its class name). None when the question is a
+            URL-mode one (`ctx.elicit_url`, a page's consent), which asks for no model.
         reason: Why the client cannot be asked (e.g. "the client did not declare the
-            elicitation capability"), or None when the raiser did not say.
+            elicitation capability").
         missing: The fields without a default, when `on_unsupported="defaults"` could not
             fill the model; else empty.
         advised: The policies the message advises, as written in it (e.g. `"'decline'"`).
+        asker: The call the tool made to ask (`"ctx.elicit"`, `"ctx.elicit_all"`,
+            `"ctx.elicit_url"`, `"ctx.elicit_page"`): the advice names where its policy goes.
     """
 
     def __init__(
@@ -160,6 +234,7 @@ class ElicitationUnsupported(TypedElicitError):
         reason: str | None = None,
         missing: Sequence[str] = (),
         advised: Sequence[str] = (),
+        asker: str | None = None,
     ) -> None:
         """Build the error from a finished message; the classmethods word it from the data.
 
@@ -170,6 +245,7 @@ class ElicitationUnsupported(TypedElicitError):
             reason: Why the client cannot be asked.
             missing: The fields without a default.
             advised: The policies the message advises.
+            asker: The call the tool made to ask.
         """
         super().__init__(message)
         self.mode: Literal["form", "url"] = mode
@@ -177,30 +253,40 @@ class ElicitationUnsupported(TypedElicitError):
         self.reason = reason
         self.missing = tuple(missing)
         self.advised = tuple(advised)
+        self.asker = asker
 
     @classmethod
-    def for_form(cls, subject: str, reason: str, advised: Sequence[str]) -> ElicitationUnsupported:
+    def for_form(
+        cls, subject: str, reason: str, advised: Sequence[str], asker: str = "ctx.elicit"
+    ) -> ElicitationUnsupported:
         """A form question the client cannot take (`on_unsupported="raise"`).
 
         Args:
             subject: The model asked for (its class name).
             reason: Why the client cannot be asked.
             advised: The policies that would carry on here, as the message writes them.
+            asker: The call the tool made to ask (`"ctx.elicit"` or `"ctx.elicit_all"`).
 
         Returns:
             The error.
         """
         return cls(
-            f"cannot ask for {subject}: {reason}. Pass on_unsupported={_either(advised)} to ctx.elicit "
-            "or @elicits to carry on without asking the client.",
+            f"cannot ask for {subject}: {reason}. "
+            + _advice(_either(advised), asker, " to carry on without asking the client"),
             subject=subject,
             reason=reason,
             advised=advised,
+            asker=asker,
         )
 
     @classmethod
     def without_defaults(
-        cls, subject: str, reason: str, missing: Sequence[str], advised: Sequence[str]
+        cls,
+        subject: str,
+        reason: str,
+        missing: Sequence[str],
+        advised: Sequence[str],
+        asker: str = "ctx.elicit",
     ) -> ElicitationUnsupported:
         """`on_unsupported="defaults"` met a model with fields that have no default.
 
@@ -209,6 +295,7 @@ class ElicitationUnsupported(TypedElicitError):
             reason: Why the client cannot be asked.
             missing: The fields without a default.
             advised: The policies that would carry on here, as the message writes them.
+            asker: The call the tool made to ask (`"ctx.elicit"` or `"ctx.elicit_all"`).
 
         Returns:
             The error.
@@ -216,48 +303,57 @@ class ElicitationUnsupported(TypedElicitError):
         return cls(
             f"cannot ask for {subject}: {reason}; on_unsupported='defaults' needs a default "
             f"for every field, but {subject} has none for {', '.join(missing)}. Give "
-            f"those fields defaults, or pass on_unsupported={_either(advised)} to ctx.elicit or @elicits.",
+            f"those fields defaults, or {_advice(_either(advised), asker, start='pass')}",
             subject=subject,
             reason=reason,
             missing=missing,
             advised=advised,
+            asker=asker,
         )
 
     @classmethod
-    def fallback_outside_tool(cls, reason: str, method: str) -> ElicitationUnsupported:
+    def fallback_outside_tool(
+        cls, reason: str, method: str, subject: str, asker: str = "ctx.elicit"
+    ) -> ElicitationUnsupported:
         """`on_unsupported="fallback"` was asked for in a prompt or resource.
 
         Args:
             reason: Why the client cannot be asked.
             method: The request being served (e.g. `"prompts/get"`).
+            subject: The model asked for (its class name).
+            asker: The call the tool made to ask (`"ctx.elicit"` or `"ctx.elicit_all"`).
 
         Returns:
             The error.
         """
         advised = ("'raise'", "'defaults'", "'decline'")
         return cls(
-            f"cannot ask: {reason}; on_unsupported='fallback' works for tools only, and this is "
-            f"{method}. Pass on_unsupported='raise', 'defaults' or 'decline' here.",
+            f"cannot ask for {subject}: {reason}; on_unsupported='fallback' works for tools only, and "
+            f"this is {method}. {_advice(_either(advised), asker)}",
+            subject=subject,
             reason=reason,
             advised=advised,
+            asker=asker,
         )
 
     @classmethod
-    def for_url(cls, reason: str) -> ElicitationUnsupported:
+    def for_url(cls, reason: str, asker: str = "ctx.elicit_url") -> ElicitationUnsupported:
         """A URL question the client cannot take.
 
         Args:
             reason: Why the client cannot be asked (with why a policy counts as "raise").
+            asker: The call the tool made to ask (`"ctx.elicit_url"` or `"ctx.elicit_page"`).
 
         Returns:
             The error.
         """
         return cls(
-            f"cannot send the user to a URL: {reason}. Pass on_unsupported='decline' to ctx.elicit_url "
-            "to carry on without asking.",
+            f"cannot send the user to a URL: {reason}. "
+            + _advice("'decline'", asker, " to carry on without asking", decorator=False),
             mode="url",
             reason=reason,
             advised=("'decline'",),
+            asker=asker,
         )
 
 
@@ -297,11 +393,11 @@ class ElicitationTimeout(TypedElicitError, TimeoutError):
     """The user did not answer in time, or a 2026-07-28 round's state expired.
 
     Attributes:
-        subject: What was asked (e.g. the model's name), or None when the raiser did not say.
+        subject: What was asked (e.g. the model's name).
         timeout: The limit that passed, in seconds: the question's timeout, or the call's
-            `call_timeout` when `scope` is `"call"`; None when the raiser did not say.
-        waited: Seconds since the question was asked (or the call started), or None when
-            the raiser did not say (a push question's wait is its timeout).
+            `call_timeout` when `scope` is `"call"`.
+        waited: Seconds since the question was asked (or the call started); a push
+            question's wait is its timeout.
         scope: `"question"` (the question's timeout passed) or `"call"` (the call's).
         answered: Whether an answer came, too late.
     """
@@ -458,9 +554,9 @@ class ReplayMismatch(TypedElicitError, RuntimeError):
     `ctx.elicit` must ask the same questions in the same order.
 
     Attributes:
-        index: The question's position in the call, from 0, or None when the raiser did not say.
-        recorded: The question recorded there when the client answered it, or None.
-        asked: The question this round asked there instead, or None.
+        index: The question's position in the call, from 0.
+        recorded: The question recorded there when the client answered it.
+        asked: The question this round asked there instead.
     """
 
     def __init__(
@@ -509,41 +605,78 @@ class ReplayMismatch(TypedElicitError, RuntimeError):
         )
 
 
+HookStage: TypeAlias = Literal["on_question", "on_answer"]
+"""Which method of an `ElicitHook` failed, as `HookError.stage` says."""
+
+
 class HookError(TypedElicitError, RuntimeError):
     """An elicitation hook raised, or returned something it may not.
 
-    The hook's own exception, if any, is the `__cause__`. Nothing is retried: the
-    question (or answer) the hook was looking at is abandoned and the call fails.
+    The message reaches the client and the model (as the tool's error), so it names the
+    hook's class, the stage and the TYPE of what went wrong, never a hook's own words:
+    a hook's exception text, its `repr` and what it returned may all quote an answer.
+    The hook's own exception, if any, is the `__cause__`, for the server's logs only.
+    Nothing is retried: the question (or answer) the hook was looking at is abandoned
+    and the call fails.
 
     Attributes:
-        hook: The `repr` of the failing hook.
+        hook: The failing hook's class, as `type(hook).__qualname__`.
         stage: `"on_question"` or `"on_answer"`.
-        problem: What went wrong (the hook's exception as `Type: text`, or what it returned).
+        problem: What went wrong, by type only: `"raised ValueError"`, or what it returned
+            (`"returned str, not None or a dict with string keys"`).
     """
 
     def __init__(self, hook: str, stage: str, problem: str) -> None:
-        """Build the error.
+        """Build the error from its data; `raised` and `returned` word `problem` for a hook.
 
         Args:
-            hook: The `repr` of the failing hook.
+            hook: The failing hook's class name.
             stage: `"on_question"` or `"on_answer"`.
-            problem: What went wrong.
+            problem: What went wrong (no value from the hook or the answer).
         """
         self.hook = hook
         self.stage = stage
         self.problem = problem
         super().__init__(
-            f"the elicitation hook {hook}.{stage} failed: {problem}. Fix the hook, or remove it "
+            f"the elicitation hook {hook}.{stage} failed: it {problem}. Fix the hook, or remove it "
             "(remove_hooks, or the hooks= of @elicits)."
         )
+
+    @classmethod
+    def raised(cls, hook: object, stage: HookStage, error: type[BaseException]) -> HookError:
+        """`hook`'s `stage` raised an exception of type `error` (chain the exception itself).
+
+        Args:
+            hook: The failing hook.
+            stage: The method that raised.
+            error: The type of the exception it raised.
+
+        Returns:
+            The error.
+        """
+        return cls(type(hook).__qualname__, stage, f"raised {error.__qualname__}")
+
+    @classmethod
+    def returned(cls, hook: object, stage: HookStage, what: str) -> HookError:
+        """`hook`'s `stage` returned something it may not.
+
+        Args:
+            hook: The failing hook.
+            stage: The method that returned it.
+            what: What it returned and why that is wrong, by type only (never the value).
+
+        Returns:
+            The error.
+        """
+        return cls(type(hook).__qualname__, stage, f"returned {what}")
 
 
 class FallbackNotInstalled(TypedElicitError, RuntimeError):
     """`on_unsupported="fallback"` was used on a server without the companion tool.
 
     Attributes:
-        function: The tool function that asked, or None when the raiser did not say.
-        reason: Why the client could not be asked directly, or None.
+        function: The tool function that asked.
+        reason: Why the client could not be asked directly.
     """
 
     def __init__(self, message: str, *, function: str | None = None, reason: str | None = None) -> None:
@@ -590,9 +723,11 @@ class InvalidFallbackToken(TypedElicitError, ValueError):
     It was tampered with, has expired, was already used, or is not for this server.
 
     Attributes:
-        problem: Which of these it is, or None when the raiser did not say.
-        tool: The tool the token was for (only when it was already used), else None.
-        ttl: How long tokens are valid, in seconds (only when it expired), else None.
+        problem: Which of these it is.
+        tool: The tool the token was for. None when the problem is not `"used"`: only a
+            token that was used is read far enough to know its tool.
+        ttl: How long tokens are valid, in seconds. None when the problem is not
+            `"expired"`.
     """
 
     def __init__(
@@ -647,7 +782,7 @@ class InvalidFallbackToken(TypedElicitError, ValueError):
         return cls(f"{message} {_TOKEN_FIX}", problem=problem)
 
 
-UsageProblem: TypeAlias = Literal["unwrapped", "fallback_outside_tool", "swallowed"]
+UsageProblem: TypeAlias = Literal["unwrapped", "fallback_outside_tool", "swallowed", "concurrent", "argument"]
 """Which misuse an `ElicitUsageError` reports, as its `problem` says."""
 
 
@@ -656,14 +791,17 @@ class ElicitUsageError(TypedElicitError, RuntimeError):
 
     Raised when the SDK meets a parameter annotated `ElicitContext` without
     `@elicits` (at registration), when `on_unsupported="fallback"` is set for a prompt
-    or resource (before its body runs), when one call asks questions concurrently on
-    2026-07-28, and when a function swallows the internal signal with which
-    `ctx.elicit` ends a round (`except BaseException:` or a bare `except:`).
+    or resource (before its body runs), when one call asks questions concurrently
+    through the fallback, when a function swallows the internal signal with which
+    `ctx.elicit` ends a round (`except BaseException:` or a bare `except:`), and, as
+    its subclass `ElicitArgumentError`, when a call gets an argument it cannot use.
 
     Attributes:
-        problem: Which of these it is (`"unwrapped"`, `"fallback_outside_tool"` or
-            `"swallowed"`), or None when the raiser did not say (concurrent questions).
-        subject: The function (or, for `"unwrapped"`, the parameter) concerned, or None.
+        problem: Which of these it is (`"unwrapped"`, `"fallback_outside_tool"`,
+            `"concurrent"`, `"swallowed"` or `"argument"`).
+        subject: The function (for `"unwrapped"`, the parameter; for `"argument"`, the
+            call) concerned. None when pydantic names no parameter (`"unwrapped"` for an
+            `ElicitContext` met outside a function's parameters).
     """
 
     def __init__(
@@ -721,6 +859,26 @@ class ElicitUsageError(TypedElicitError, RuntimeError):
         )
 
     @classmethod
+    def concurrent(cls, function: str, count: int) -> ElicitUsageError:
+        """`function` asked `count` questions at the same time through the fallback.
+
+        Args:
+            function: The tool function's name.
+            count: How many questions it asked together.
+
+        Returns:
+            The error.
+        """
+        return cls(
+            f"{function} asked {count} questions at the same time (concurrent ctx.elicit calls, a task "
+            "group or ctx.elicit_all) through the fallback, where the model answers one question per "
+            "round: concurrent questions go through the client only. Ask them one after another "
+            "(`a = await ctx.elicit(A)`, then `b = await ctx.elicit(B)`), or put their fields in one model.",
+            problem="concurrent",
+            subject=function,
+        )
+
+    @classmethod
     def unwrapped(cls, parameter: str | None) -> ElicitUsageError:
         """The SDK registers a function whose `ElicitContext` parameter has no `@elicits` around it.
 
@@ -740,6 +898,47 @@ class ElicitUsageError(TypedElicitError, RuntimeError):
             problem="unwrapped",
             subject=parameter,
         )
+
+
+class ElicitArgumentError(ElicitUsageError, ValueError, TypeError):
+    """A typed_elicit call got an argument it cannot use; the message says what, why and the fix.
+
+    Raised by every `ElicitContext` method (`elicit`, `elicit_all`, `elicit_url`,
+    `elicit_page`, `complete_url`, `once`) and by `@elicits`, `add_hooks`,
+    `remove_hooks` and `set_default_timeout`, before anything is asked. Being a
+    `TypedElicitError`, it reaches the client as the tool's error with its text
+    (`@elicits`), not as the SDK's bare "Error executing tool".
+
+    One class derives from both `ValueError` and `TypeError`: these mistakes were plain
+    `ValueError`s (a bad timeout, URL or policy) and `TypeError`s (a model that is no
+    model, a message that is no string), and which one a caller met was never part of
+    the promise. So `except ValueError` and `except TypeError` written for either still
+    catch every one of them, and one `except ElicitArgumentError` (or its base,
+    `ElicitUsageError`) catches them all, without sorting mistakes into two classes.
+
+    Attributes:
+        problem: Always `"argument"`.
+        subject: The call that got the argument, as the tool wrote it (`"ctx.elicit_all"`,
+            `"@elicits"`).
+        argument: The argument's name (`"options"`, `"timeout"`, `"model"`).
+        reason: What is wrong with it, after the call's name (`"needs ..."`, `"got ..."`);
+            never an answer's value.
+        fix: How to call it instead.
+    """
+
+    def __init__(self, call: str, argument: str, reason: str, fix: str) -> None:
+        """Build the error from its data: the message is `"{call} {reason}. {fix}"`.
+
+        Args:
+            call: The call that got the argument.
+            argument: The argument's name.
+            reason: What is wrong with it, worded to follow the call's name.
+            fix: How to call it instead (a sentence).
+        """
+        super().__init__(f"{call} {reason}. {fix}", problem="argument", subject=call)
+        self.argument = argument
+        self.reason = reason
+        self.fix = fix
 
 
 class OptionsError(TypedElicitError, ValueError):

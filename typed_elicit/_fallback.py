@@ -335,7 +335,9 @@ async def ask_the_model(
     else:
         request = sdk.request_context
         if request.method != "tools/call":
-            raise ElicitationUnsupported.fallback_outside_tool(reason, request.method)
+            raise ElicitationUnsupported.fallback_outside_tool(
+                reason, request.method, question.subject, question.asker
+            )
         params = request.params or {}
         tool, arguments = str(params.get("name", "")), dict(params.get("arguments") or {})
     config = installed(sdk.mcp_server)

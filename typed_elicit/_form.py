@@ -42,8 +42,8 @@ from pydantic import (
     create_model,
 )
 
-from typed_elicit._errors import TypedElicitError
-from typed_elicit._text import has_control, quoted
+from typed_elicit._errors import TypedElicitError, bounded
+from typed_elicit._text import escaped, has_control, quoted
 from typed_elicit._wire import (
     check_date,
     check_datetime,
@@ -70,8 +70,6 @@ MAX_SCHEMA_LENGTH: Final = 1_048_576
 """Longest accepted requested schema, in characters of its compact ASCII JSON."""
 MAX_COUNT: Final = 2**31 - 1
 """Largest accepted `minLength`, `maxLength`, `minItems` or `maxItems`."""
-MAX_PROBLEMS: Final = 20
-"""A refusal lists at most this many problems (and says how many more there were)."""
 CACHED_SCHEMA_LENGTH: Final = 8_192
 """Only schemas at most this long (as JSON) are kept in the parse cache."""
 CACHED_FIELDS: Final = 16
@@ -113,15 +111,13 @@ class RequestedSchemaError(TypedElicitError, ValueError):
 
     Attributes:
         problems: One line per problem, as `path: what is wrong` (at most `MAX_PROBLEMS`
-            lines of at most 300 characters; values are shown shortened and ASCII-escaped).
+            lines, the last counting any others, of at most 300 characters; values are shown
+            shortened and ASCII-escaped).
     """
 
     def __init__(self, problems: Sequence[str]) -> None:
         count = len(problems)
-        kept = [p if len(p) <= _LINE else p[: _LINE - 3] + "..." for p in problems[:MAX_PROBLEMS]]
-        if count > MAX_PROBLEMS:
-            kept.append(f"... and {count - MAX_PROBLEMS} more")
-        self.problems = tuple(kept)
+        self.problems = bounded(problems, lambda problem: escaped(problem, _LINE), lambda more: more)
         plural = "s" if count != 1 else ""
         header = f"the requested schema is not a valid elicitation schema ({count} problem{plural}):"
         super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))

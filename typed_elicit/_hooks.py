@@ -18,7 +18,8 @@ added, then the function's own, in the order given.
   no hook and stay rewritten.
 
 A hook that raises, or returns something it may not, fails the call with
-`HookError` (its exception as `__cause__`).
+`HookError`, which names the hook's class, the stage and the exception's type only (its
+text may quote an answer); the exception itself is the `__cause__`, on the server.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
-from ._errors import HookError
+from ._errors import ElicitArgumentError, HookError
 from ._versions import ProtocolVersion
 
 Action = Literal["accept", "decline", "cancel"]
@@ -110,11 +111,16 @@ def add_hooks(*hooks: ElicitHook) -> None:
     They run before any function's own `hooks=`, in the order added.
 
     Raises:
-        ValueError: If a hook is already added.
+        ElicitArgumentError: If a hook is already added (a `ValueError`).
     """
     for hook in hooks:
         if any(hook is present for present in _process_hooks):
-            raise ValueError(f"the hook {hook!r} is already added; add each hook once")
+            raise ElicitArgumentError(
+                "add_hooks",
+                "hooks",
+                f"got a {type(hook).__qualname__} hook that is already added",
+                "Add each hook once.",
+            )
     _process_hooks.extend(hooks)
 
 
@@ -122,11 +128,16 @@ def remove_hooks(*hooks: ElicitHook) -> None:
     """Stop running `hooks` added with `add_hooks`.
 
     Raises:
-        ValueError: If a hook was not added (nothing is removed then).
+        ElicitArgumentError: If a hook was not added (a `ValueError`; nothing is removed then).
     """
     for hook in hooks:
         if not any(hook is present for present in _process_hooks):
-            raise ValueError(f"the hook {hook!r} was never added with add_hooks")
+            raise ElicitArgumentError(
+                "remove_hooks",
+                "hooks",
+                f"got a {type(hook).__qualname__} hook that was never added with add_hooks",
+                "Remove only the hooks you added.",
+            )
     _process_hooks[:] = [h for h in _process_hooks if not any(h is gone for gone in hooks)]
 
 
@@ -141,21 +152,26 @@ def private(schema: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
 
 
 async def run_question_hooks(hooks: tuple[ElicitHook, ...], event: QuestionEvent) -> None:
-    """Run every hook's `on_question`; wrap a failure in `HookError`."""
+    """Run every hook's `on_question`.
+
+    Raises:
+        HookError: If a hook raises (naming the exception's type only; the exception is chained).
+    """
     for hook in hooks:
         try:
             await hook.on_question(event)
         except Exception as exc:
-            raise HookError(repr(hook), "on_question", f"{type(exc).__name__}: {exc}") from exc
+            raise HookError.raised(hook, "on_question", type(exc)) from exc
 
 
 async def run_answer_hooks(hooks: tuple[ElicitHook, ...], event: AnswerEvent) -> dict[str, Any] | None:
     """Run every hook's `on_answer` in turn; returns the content to validate.
 
     Raises:
-        HookError: If a hook raises, returns content for an answer that carries
-            none (decline, cancel, URL mode), or returns something other than a
-            dict with string keys.
+        HookError: If a hook raises (naming the exception's type only; the exception is
+            chained), returns content for an answer that carries none (decline, cancel,
+            URL mode), or returns something other than a dict with string keys (named by
+            its type, never its content).
     """
     content = None if event.content is None else dict(event.content)
     for hook in hooks:
@@ -163,24 +179,25 @@ async def run_answer_hooks(hooks: tuple[ElicitHook, ...], event: AnswerEvent) ->
         try:
             replaced = await hook.on_answer(current)
         except Exception as exc:
-            raise HookError(repr(hook), "on_answer", f"{type(exc).__name__}: {exc}") from exc
+            raise HookError.raised(hook, "on_answer", type(exc)) from exc
         if replaced is None:
             continue
         if event.action != "accept" or event.question.mode == "url":
-            raise HookError(
-                repr(hook),
+            raise HookError.returned(
+                hook,
                 "on_answer",
-                f"it returned content for a {event.question.mode} answer with action "
-                f"{event.action!r}, which carries none; return None there",
+                f"content for a {event.question.mode} answer with action {event.action!r}, which "
+                "carries none; return None there",
             )
-        if not isinstance(replaced, dict) or not all(  # pyright: ignore[reportUnnecessaryIsInstance]
-            isinstance(key, str)  # pyright: ignore[reportUnnecessaryIsInstance]
-            for key in replaced
-        ):
-            raise HookError(
-                repr(hook),
-                "on_answer",
-                f"it returned {type(replaced).__name__}, not None or a dict with string keys",
+        if not isinstance(replaced, dict):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise HookError.returned(
+                hook, "on_answer", f"{type(replaced).__name__}, not None or a dict with string keys"
+            )
+        strays = [key for key in replaced if not isinstance(key, str)]  # pyright: ignore[reportUnnecessaryIsInstance]
+        if strays:
+            kind = type(strays[0]).__name__
+            raise HookError.returned(
+                hook, "on_answer", f"a dict with a key of type {kind}, not None or a dict with string keys"
             )
         content = dict(replaced)
     return content

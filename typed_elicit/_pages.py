@@ -458,7 +458,7 @@ async def ask_page(
             if era is None
             else f"the negotiated protocol {era} has no URL mode (a page needs 2025-11-25 or later)"
         )
-        outcome: Any = url_unsupported(settings.on_unsupported, reason)
+        outcome: Any = url_unsupported(settings.on_unsupported, reason, "ctx.elicit_page")
         return cast("ElicitResult[M]", outcome)
     principal = None if call.request is None else authenticated_principal(call.request)
     key = f"typed_elicit:page:{index}"
@@ -488,12 +488,13 @@ async def ask_page(
         )
 
     def consent() -> Awaitable[UrlResult]:
-        return ctx.elicit_url(
+        return ctx._ask_url(  # pyright: ignore[reportPrivateUsage]
             page_url(server, page.id),
             message,
             elicitation_id=minted["elicitation_id"],
             timeout=settings.timeout,
-            on_unsupported="decline" if settings.on_unsupported == "decline" else "raise",
+            on_unsupported=None,  # the decorator's, which advice names as such (ctx.elicit_page takes none)
+            asker="ctx.elicit_page",
         )
 
     if not call.uses_input_required:

@@ -19,7 +19,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from pydantic import BaseModel, ValidationError
 
-from ._errors import ElicitationUnsupported
+from ._errors import ElicitArgumentError, ElicitationUnsupported
 from ._heartbeat import DEFAULT_HEARTBEAT
 from ._hooks import ElicitHook
 from ._results import Accepted, Declined, ElicitResult, UrlResult
@@ -46,7 +46,7 @@ UrlOnUnsupported: TypeAlias = Literal["raise", "decline"]
 
 There is no `"defaults"`: an out-of-band page has no default outcome; and no
 `"fallback"`: a URL must not pass through the model. Passing either to
-`ctx.elicit_url` is a `ValueError`; inherited from `@elicits(on_unsupported=...)`
+`ctx.elicit_url` is an `ElicitArgumentError`; inherited from `@elicits(on_unsupported=...)`
 they count as `"raise"`.
 """
 
@@ -75,13 +75,13 @@ def set_default_timeout(seconds: float) -> None:
         seconds: The new default, in seconds.
 
     Raises:
-        ValueError: If `seconds` is not positive.
+        ElicitArgumentError: If `seconds` is not positive (a `ValueError`).
 
     Warns:
         UserWarning: If `seconds` exceeds the SDK's default request-state TTL (600 s).
     """
     global _default_timeout
-    _default_timeout = check_timeout(seconds, "the default")
+    _default_timeout = check_timeout(seconds, "set_default_timeout", argument="seconds")
     warn_if_over_state_ttl(seconds, "set_default_timeout", stacklevel=2)
 
 
@@ -90,49 +90,70 @@ def get_default_timeout() -> float:
     return _default_timeout
 
 
-def check_timeout(seconds: float, owner: str) -> float:
-    """`seconds` if it is a valid timeout (positive, `math.inf` allowed), else ValueError.
+def check_timeout(seconds: float, owner: str, *, argument: str = "timeout") -> float:
+    """`seconds` if it is a valid timeout (positive, `math.inf` allowed).
 
     Args:
         seconds: The timeout to check.
-        owner: Whose timeout it is, for the message (`"@elicits"`, `"ctx.elicit"`, ...).
+        owner: The call it was given to, for the message (`"@elicits"`, `"ctx.elicit"`, ...).
+        argument: The argument's name in that call.
 
     Returns:
         `seconds`, unchanged.
+
+    Raises:
+        ElicitArgumentError: If it is not (a `ValueError`).
     """
     if not seconds > 0:
-        raise ValueError(
-            f"{owner} timeout must be a positive number of seconds (or math.inf), got {seconds!r}"
+        raise ElicitArgumentError(
+            owner,
+            argument,
+            f"got {argument}={seconds!r}, which is not a positive number of seconds (or math.inf)",
+            f"Pass {argument}=N for N seconds, or math.inf to wait as long as it takes.",
         )
     return seconds
 
 
 def check_call_timeout(seconds: float, owner: str) -> float:
-    """`seconds` if it is a valid call limit (positive and finite), else ValueError.
+    """`seconds` if it is a valid call limit (positive and finite).
 
     Finite, because a single-use round's id must be remembered until the round can
     no longer be answered, and the call limit is what bounds that.
 
     Args:
         seconds: The limit to check.
-        owner: Whose limit it is, for the message.
+        owner: The call it was given to, for the message.
 
     Returns:
         `seconds`, unchanged.
+
+    Raises:
+        ElicitArgumentError: If it is not (a `ValueError`).
     """
     if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds < math.inf:  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ValueError(
-            f"{owner} call_timeout must be a positive, finite number of seconds, got {seconds!r}: every "
-            "question of a 2026-07-28 call must be answered within it (the default is "
-            f"{DEFAULT_CALL_TIMEOUT:g} s)"
+        raise ElicitArgumentError(
+            owner,
+            "call_timeout",
+            f"call_timeout must be a positive, finite number of seconds, got {seconds!r}: every "
+            "question of a 2026-07-28 call must be answered within it",
+            f"Pass call_timeout=N for N seconds (the default is {DEFAULT_CALL_TIMEOUT:g} s).",
         )
     return seconds
 
 
 def check_max_answer_bytes(limit: int, owner: str) -> int:
-    """`limit` if it is a valid answer size limit (a positive int, not a bool), else ValueError."""
+    """`limit` if it is a valid answer size limit (a positive int, not a bool).
+
+    Raises:
+        ElicitArgumentError: If it is not (a `ValueError`).
+    """
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ValueError(f"{owner} max_answer_bytes must be a positive int, got {limit!r}")
+        raise ElicitArgumentError(
+            owner,
+            "max_answer_bytes",
+            f"max_answer_bytes must be a positive int, got {limit!r}",
+            f"Pass a number of bytes (the default is {DEFAULT_MAX_ANSWER_BYTES}).",
+        )
     return limit
 
 
@@ -165,17 +186,35 @@ def state_ttl(server: MCPServer) -> float | None:
 
 
 def check_retries(retries: int, owner: str) -> int:
-    """`retries` if it is a valid re-ask count (an int, not a bool, 0 or more), else ValueError."""
+    """`retries` if it is a valid re-ask count (an int, not a bool, 0 or more).
+
+    Raises:
+        ElicitArgumentError: If it is not (a `ValueError`).
+    """
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ValueError(f"{owner} retries must be 0 or more (an int, not a bool), got {retries!r}")
+        raise ElicitArgumentError(
+            owner,
+            "retries",
+            f"retries must be 0 or more (an int, not a bool), got {retries!r}",
+            "Pass how many times to ask again after an invalid answer, e.g. retries=2.",
+        )
     return retries
 
 
 def check_on_unsupported(value: str, owner: str, allowed: tuple[str, ...], why: str = "") -> None:
-    """Raise ValueError naming the `allowed` policies unless `value` is one of them."""
+    """Refuse `value` unless it is one of the `allowed` policies.
+
+    Raises:
+        ElicitArgumentError: Naming the allowed policies (a `ValueError`).
+    """
     if value not in allowed:
         names = ", ".join(repr(a) for a in allowed[:-1]) + f" or {allowed[-1]!r}"
-        raise ValueError(f"{owner} takes on_unsupported={names}, got {value!r}{why}")
+        raise ElicitArgumentError(
+            owner,
+            "on_unsupported",
+            f"takes on_unsupported={names}, got {value!r}{why}",
+            "Pass one of these.",
+        )
 
 
 ON_UNSUPPORTED: Final[tuple[OnUnsupported, ...]] = ("raise", "defaults", "decline", "fallback")
@@ -254,7 +293,7 @@ def resolve(
         The question's settings.
 
     Raises:
-        ValueError: If an argument is out of range or not an allowed policy.
+        ElicitArgumentError: If an argument is out of range or not an allowed policy (a `ValueError`).
     """
     default = policy.timeout if policy.timeout is not None else _default_timeout
     wait = check_timeout(timeout if timeout is not None else default, owner)
@@ -272,6 +311,7 @@ def unsupported(
     *,
     tool: bool | None,
     defaults: Mapping[str, Any] | None = None,
+    asker: str = "ctx.elicit",
 ) -> ElicitResult[M]:
     """The outcome of a form question the client cannot be asked, under `policy` (never `"fallback"`).
 
@@ -283,6 +323,8 @@ def unsupported(
             apply), False if not, None if unknown (the advice then says "in a tool").
         defaults: The question's own defaults (`ctx.elicit(defaults=...)`, as wire
             values), which `"defaults"` takes before the model's.
+        asker: The call the tool made to ask (`"ctx.elicit"`, `"ctx.elicit_all"`), which
+            the advice names.
 
     Returns:
         `Declined()`, or `Accepted` of the question's and then the model's defaults.
@@ -304,13 +346,21 @@ def unsupported(
         except ValidationError as exc:
             missing = sorted({".".join(map(str, error["loc"])) for error in exc.errors()})
             advised = ["'decline'", *([fallback] if fallback else [])]
-            raise ElicitationUnsupported.without_defaults(model.__name__, reason, missing, advised) from None
+            raise ElicitationUnsupported.without_defaults(
+                model.__name__, reason, missing, advised, asker
+            ) from None
     advised = ["'defaults'", "'decline'", *([fallback] if fallback else [])]
-    raise ElicitationUnsupported.for_form(model.__name__, reason, advised)
+    raise ElicitationUnsupported.for_form(model.__name__, reason, advised, asker)
 
 
-def url_unsupported(policy: OnUnsupported, reason: str) -> UrlResult:
+def url_unsupported(policy: OnUnsupported, reason: str, asker: str = "ctx.elicit_url") -> UrlResult:
     """The outcome of a URL-mode question the client cannot be asked, under `policy`.
+
+    Args:
+        policy: The question's policy.
+        reason: Why the client cannot be asked.
+        asker: The call the tool made to ask (`"ctx.elicit_url"` or `"ctx.elicit_page"`),
+            which the advice names.
 
     Raises:
         ElicitationUnsupported: Unless the policy is `"decline"`; `"defaults"` and
@@ -329,4 +379,4 @@ def url_unsupported(policy: OnUnsupported, reason: str) -> UrlResult:
             "; a URL must not pass through the model, so on_unsupported='fallback' (from @elicits) "
             "counts as 'raise' here"
         )
-    raise ElicitationUnsupported.for_url(reason)
+    raise ElicitationUnsupported.for_url(reason, asker)

@@ -20,7 +20,7 @@ from mcp_types import ElicitRequestParams, ElicitRequestURLParams
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel
 
-from ._errors import InvalidResponse
+from ._errors import ElicitArgumentError, InvalidResponse
 from ._form import check_wire_value
 from ._policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported, unsupported, url_unsupported
 from ._reducer import Reduced
@@ -54,6 +54,8 @@ class Question(Generic[R]):
         form: The model's reducer record for the negotiated revision; None for URL mode.
         url: The page a URL-mode question sends the user to; None for a form.
         elicitation_id: The `elicitationId` a URL-mode question carries on 2025-11-25.
+        asker: The call the tool made to ask it (`ctx.elicit`, `ctx.elicit_all`,
+            `ctx.elicit_url`, `ctx.elicit_page`), for messages that advise `timeout=` or a policy.
     """
 
     key: str
@@ -62,6 +64,7 @@ class Question(Generic[R]):
     form: Reduced | None = None
     url: str | None = None
     elicitation_id: str | None = None
+    asker: str = "ctx.elicit"
     shown: Reduced | None = None
     """The form as a re-ask shows it (`form` pre-filled with the valid part of the last answer)."""
 
@@ -83,11 +86,6 @@ class Question(Generic[R]):
     def subject(self) -> str:
         """What the question asks for, as messages name it (the model's name)."""
         return self.model.__name__ if self.model is not None else "the URL-mode question"
-
-    @property
-    def asker(self) -> str:
-        """The call a tool made to ask it, for messages that advise `timeout=`."""
-        return "ctx.elicit" if self.form is not None else "ctx.elicit_url"
 
     def params(self, message: str | None = None, *, with_id: bool = True) -> ElicitRequestParams:
         """The `elicitation/create` params, showing `message` (default: the question's own).
@@ -158,10 +156,12 @@ class Question(Generic[R]):
         """
         result: Any
         if self.form is None:
-            result = url_unsupported(policy, reason)
+            result = url_unsupported(policy, reason, self.asker)
         else:
             assert self.model is not None
-            result = unsupported(self.model, policy, reason, tool=tool, defaults=self.form.fill)
+            result = unsupported(
+                self.model, policy, reason, tool=tool, defaults=self.form.fill, asker=self.asker
+            )
         typed: R = result
         return typed
 
@@ -288,34 +288,50 @@ def reask(message: str, problem: InvalidResponse) -> str:
     return f"{message}\n\nYour previous answer could not be used ({details}). Please answer again."
 
 
-def check_question(model: object, message: object) -> None:
-    """Refuse a `ctx.elicit` call whose model or message cannot make a question.
+def check_question(model: object, message: object, call: str = "ctx.elicit") -> None:
+    """Refuse a `ctx.elicit` (or `ctx.elicit_page`, ...) call whose model or message cannot make a question.
+
+    Args:
+        model: What the tool passed as the model.
+        message: What the tool passed as the message.
+        call: The call the tool made, for the message.
 
     Raises:
-        TypeError: If `model` is not a pydantic model class (with a hint when the
-            arguments are in the SDK's order, message first), or `message` is not a string.
-        ValueError: If `message` is empty or only whitespace.
+        ElicitArgumentError: If `model` is not a pydantic model class (with a hint when the
+            arguments are in the SDK's order, message first) or `message` is not a string
+            (was a `TypeError`), or `message` is empty or only whitespace (was a `ValueError`).
     """
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
         if isinstance(message, type) and issubclass(message, BaseModel):
-            raise TypeError(
-                f"ctx.elicit takes the model first and the message second: "
-                f'ctx.elicit({message.__name__}, "...") (the SDK\'s ctx.elicit(message, schema) has the '
-                "other order)"
+            raise ElicitArgumentError(
+                call,
+                "model",
+                f'takes the model first and the message second: {call}({message.__name__}, "...")',
+                "The SDK's ctx.elicit(message, schema) has the other order.",
             )
         got = model.__name__ if isinstance(model, type) else type(model).__name__
-        raise TypeError(f"ctx.elicit needs a pydantic.BaseModel subclass to ask for, got {got}")
+        raise ElicitArgumentError(
+            call,
+            "model",
+            f"needs a pydantic.BaseModel subclass to ask for, got {got}",
+            "Pass the model class itself, e.g. ctx.elicit(Booking).",
+        )
     if message is None:
         return
     if not isinstance(message, str):
-        raise TypeError(
-            f"ctx.elicit needs the message for {model.__name__} as a string, got {type(message).__name__}"
+        raise ElicitArgumentError(
+            call,
+            "message",
+            f"needs the message for {model.__name__} as a string, got {type(message).__name__}",
+            "Pass the text the user reads, or no message to use the model's @form(message=...) or docstring.",
         )
     if not message.strip():
-        raise ValueError(
-            f"ctx.elicit got a blank message for {model.__name__}: the user would see an empty question. "
+        raise ElicitArgumentError(
+            call,
+            "message",
+            f"got a blank message for {model.__name__}: the user would see an empty question",
             "Say what you are asking for, or pass no message to use the model's "
-            "@form(message=...) or docstring."
+            "@form(message=...) or docstring.",
         )
 
 
@@ -329,38 +345,59 @@ def check_url_question(url: object, message: object, elicitation_id: object) -> 
     credentials, because clients display it in full.
 
     Raises:
-        ValueError: Naming the problem; credentials, query and fragment are never
-            repeated in the message (the query carries the flow's token).
+        ElicitArgumentError: Naming the problem (a `ValueError`); credentials, query and
+            fragment are never repeated in the message (the query carries the flow's token).
     """
+    call = "ctx.elicit_url"
     if not isinstance(url, str):
-        raise ValueError(f"ctx.elicit_url needs the URL as a string, got {type(url).__name__}")
+        raise ElicitArgumentError(
+            call, "url", f"needs the URL as a string, got {type(url).__name__}", "Pass the page's URL."
+        )
     if any(c.isspace() or not c.isprintable() for c in url):
-        raise ValueError(
-            "ctx.elicit_url refuses a URL containing whitespace or control characters (clients show "
-            "the URL in full; percent-encode them)"
+        raise ElicitArgumentError(
+            call,
+            "url",
+            "refuses a URL containing whitespace or control characters (clients show the URL in full)",
+            "Percent-encode them.",
         )
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for an invalid port
     except ValueError:  # its text may repeat the host part, credentials included
-        raise ValueError(
-            "ctx.elicit_url got a malformed URL: its host or port cannot be read (check the brackets "
-            "of an IPv6 address, the port number and the host's characters)"
+        raise ElicitArgumentError(
+            call,
+            "url",
+            "got a malformed URL: its host or port cannot be read",
+            "Check the brackets of an IPv6 address, the port number and the host's characters.",
         ) from None
     if "@" in parts.netloc:
-        raise ValueError(
-            f"ctx.elicit_url refuses a URL with credentials in it ({shown(parts)}): clients show the "
-            "full URL to the user. Put a short-lived, single-use token in the query instead (mint it "
-            "with ctx.once)."
+        raise ElicitArgumentError(
+            call,
+            "url",
+            f"refuses a URL with credentials in it ({shown(parts)}): clients show the full URL to the user",
+            "Put a short-lived, single-use token in the query instead (mint it with ctx.once).",
         )
     if parts.scheme.lower() not in _URL_SCHEMES or not parts.hostname:
-        raise ValueError(
-            f"ctx.elicit_url needs an absolute https:// (or http://) URL with a host, got {shown(parts)!r}"
+        raise ElicitArgumentError(
+            call,
+            "url",
+            f"needs an absolute https:// (or http://) URL with a host, got {shown(parts)!r}",
+            "Pass the full URL of the page, e.g. https://example.com/connect?flow=...",
         )
     if not isinstance(message, str) or not message.strip():
-        raise ValueError("ctx.elicit_url needs a message telling the user why they should open the URL")
+        raise ElicitArgumentError(
+            call,
+            "message",
+            "needs a message telling the user why they should open the URL",
+            "Say why, in words the user reads next to the URL.",
+        )
     if elicitation_id is not None and not elicitation_id:
-        raise ValueError("an elicitation_id must be a non-empty string (or None to mint one)")
+        raise ElicitArgumentError(
+            call,
+            "elicitation_id",
+            "got an empty elicitation_id",
+            "Pass a non-empty string, or None to mint one.",
+        )
 
 
 def shown(parts: SplitResult) -> str:

@@ -837,6 +837,8 @@ def _reduce(model: type[BaseModel], *, page: bool = False) -> _Reduced:
             "add a field, e.g. `confirm: bool`"
         )
     if problems:
+        if not page and model in _PAGE_FORMS:  # never advise declaring what is declared already
+            problems = [problem.replace(_URL_MODE_FIX, _page_form_fix(name)) for problem in problems]
         raise SchemaError(name, problems)
     reduced = _Reduced(
         properties=properties,
@@ -900,6 +902,15 @@ _URL_MODE_FIX = (
     "send the user to a page of yours with URL mode instead (declare the model "
     "`@form(page=True)` and ask with `ctx.elicit_page`)"
 )
+"""The fix for a secret field of a form; a page form gets `_page_form_fix` (it is declared already)."""
+
+
+def _page_form_fix(name: str) -> str:
+    """The fix for a secret field of the page form `name`, met in form mode (`reduce_schema`)."""
+    return (
+        f"{name} is a page form (@form(page=True)): ask it with ctx.elicit_page, since form mode "
+        "MUST NOT collect passwords, API keys, tokens or payment data (MCP spec)"
+    )
 
 
 def _reduce_field(

@@ -23,7 +23,7 @@ from mcp_types import ElicitResult as WireResult
 
 from . import _clock, _telemetry
 from ._call import Call
-from ._errors import ElicitationTimeout, InvalidResponse, ReplayMismatch
+from ._errors import ElicitArgumentError, ElicitationTimeout, InvalidResponse, ReplayMismatch
 from ._fallback import ask_the_model
 from ._hooks import run_question_hooks
 from ._policy import Settings, get_default_timeout, state_ttl
@@ -207,7 +207,8 @@ class ReplayAsker:
         """On 2026-07-28, refuse to ask a question whose timeout outlives the server's request state.
 
         Raises:
-            ValueError: If the finite `timeout` exceeds the state's TTL, naming the fix.
+            ElicitArgumentError: If the finite `timeout` exceeds the state's TTL, naming the fix
+                (a `ValueError`).
         """
         call = self.call
         if not call.uses_input_required or math.isinf(timeout):
@@ -218,13 +219,15 @@ class ReplayAsker:
             return
         ttl = state_ttl(call.sdk.mcp_server)
         if ttl is not None and timeout > ttl:
-            raise ValueError(
-                f"{question.asker} in {call.function} has a {timeout:g} s timeout, longer than the {ttl:g} s "
-                "this server's 2026-07-28 request state lives (its RequestStateSecurity ttl): the SDK would "
-                "refuse a later answer as 'Invalid or expired requestState'. Pass a timeout of at most "
-                f"{ttl:g} s, or give the server a longer ttl: MCPServer(..., request_state_security="
-                "RequestStateSecurity.ephemeral(ttl=...)) for one process, or "
-                "RequestStateSecurity(keys=[secret], ttl=...) for several replicas."
+            raise ElicitArgumentError(
+                question.asker,
+                "timeout",
+                f"in {call.function} has a {timeout:g} s timeout, longer than the {ttl:g} s this server's "
+                "2026-07-28 request state lives (its RequestStateSecurity ttl): the SDK would refuse a "
+                "later answer as 'Invalid or expired requestState'",
+                f"Pass a timeout of at most {ttl:g} s, or give the server a longer ttl: MCPServer(..., "
+                "request_state_security=RequestStateSecurity.ephemeral(ttl=...)) for one process, or "
+                "RequestStateSecurity(keys=[secret], ttl=...) for several replicas.",
             )
 
     def _state(self, pending: Pending, others: tuple[Pending, ...] = ()) -> ReplayState:
