@@ -244,3 +244,11 @@ def test_the_pages_page_quotes_pages_not_served_as_it_is_raised() -> None:
 
     text = (ROOT / "docs" / "pages.md").read_text(encoding="utf-8")
     assert f"Error executing tool link_bank: PagesNotServed: {PagesNotServed('bank')}" in text
+
+
+def test_the_security_page_names_every_logger_the_log_filter_covers() -> None:
+    from typed_elicit.logs import HideAnswerValues
+
+    text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    table = {row.split("|")[1].strip().strip("`") for row in text.splitlines() if row.startswith("| `")}
+    assert set(HideAnswerValues.LOGGERS) <= table

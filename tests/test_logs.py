@@ -12,8 +12,11 @@ import ast
 import json
 import logging
 import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -134,7 +137,16 @@ CASES = [
 ]
 
 
-async def test_without_the_filter_the_sdk_transports_log_answer_values_at_debug(debug):
+@pytest.fixture
+def bare() -> None:
+    """No `HideAnswerValues` on any of the loggers (whatever ran before)."""
+    for name in HideAnswerValues.LOGGERS:
+        logger = logging.getLogger(name)
+        for attached in [f for f in logger.filters if isinstance(f, HideAnswerValues)]:
+            logger.removeFilter(attached)
+
+
+async def test_without_the_filter_the_sdk_transports_log_answer_values_at_debug(bare, debug):
     """The third-party behaviour docs/security.md describes; if the SDK changes, this says so."""
     await round_trip("streamable_http", "2025-11-25")
     seen = holding_values(debug.records)
@@ -399,3 +411,49 @@ def test_a_bug_in_the_filter_hides_the_whole_record_rather_than_let_a_value_thro
     monkeypatch.setattr(logs, "_hide_in_text", broken)
     text = shown(record("chunk: %s", chunk(ELICIT_REQUEST)))
     assert text == logs.UNREADABLE
+
+
+# --- the documented set-up, in a server process of its own ---------------------------------------
+
+
+async def test_the_debug_logs_example_writes_every_chunk_with_the_values_hidden():
+    """`examples/debug_logs.py`: the SDK's `log_level="DEBUG"` to stderr, `hide_answer_values()` on."""
+    root = Path(__file__).resolve().parent.parent
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    stderr = bytearray()
+    ready = anyio.Event()
+    process = await anyio.open_process(
+        [sys.executable, "examples/debug_logs.py", str(port)], cwd=root, stdout=subprocess.DEVNULL
+    )
+    assert process.stderr is not None
+
+    async def drain() -> None:
+        async for chunk in process.stderr:  # type: ignore[union-attr]
+            stderr.extend(chunk)
+            if b"Uvicorn running on" in stderr:
+                ready.set()
+
+    user = ScriptedUser(send_raw({"name": FIRST, "age": 3}), accept(name=SECOND, age=THIRD_AGE))
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(drain)
+            with anyio.fail_after(30):
+                await ready.wait()
+            async with connect(f"http://127.0.0.1:{port}/mcp", "2025-11-25", elicitation_callback=user) as c:
+                with anyio.fail_after(BOUND):
+                    result = await c.call_tool("join", {})
+            process.terminate()
+            with anyio.fail_after(BOUND):
+                await process.wait()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert not result.is_error
+    log = stderr.decode("utf-8", "replace")
+    assert [value for value in VALUES if value in log] == []
+    chunks = [line for line in log.splitlines() if line.startswith("chunk: ")]
+    assert any('"name":{"type":"string","default":"***"}' in line for line in chunks)
+    assert any("Welcome to the club." in line for line in chunks)  # other records are written as before
