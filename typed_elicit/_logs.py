@@ -27,13 +27,13 @@ HIDDEN = "***"
 UNREADABLE = "[a payload with answer values, hidden by HideAnswerValues]"
 """What a payload that shows answer values but cannot be parsed back becomes."""
 
-_MARKER = re.compile(
-    r"elicitation/create|requestedSchema|inputRequests|inputResponses|[\"']action[\"']\s*:\s*[\"']accept"
-)
-"""Text that may carry answer values: a question (its defaults), a 2026-07-28 round, an accepted answer."""
+_MARKERS = ("elicitation/create", "requestedSchema", "inputRequests", "inputResponses")
+"""Words of a question (its defaults) or of a 2026-07-28 round: a plain substring test each, fast on long text."""
+_ACCEPTED = re.compile(r"action[\"']\s*:\s*[\"']accept")
+"""An accepted answer (`"action": "accept"`, JSON or Python repr); searched only where "action" occurs."""
 _START = re.compile(r"\{|(?<![\w'\"])b(?=['\"])")
 """Where a payload may begin: an object, or a bytes literal (`b'...'`, the repr of a streamed chunk)."""
-_TOKEN = re.compile(r"[{}]|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'", re.S)
+_TOKEN = re.compile(r"[{}]|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|'[^'\\]*(?:\\.[^'\\]*)*'", re.S)
 """Braces and quoted strings (JSON's or Python's), so that braces inside strings are not counted."""
 _ACTIONS = ("accept", "decline", "cancel")
 """An object with one of these as its `action` is an elicitation result: its `content` is the answer."""
@@ -78,7 +78,7 @@ class HideAnswerValues(logging.Filter):
             text = record.getMessage()
         except Exception:  # a broken record: its handler reports it, as without the filter
             return True
-        if not _MARKER.search(text):
+        if not _shows_answer(text):
             return True
         try:
             hidden = _hide_in_text(text)
@@ -112,6 +112,11 @@ def hide_answer_values() -> HideAnswerValues:
     return hider
 
 
+def _shows_answer(text: str) -> bool:
+    """Whether `text` may carry answer values: a question, a 2026-07-28 round, or an accepted answer."""
+    return any(word in text for word in _MARKERS) or ("action" in text and _ACCEPTED.search(text) is not None)
+
+
 def _hide_in_text(text: str) -> str:
     """`text` with the answer values of every payload in it hidden."""
     out: list[str] = []
@@ -120,33 +125,34 @@ def _hide_in_text(text: str) -> str:
         at = start.start()
         out.append(text[position:at])
         if text[at] == "{":
-            end = _object_end(text, at)
-            hide = _hide_object
+            end, depth = _object_end(text, at)
+            hide = _hide_object if depth <= _NESTING else _unreadable
         else:
             end = _literal_end(text, at + 1)
             hide = _hide_bytes_literal
         if end is None:  # cut off: nothing after this point can be parsed
             rest = text[at:]
-            out.append(UNREADABLE if _MARKER.search(rest) else rest)
+            out.append(UNREADABLE if _shows_answer(rest) else rest)
             return "".join(out)
         piece = text[at:end]
-        out.append(hide(piece) if _MARKER.search(piece) else piece)
+        out.append(hide(piece) if _shows_answer(piece) else piece)
         position = end
     out.append(text[position:])
     return "".join(out)
 
 
-def _object_end(text: str, start: int) -> int | None:
-    """The index just after the brace that closes the one at `start`, or None."""
-    depth = 0
+def _object_end(text: str, start: int) -> tuple[int | None, int]:
+    """The index just after the brace that closes the one at `start` (None: never closed), and the depth."""
+    depth = deepest = 0
     for token in _TOKEN.finditer(text, start):
         if token[0] == "{":
             depth += 1
+            deepest = max(deepest, depth)
         elif token[0] == "}":
             depth -= 1
             if depth == 0:
-                return token.end()
-    return None
+                return token.end(), deepest
+    return None, deepest
 
 
 def _literal_end(text: str, quote: int) -> int | None:
@@ -157,8 +163,6 @@ def _literal_end(text: str, quote: int) -> int | None:
 
 def _hide_object(piece: str) -> str:
     """A JSON object or a Python dict display, answer values hidden, in its own syntax."""
-    if _too_deep(piece):
-        return UNREADABLE
     try:
         value = json.loads(piece)
         as_json = True
@@ -186,16 +190,9 @@ def _hide_bytes_literal(piece: str) -> str:
     return piece if hidden == text else repr(hidden.encode("utf-8"))
 
 
-def _too_deep(piece: str) -> bool:
-    depth = 0
-    for token in _TOKEN.finditer(piece):
-        if token[0] == "{":
-            depth += 1
-            if depth > _NESTING:
-                return True
-        elif token[0] == "}":
-            depth -= 1
-    return False
+def _unreadable(piece: str) -> str:
+    """Too deep to parse safely: hidden whole (it shows a question or an answer)."""
+    return UNREADABLE
 
 
 def _hide(value: Any) -> tuple[Any, bool]:

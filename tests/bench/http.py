@@ -177,6 +177,10 @@ def _environment() -> dict[str, str]:
     }
 
 
+def _log(message: str) -> None:
+    print(f"[bench.http {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
 def _caller(client: Client, tool: str) -> Callable[[], Awaitable[None]]:
     async def call() -> None:
         text_of(await client.call_tool(tool, {}))
@@ -252,9 +256,11 @@ async def measure(
             assert replay.protocol_version == "2026-07-28", replay.protocol_version
             contenders = {name: (_caller(push, name), calls) for name in PUSH}
             contenders |= {name: (_caller(replay, name), wizard_calls) for name in WIZARD}
+            _log(f"server CPU per call: {blocks} blocks per contender")
             with anyio.fail_after(LIMIT):
                 await _alternate(server, contenders, blocks, run)
         for count in sessions:
+            _log(f"throughput: {count} session(s)")
             for _, ours, theirs in PAIRS:
                 for tool in (ours, theirs):
                     per = throughput_calls if tool in PUSH else max(1, throughput_calls // 5)
