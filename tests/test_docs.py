@@ -252,3 +252,16 @@ def test_the_security_page_names_every_logger_the_log_filter_covers() -> None:
     text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
     table = {row.split("|")[1].strip().strip("`") for row in text.splitlines() if row.startswith("| `")}
     assert set(HideAnswerValues.LOGGERS) <= table
+
+
+def test_every_benchmark_command_in_the_docs_runs_a_module_that_exists() -> None:
+    commands = {
+        module
+        for page in DOCS
+        for module in re.findall(r"python -m (tests\.bench(?:\.\w+)?)", page.read_text(encoding="utf-8"))
+    }
+    assert "tests.bench.http" in commands
+    assert "tests.bench.scale" in commands
+    for module in commands:
+        path = ROOT.joinpath(*module.split("."))
+        assert path.with_suffix(".py").is_file() or (path / "__main__.py").is_file(), module

@@ -28,7 +28,7 @@ UNREADABLE = "[a payload with answer values, hidden by HideAnswerValues]"
 """What a payload that shows answer values but cannot be parsed back becomes."""
 
 _MARKERS = ("elicitation/create", "requestedSchema", "inputRequests", "inputResponses")
-"""Words of a question (its defaults) or of a 2026-07-28 round: a plain substring test each, fast on long text."""
+"""Words of a question (its defaults) or of a 2026-07-28 round (plain substring tests: fast on long text)."""
 _ACCEPTED = re.compile(r"action[\"']\s*:\s*[\"']accept")
 """An accepted answer (`"action": "accept"`, JSON or Python repr); searched only where "action" occurs."""
 _START = re.compile(r"\{|(?<![\w'\"])b(?=['\"])")
