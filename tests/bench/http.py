@@ -146,6 +146,8 @@ class Throughput:
     calls: int
     calls_per_second: float
     server_cpu_per_call: float
+    error: str = ""
+    """Why this block failed (its first exception), if it did; the run goes on."""
 
 
 @dataclass
@@ -179,6 +181,13 @@ def _environment() -> dict[str, str]:
 
 def _log(message: str) -> None:
     print(f"[bench.http {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def _first_error(exc: BaseException) -> str:
+    """The first exception that is not a group, as `Type: message`."""
+    while (inner := getattr(exc, "exceptions", None)) and isinstance(inner[0], BaseException):
+        exc = inner[0]
+    return f"{type(exc).__name__}: {str(exc)[:200]}"
 
 
 def _caller(client: Client, tool: str) -> Callable[[], Awaitable[None]]:
@@ -263,8 +272,13 @@ async def measure(
             _log(f"throughput: {count} session(s)")
             for _, ours, theirs in PAIRS:
                 for tool in (ours, theirs):
-                    per = throughput_calls if tool in PUSH else max(1, throughput_calls // 5)
-                    run.throughput.append(await _throughput(server, tool, count, max(per, count)))
+                    per = max(count, throughput_calls if tool in PUSH else max(1, throughput_calls // 5))
+                    try:
+                        row = await _throughput(server, tool, count, per)
+                    except Exception as exc:  # report it and go on: one overloaded block loses no other
+                        row = Throughput(tool, count, per, 0.0, 0.0, error=_first_error(exc))
+                        _log(f"{tool} with {count} session(s) failed: {row.error}")
+                    run.throughput.append(row)
     finally:
         server.close()
     run.seconds = time.perf_counter() - started
@@ -316,6 +330,9 @@ def render(run: HttpRun) -> str:
             "|---:|---|---:|---:|---:|",
         ]
         for row in run.throughput:
+            if row.error:
+                lines.append(f"| {row.sessions} | {row.tool} | {row.calls} | failed: {row.error} | |")
+                continue
             lines.append(
                 f"| {row.sessions} | {row.tool} | {row.calls} | {row.calls_per_second:,.1f} | "
                 f"{_ms(row.server_cpu_per_call)} |"
