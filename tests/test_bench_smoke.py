@@ -117,3 +117,24 @@ def test_the_shaped_question_benchmark_measures_every_contender() -> None:
     assert set(times) == set(bench_shaped.contenders())
     assert all(seconds > 0 for seconds in times.values())
     assert bench_shaped.table(times).count("\n") == len(times) + 1
+
+
+def test_the_http_benchmark_measures_server_cpu_for_every_contender_and_session_count() -> None:
+    from tests.bench import http
+
+    run = http.main(["--quick"])
+    assert run is not None
+    contenders = {*http.PUSH, *http.WIZARD}
+    assert set(run.server.blocks) == contenders
+    assert set(run.client.blocks) == contenders
+    assert all(len(blocks) == 2 and all(x > 0 for x in blocks) for blocks in run.server.blocks.values())
+    assert [(row.sessions, row.tool) for row in run.throughput] == [
+        (sessions, tool)
+        for sessions in (1, 2)
+        for tool in ("typed_elicit", "sdk", "wizard_typed_elicit", "wizard_resolvers")
+    ]
+    assert all(row.calls_per_second > 0 and row.server_cpu_per_call > 0 for row in run.throughput)
+    report = http.render(run)
+    assert "| push (2025-11-25) | typed_elicit |" in report
+    assert "| 2026-07-28 wizard |" in report
+    assert report.count("\n| 2 | ") == 4

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 import runpy
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -11,8 +13,10 @@ from typing import Any
 
 import anyio
 import pytest
+import uvicorn
 from mcp_types import TextContent
 
+from tests.conftest import BOUND, _Uvicorn
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit.testing import Answer, ScriptedUser, accept, cancel, connect, decline
 
@@ -112,3 +116,152 @@ def test_no_tracked_text_file_holds_a_merge_conflict_marker():
         and any(line.startswith(markers) for line in (root / name).read_text(encoding="utf-8").splitlines())
     ]
     assert found == []
+
+
+# --- the client examples the docs link to (issue 18, item 17) ----------------------------------
+
+
+def test_the_pinned_client_example_negotiates_2025_06_18_over_stdio() -> None:
+    done = subprocess.run(
+        [sys.executable, "examples/pinned_client.py"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        cwd=ROOT,
+    )
+    assert done.stdout.splitlines() == [
+        "negotiated 2025-06-18",
+        "Deployed shop to production (4 cores, 8GB, auto_scale=False)",
+    ]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", ["2025-11-25", "2026-07-28"])
+async def test_the_complete_page_client_example_fills_the_bank_page_and_the_tool_gets_the_login(
+    era: str,
+) -> None:
+    bank = runpy.run_path(str(ROOT / "examples" / "link_bank.py"), run_name="served_example")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        http = _Uvicorn(
+            uvicorn.Config(
+                bank["build_server"](f"http://127.0.0.1:{port}").streamable_http_app(),
+                log_level="warning",
+                timeout_graceful_shutdown=2,
+            )
+        )
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(http.serve, [sock])
+            with anyio.fail_after(BOUND):
+                await http.ready.wait()
+            try:
+                with anyio.fail_after(60):
+                    done = await anyio.run_process(
+                        [
+                            sys.executable,
+                            "examples/complete_page_client.py",
+                            f"http://127.0.0.1:{port}/mcp",
+                            era,
+                        ],
+                        cwd=ROOT,
+                        check=False,
+                    )
+            finally:
+                http.should_exit = True
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().splitlines() == [
+        "bank asks: Connect your bank account",
+        "filled in username, password, otp on the page",
+        "Linked the account of ada (one-time code accepted)",
+    ]
+    assert bank["LINKED"] == {"ada": len("correct-horse-battery-staple")}
+
+
+# --- docs/index.md states the public surface as it is --------------------------------------------
+
+PUBLIC_MODULES = (
+    "typed_elicit",
+    "typed_elicit.client",
+    "typed_elicit.testing",
+    "typed_elicit.terminal",
+    "typed_elicit.pages",
+    "typed_elicit.stores",
+    "typed_elicit.logs",
+)
+NAME = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
+
+
+def index_modules_table() -> dict[str, tuple[int, set[str]]]:
+    """Module -> (the count the index states, the names its row lists)."""
+    rows: dict[str, tuple[int, set[str]]] = {}
+    for line in (ROOT / "docs" / "index.md").read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^\| `(typed_elicit[\w.]*)` \| (\d+) \| (.*) \|$", line)
+        if match:
+            rows[match[1]] = (int(match[2]), set(NAME.findall(match[3])))
+    return rows
+
+
+def index_top_level_names() -> tuple[int, set[str]]:
+    """The count in "The N names of the top level" and every name its list names."""
+    text = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    match = re.search(
+        r"^The (\d+) names of the top level, by what a server does with them:\n\n(.*?)\n\n", text, re.S | re.M
+    )
+    assert match, "docs/index.md: the list of the top level's names is missing"
+    return int(match[1]), set(NAME.findall(match[2]))
+
+
+def test_the_index_lists_every_public_module_with_its_count_and_every_name() -> None:
+    rows = index_modules_table()
+    assert sorted(rows) == sorted(PUBLIC_MODULES)
+    for module_name in PUBLIC_MODULES:
+        module = importlib.import_module(module_name)
+        count, names = rows[module_name]
+        assert count == len(module.__all__), f"docs/index.md says {module_name} has {count} names"
+        if module_name != "typed_elicit":  # its row points to the list below it
+            assert names == set(module.__all__), f"docs/index.md's row of {module_name}"
+
+
+def test_the_index_names_every_top_level_name_and_no_other() -> None:
+    import typed_elicit
+
+    count, names = index_top_level_names()
+    assert count == len(typed_elicit.__all__)
+    assert names == set(typed_elicit.__all__)
+
+
+def test_the_index_links_every_page_of_the_site() -> None:
+    text = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    pages = text.split("\n## Pages\n", 1)[1]
+    linked = set(re.findall(r"\]\(([\w-]+\.md)\)", pages))
+    assert linked == {page.name for page in DOCS if page.name != "index.md"}
+
+
+def test_the_pages_page_quotes_pages_not_served_as_it_is_raised() -> None:
+    from typed_elicit.pages import PagesNotServed
+
+    text = (ROOT / "docs" / "pages.md").read_text(encoding="utf-8")
+    assert f"Error executing tool link_bank: PagesNotServed: {PagesNotServed('bank')}" in text
+
+
+def test_the_security_page_names_every_logger_the_log_filter_covers() -> None:
+    from typed_elicit.logs import HideAnswerValues
+
+    text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    table = {row.split("|")[1].strip().strip("`") for row in text.splitlines() if row.startswith("| `")}
+    assert set(HideAnswerValues.LOGGERS) <= table
+
+
+def test_every_benchmark_command_in_the_docs_runs_a_module_that_exists() -> None:
+    commands = {
+        module
+        for page in DOCS
+        for module in re.findall(r"python -m (tests\.bench(?:\.\w+)?)", page.read_text(encoding="utf-8"))
+    }
+    assert "tests.bench.http" in commands
+    assert "tests.bench.scale" in commands
+    for module in commands:
+        path = ROOT.joinpath(*module.split("."))
+        assert path.with_suffix(".py").is_file() or (path / "__main__.py").is_file(), module

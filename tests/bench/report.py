@@ -326,7 +326,8 @@ def _scale(results: Results) -> list[str]:
         if ours:
             lines += [
                 "",
-                "typed_elicit's own allocations per pending question, by source line: "
+                "typed_elicit's own allocations per pending question, by function (this run's tracemalloc, "
+                "largest first): "
                 + ", ".join(f"`{where}` {size:,.0f} B" for where, size in ours.items())
                 + ".",
             ]

@@ -12,13 +12,16 @@ its memory and task counts start clean; it prints one JSON line. Scenarios:
 
 `--tool floor` asks with `ctx.session.elicit_form` (no typed layer) for comparison;
 `--trace` measures with tracemalloc (slower) and breaks the extra memory down by the
-package that allocated it.
+package that allocated it, and typed_elicit's own share by function (never by line number,
+which moves with every edit).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import asyncio
+import functools
 import gc
 import json
 import logging
@@ -109,7 +112,8 @@ class ScaleRun:
     breakdown: dict[str, float] = field(default_factory=dict[str, float])
     """With --trace: bytes per pending question by allocating package."""
     ours: dict[str, float] = field(default_factory=dict[str, float])
-    """With --trace: bytes per pending question allocated by typed_elicit, by source line."""
+    """With --trace: bytes per pending question allocated by typed_elicit, by function
+    (`file.py:Class.function`, from the source lines tracemalloc names), largest first."""
     results: dict[str, int] = field(default_factory=dict[str, int])
     """Outcome of each tool call: "ok", "error: <first words>", "cancelled"."""
     tasks_left: dict[str, int] = field(default_factory=dict[str, int])
@@ -134,6 +138,30 @@ def _category(filename: str) -> str:
         top = path.parts[path.parts.index("site-packages") + 1]
         return top.split(".")[0].removesuffix(".py")
     return "Python stdlib (tasks, contexts, dataclass __init__)"
+
+
+@functools.cache
+def _functions(filename: str) -> list[tuple[int, int, str]]:
+    """(first line, last line, qualified name) of every function and class in a source file."""
+    found: list[tuple[int, int, str]] = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = f"{prefix}{child.name}"
+                found.append((child.lineno, child.end_lineno or child.lineno, name))
+                visit(child, f"{name}.")
+            else:
+                visit(child, prefix)
+
+    visit(ast.parse(Path(filename).read_text(encoding="utf-8")), "")
+    return found
+
+
+def _function_at(filename: str, lineno: int) -> str:
+    """The innermost function (or class) of `filename` holding line `lineno`; `<module>` if none."""
+    spans = [(first, name) for first, last, name in _functions(filename) if first <= lineno <= last]
+    return max(spans)[1] if spans else "<module>"
 
 
 def _error_kind(text: str) -> str:
@@ -260,11 +288,15 @@ async def run(
             for stat in after.compare_to(before, "filename"):
                 by_package[_category(stat.traceback[0].filename)] += stat.size_diff
             report.breakdown = {name: size / pending for name, size in by_package.most_common()}
+            by_function: Counter[str] = Counter()
             for stat in after.compare_to(before, "lineno"):
                 frame = stat.traceback[0]
-                if _category(frame.filename) == "typed_elicit" and stat.size_diff >= pending * 8:
-                    where = f"{Path(frame.filename).name}:{frame.lineno}"
-                    report.ours[where] = stat.size_diff / pending
+                if _category(frame.filename) == "typed_elicit":
+                    where = f"{Path(frame.filename).name}:{_function_at(frame.filename, frame.lineno)}"
+                    by_function[where] += stat.size_diff
+            report.ours = {
+                where: size / pending for where, size in by_function.most_common() if size >= pending * 8
+            }
             report.bytes_per_pending = grown / pending
         else:
             report.bytes_per_pending = (_rss() - base_rss) / pending
