@@ -1082,6 +1082,8 @@ EXAMPLE_CHECKS: dict[str, tuple[list[str], int, str]] = {
     # The client examples ask nothing: check says so and exits 1.
     "ci_responder.py": ([], EXIT_PROBLEMS, "no form model found"),
     "client_handler.py": ([], EXIT_PROBLEMS, "no form model found"),
+    "complete_page_client.py": ([], EXIT_PROBLEMS, "no form model found"),
+    "pinned_client.py": ([], EXIT_PROBLEMS, "no form model found"),
     # Its only tool ends the call with a URL (-32042) and asks no form.
     "drive_link.py": ([], EXIT_PROBLEMS, "no form model found"),
     # Shows that 2025-06-18 has no multi-select.
