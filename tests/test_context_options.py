@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 import typed_elicit._reducer as reducer_module
 from tests.conftest import BOUND, accept, decline, user
+from tests.counting import CountingMapping, CountingSequence
 from typed_elicit import Accepted, Choices, ElicitContext, elicits
 
 pytestmark = pytest.mark.anyio
@@ -451,3 +452,53 @@ async def test_elicit_all_checks_every_questions_shape_before_sending_any(connec
     assert "PickAccount.account: offers no options" in result.content[0].text
     assert stray.is_error  # a ValueError, whose message the SDK keeps to the server's log
     assert scripted.asked == []
+
+
+# --- limits checked first: a hostile offer is refused with work bounded by the limit ----------
+
+HOSTILE: dict[str, Any] = {}
+"""What the `hostile` tools offer; each test puts a counting container here (tests/counting.py)."""
+
+
+def build_hostile() -> MCPServer:
+    hostile = MCPServer("hostile-offers")
+
+    @hostile.tool()
+    @elicits
+    async def offer(ctx: ElicitContext) -> str:
+        await ctx.elicit(PickAccount, options={"account": HOSTILE["offer"]})
+        return "asked"
+
+    @hostile.tool()
+    @elicits
+    async def offer_all(ctx: ElicitContext) -> str:
+        await ctx.elicit_all(Confirm, PickAccount, options={PickAccount: {"account": HOSTILE["offer"]}})
+        return "asked"
+
+    return hostile
+
+
+@pytest.mark.parametrize(
+    ("offer", "problem"),
+    [
+        (lambda: CountingSequence(10**6), "offers 1000000 options, more than the 1000 clients accept"),
+        (lambda: CountingMapping(10**6), "offers 1000000 options, more than the 1000 clients accept"),
+        (
+            lambda: CountingMapping(1_000, title="t" * 100_000),
+            "titles an option with 100003 characters, more than 1000",
+        ),
+    ],
+    ids=["million-values", "million-titled", "huge-titles"],
+)
+@pytest.mark.parametrize("tool", ["offer", "offer_all"])
+async def test_a_hostile_offer_fails_before_anything_is_sent_having_read_a_bounded_part(
+    connect, era, offer, problem, tool
+):
+    HOSTILE["offer"] = given = offer()
+    scripted = user()
+    async with connect(build_hostile(), era, scripted) as client:
+        is_error, text = await call(client, tool)
+    assert is_error
+    assert f"PickAccount.account: {problem}" in text
+    assert scripted.asked == []
+    assert given.read <= 2  # elicit_all checks every question's shape, then asks: two reads at most

@@ -204,11 +204,16 @@ def test_stray_keys_are_cut_escaped_and_counted_not_listed_without_end():
     content["\ud800\n"] = 1
     with pytest.raises(InvalidResponse) as caught:
         validate_content(Amounts, AMOUNTS, content)
-    errors = caught.value.errors
+    # More keys than the form has fields: refused whole, one problem counting them, none listed.
+    assert caught.value.errors == (("(answer)", "holds 1002 keys, more than the 2 fields of the form"),)
+    stray = [(str(key), "was not asked for (the form has no such field)") for key in content]
+    errors = InvalidResponse("Amounts", stray, content).errors
     assert len(errors) == MAX_PROBLEMS
     assert errors[0] == ("stray0", "was not asked for (the form has no such field)")
     assert errors[-1] == ("(form)", f"and {1002 - MAX_PROBLEMS + 1} more problems")
-    assert len(str(caught.value)) < MAX_PROBLEMS * (MAX_PATH_LENGTH + MAX_PROBLEM_LENGTH + 4) + 400
+    assert len(str(InvalidResponse("Amounts", stray, content))) < (
+        MAX_PROBLEMS * (MAX_PATH_LENGTH + MAX_PROBLEM_LENGTH + 4) + 400
+    )
     escaped = InvalidResponse("M", [("\ud800\n" + "k" * 100, "a\x00b")], None).errors
     assert escaped == (("\\ud800\\n" + "k" * (MAX_PATH_LENGTH - 11) + "...", "a\\x00b"),)
     assert InvalidResponse("M", errors, None).errors == errors, "bounding twice changes nothing"
