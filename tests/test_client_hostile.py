@@ -138,6 +138,10 @@ def hostile_cases() -> Iterator[tuple[str, object, str]]:
     )
     yield "many-items", obj(a={"type": "array", "items": {"enum": many}}), "options"
     yield "huge-schema", obj(a={"enum": ["x" * 1000] * 2000}), "characters as JSON"
+    # 200,000 characters, but 1.2 MB as ASCII JSON: past the cheap lower bound, the exact count refuses it.
+    yield "escaped-schema", obj(a={"type": "string", "description": "\u00e9" * 200_000}), "characters as JSON"
+    names = [f"n{i}" for i in range(MAX_FIELDS + 1)]
+    yield "many-required", {**obj(a={"type": "string"}), "required": names}, "201 properties, more than"
     nested: dict[str, Any] = {}
     for _ in range(50_000):
         nested = {"x": nested}

@@ -275,6 +275,25 @@ async def test_a_reask_prefills_booleans_on_every_era(connect, era):
     assert again["required"] == ["ok", "count"]  # a pre-fill shows; it never fills in on arrival
 
 
+async def test_a_reask_prefills_a_multi_select_choice_of_several_offered_options(connect, modern_era):
+    class Picks(BaseModel):
+        tags: Annotated[list[str], Choices(), Field(min_length=1)]
+        count: int = Field(ge=0)
+
+    picks_server = MCPServer("picks")
+
+    @picks_server.tool()
+    @elicits
+    async def ask(ctx: ElicitContext) -> str:
+        result = await ctx.elicit(Picks, "Picks?", options={"tags": ["a", "b", "c"]}, retries=1)
+        return result.data.model_dump_json() if isinstance(result, Accepted) else "no"
+
+    scripted = user(accept(tags=["a", "c"], count=-1), accept(tags=["a", "c"], count=2))
+    async with connect(picks_server, modern_era, scripted) as client:
+        assert await call(client, "ask") == (False, '{"tags":["a","c"],"count":2}')
+    assert scripted.asked[1].requested_schema["properties"]["tags"]["default"] == ["a", "c"]
+
+
 async def test_a_reask_after_a_problem_across_fields_prefills_nothing(connect, modern_era):
     scripted = user(accept(account="acc-1", amount=5, zzz=1), decline())
     async with connect(server, modern_era, scripted) as client:

@@ -145,7 +145,7 @@ class Question(Generic[R]):
             if spec is None or value is None or key in named:
                 continue
             try:
-                valid[key] = check_wire_value(spec, value)
+                valid[key] = check_wire_value(spec, value, self.form.offered)
             except ValueError:
                 continue
         return replace(self, shown=self.form.prefilled(valid)) if valid else self
