@@ -913,9 +913,9 @@ def check_wire_value(
 
     The rules (`typed_elicit._wire`): a boolean field takes only `true`/`false`; a number
     field what `wire_number` takes; a text or choice field only valid Unicode text, in the
-    field's format when it has one; a multi-select only a list of such texts, no longer
-    than the field's `maxItems` nor than its option count (the count `offered` gives for
-    a `Choices()` field), checked before any item is read.
+    field's format when it has one; a multi-select only a list of such texts, with no more
+    items than the field has options (the count `offered` gives for a `Choices()` field),
+    checked before any item is read.
 
     One exception, for speed: an `email` field is left to the model. The reducer emits
     `format: email` only for `EmailStr` fields, whose validation calls the very function
@@ -943,11 +943,9 @@ def check_wire_value(
         raise ValueError(f"expected a list of options, got {kind_of(value)}")
     items = cast("list[object]", value)
     allowed = offered.get(spec.name) if offered else None
-    most = len(spec.options) if allowed is None else len(allowed)
-    if spec.max_items is not None and spec.max_items < most:
-        most = spec.max_items
-    if len(items) > most:
-        raise ValueError(f"expected at most {most} item{'s' if most != 1 else ''}, got {len(items)}")
+    count = len(spec.options) if allowed is None else len(allowed)
+    if len(items) > count:  # `maxItems` is the model's to judge (its words); this bounds the work
+        raise ValueError(f"holds {len(items)} items, more than the {count} options offered")
     for item in items:
         if not isinstance(item, str):
             raise ValueError(f"expected a list of options, got a list holding {kind_of(item)}")

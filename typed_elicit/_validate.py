@@ -36,7 +36,7 @@ The rules, applied in this order:
      takes a value the client half would refuse, and may refuse more (`HttpUrl`
      refuses `mailto:`): such an answer is asked again like any other invalid one.
    - A multi-select (`array`) field takes a list of strings, each valid Unicode text,
-     and no more of them than its `maxItems` or its option count (checked first).
+     and no more of them than it has options (checked first; `maxItems` is the model's).
 5. A question shaped at call time (`ctx.elicit(..., options=..., defaults=...)`, see
    `validate_answer`): a field left out (or null) that has a per-question default gets
    it, and a `Choices()` field's value (each item, for a multi-select) must be one of
