@@ -14,7 +14,7 @@ import gc
 import json
 import re
 import tracemalloc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, cast
 
 import anyio
@@ -138,6 +138,10 @@ def hostile_cases() -> Iterator[tuple[str, object, str]]:
     )
     yield "many-items", obj(a={"type": "array", "items": {"enum": many}}), "options"
     yield "huge-schema", obj(a={"enum": ["x" * 1000] * 2000}), "characters as JSON"
+    # 200,000 characters, but 1.2 MB as ASCII JSON: past the cheap lower bound, the exact count refuses it.
+    yield "escaped-schema", obj(a={"type": "string", "description": "\u00e9" * 200_000}), "characters as JSON"
+    names = [f"n{i}" for i in range(MAX_FIELDS + 1)]
+    yield "many-required", {**obj(a={"type": "string"}), "required": names}, "201 properties, more than"
     nested: dict[str, Any] = {}
     for _ in range(50_000):
         nested = {"x": nested}
@@ -578,3 +582,64 @@ def test_a_failure_no_check_foresaw_is_still_a_clean_refusal(monkeypatch: pytest
 
     assert error.problems == (UNCHECKED_PROBLEM,)
     assert "OverflowError" not in str(error)
+
+
+# --- hostile sizes: refused with work bounded by the limit, not by the schema ----------------
+
+
+def refusal_peak(schema: object) -> tuple[RequestedSchemaError, int]:
+    """The refusal of `schema`, and the most memory parsing it allocated at once (tracemalloc)."""
+    _parse_cached.cache_clear()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        error = refusal(schema)
+        return error, tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+
+
+def million() -> list[str]:
+    return [f"v{i}" for i in range(10**6)]
+
+
+def many_properties(count: int) -> dict[str, object]:
+    prop = {"type": "string"}  # one object shared by every property: the test's own memory stays small
+    return obj(**{f"f{i}": prop for i in range(count)})
+
+
+def titled(count: int, title: str) -> list[dict[str, str]]:
+    return [{"const": f"v{i}", "title": title} for i in range(count)]
+
+
+BOUNDED_CASES: dict[str, tuple[Callable[[], object], str]] = {
+    "million-properties": (
+        lambda: many_properties(10**6),
+        "properties: 1000000 fields, more than the 200 allowed",
+    ),
+    "million-enum": (lambda: obj(a={"type": "string", "enum": million()}), "characters as JSON"),
+    "million-items": (lambda: obj(a={"type": "array", "items": {"enum": million()}}), "characters as JSON"),
+    "million-required": (lambda: {**obj(a={"type": "string"}), "required": million()}, "characters as JSON"),
+    "20-mb-title": (lambda: obj(a={"type": "string", "title": "t" * 20_000_000}), "characters as JSON"),
+    "20-mb-unknown-keyword": (
+        lambda: obj(a={"type": "string", "x-note": ["n" * 1000] * 20_000}),
+        "characters as JSON",
+    ),
+    "thousand-100-kb-titles": (
+        lambda: obj(a={"type": "string", "oneOf": titled(1000, "t" * 100_000)}),
+        "characters as JSON",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BOUNDED_CASES))
+def test_a_huge_schema_is_refused_allocating_a_bounded_amount(case: str) -> None:
+    make, expected = BOUNDED_CASES[case]
+    schema = make()
+
+    error, peak = refusal_peak(schema)
+
+    assert expected in str(error)
+    assert_clean(str(error))
+    assert peak < 256 * 1024, peak  # serialising any of these whole would take megabytes

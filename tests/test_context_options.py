@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 import typed_elicit._reducer as reducer_module
 from tests.conftest import BOUND, accept, decline, user
+from tests.counting import CountingMapping, CountingSequence
 from typed_elicit import Accepted, Choices, ElicitContext, elicits
 
 pytestmark = pytest.mark.anyio
@@ -274,6 +275,25 @@ async def test_a_reask_prefills_booleans_on_every_era(connect, era):
     assert again["required"] == ["ok", "count"]  # a pre-fill shows; it never fills in on arrival
 
 
+async def test_a_reask_prefills_a_multi_select_choice_of_several_offered_options(connect, modern_era):
+    class Picks(BaseModel):
+        tags: Annotated[list[str], Choices(), Field(min_length=1)]
+        count: int = Field(ge=0)
+
+    picks_server = MCPServer("picks")
+
+    @picks_server.tool()
+    @elicits
+    async def ask(ctx: ElicitContext) -> str:
+        result = await ctx.elicit(Picks, "Picks?", options={"tags": ["a", "b", "c"]}, retries=1)
+        return result.data.model_dump_json() if isinstance(result, Accepted) else "no"
+
+    scripted = user(accept(tags=["a", "c"], count=-1), accept(tags=["a", "c"], count=2))
+    async with connect(picks_server, modern_era, scripted) as client:
+        assert await call(client, "ask") == (False, '{"tags":["a","c"],"count":2}')
+    assert scripted.asked[1].requested_schema["properties"]["tags"]["default"] == ["a", "c"]
+
+
 async def test_a_reask_after_a_problem_across_fields_prefills_nothing(connect, modern_era):
     scripted = user(accept(account="acc-1", amount=5, zzz=1), decline())
     async with connect(server, modern_era, scripted) as client:
@@ -451,3 +471,53 @@ async def test_elicit_all_checks_every_questions_shape_before_sending_any(connec
     assert "PickAccount.account: offers no options" in result.content[0].text
     assert stray.is_error  # a ValueError, whose message the SDK keeps to the server's log
     assert scripted.asked == []
+
+
+# --- limits checked first: a hostile offer is refused with work bounded by the limit ----------
+
+HOSTILE: dict[str, Any] = {}
+"""What the `hostile` tools offer; each test puts a counting container here (tests/counting.py)."""
+
+
+def build_hostile() -> MCPServer:
+    hostile = MCPServer("hostile-offers")
+
+    @hostile.tool()
+    @elicits
+    async def offer(ctx: ElicitContext) -> str:
+        await ctx.elicit(PickAccount, options={"account": HOSTILE["offer"]})
+        return "asked"
+
+    @hostile.tool()
+    @elicits
+    async def offer_all(ctx: ElicitContext) -> str:
+        await ctx.elicit_all(Confirm, PickAccount, options={PickAccount: {"account": HOSTILE["offer"]}})
+        return "asked"
+
+    return hostile
+
+
+@pytest.mark.parametrize(
+    ("offer", "problem"),
+    [
+        (lambda: CountingSequence(10**6), "offers 1000000 options, more than the 1000 clients accept"),
+        (lambda: CountingMapping(10**6), "offers 1000000 options, more than the 1000 clients accept"),
+        (
+            lambda: CountingMapping(1_000, title="t" * 100_000),
+            "titles an option with 100003 characters, more than 1000",
+        ),
+    ],
+    ids=["million-values", "million-titled", "huge-titles"],
+)
+@pytest.mark.parametrize("tool", ["offer", "offer_all"])
+async def test_a_hostile_offer_fails_before_anything_is_sent_having_read_a_bounded_part(
+    connect, era, offer, problem, tool
+):
+    HOSTILE["offer"] = given = offer()
+    scripted = user()
+    async with connect(build_hostile(), era, scripted) as client:
+        is_error, text = await call(client, tool)
+    assert is_error
+    assert f"PickAccount.account: {problem}" in text
+    assert scripted.asked == []
+    assert given.read <= 2  # elicit_all checks every question's shape, then asks: two reads at most

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date, datetime, timezone
 from typing import Annotated, Any, Literal
@@ -10,8 +11,11 @@ import pytest
 from hypothesis import given, settings
 from pydantic import BaseModel, Field, StringConstraints
 
+import typed_elicit._reducer as reducer_module
+from tests.counting import CountingDict, CountingList, CountingMapping, CountingSequence
 from tests.spec_check import assert_spec_valid
-from typed_elicit import Choices, OptionsError, SchemaError, Titles, reduce_schema
+from typed_elicit import Choices, OptionsError, SchemaError, Titles, form, reduce_schema
+from typed_elicit._form import MAX_OPTION_LENGTH, MAX_OPTIONS, MAX_QUESTION_SCHEMA_LENGTH, MAX_TEXT_LENGTH
 from typed_elicit._reducer import schema_problems, shaped
 from typed_elicit._validate import validate_answer
 from typed_elicit.client import parse_requested_schema
@@ -359,3 +363,180 @@ def test_a_page_form_with_a_choices_field_is_refused_at_import() -> None:
         @form(page=True)
         class Paged(BaseModel):
             account: Annotated[str, Choices()]
+
+
+# --- limits, checked first: the work done before a refusal is bounded by the limit ------------
+#
+# Each hostile argument is a counting container (tests/counting.py); a refusal must have read
+# at most about the limit's worth of it, however much it holds.
+
+
+def test_a_million_options_are_refused_reading_none_of_them() -> None:
+    many = CountingSequence(10**6)
+    titled = CountingMapping(10**6)
+
+    for offer in (many, titled):
+        (problem,) = problems_of(options={"account": offer, "tags": ["x"]})
+        assert problem == (
+            f"Pick.account: offers 1000000 options, more than the {MAX_OPTIONS} clients accept; offer fewer"
+        )
+    assert (many.read, titled.read) == (0, 0)
+
+
+def test_a_sequence_that_understates_its_length_is_read_at_most_one_past_the_limit() -> None:
+    liar = CountingSequence(10**6, claimed=3)
+
+    (problem,) = problems_of(options={"account": liar, "tags": ["x"]})
+
+    assert f"more than the {MAX_OPTIONS} clients accept" in problem
+    assert liar.read <= MAX_OPTIONS + 1
+
+
+@pytest.mark.parametrize(
+    ("offer", "problem"),
+    [
+        (
+            ["v" * (MAX_OPTION_LENGTH + 1)],
+            f"offers an option of 1001 characters, more than {MAX_OPTION_LENGTH}",
+        ),
+        ({"a": "t" * 100_000}, f"titles an option with 100000 characters, more than {MAX_OPTION_LENGTH}"),
+    ],
+    ids=["value", "title"],
+)
+def test_an_option_or_title_over_the_length_limit_is_refused(offer: Any, problem: str) -> None:
+    (first,) = problems_of(options={"account": offer, "tags": ["x"]})
+
+    assert problem in first
+
+
+def test_options_that_would_make_a_schema_over_64_kib_are_refused_after_reading_a_bounded_part() -> None:
+    wide = CountingSequence(MAX_OPTIONS, width=MAX_OPTION_LENGTH)  # 1000 options of 1000 characters
+
+    (problem,) = problems_of(options={"account": wide, "tags": ["x"]})
+
+    assert problem.startswith("Pick.account: its options take more than the ")
+    assert f"{MAX_QUESTION_SCHEMA_LENGTH} bytes of JSON a question's schema may have" in problem
+    assert wide.read <= MAX_QUESTION_SCHEMA_LENGTH // MAX_OPTION_LENGTH + 1
+
+
+def test_a_schema_over_64_kib_once_escaped_as_json_is_refused() -> None:
+    # 1000 options of 30 emoji: 30 characters each, 360 bytes each as ASCII JSON (two \u escapes).
+    emoji = [f"{i:03d}" + "\U0001f600" * 27 for i in range(MAX_OPTIONS)]
+
+    (problem,) = problems_of(options={"account": emoji, "tags": ["x"]})
+
+    assert problem == (
+        f"Pick.(question): its schema takes more than the {MAX_QUESTION_SCHEMA_LENGTH} bytes of JSON a "
+        "question's schema may have; offer fewer or shorter options or defaults (or ask in steps)"
+    )
+
+
+def test_a_schema_just_under_the_limit_is_sent() -> None:
+    values = [f"{i:03d}".ljust(60, "v") for i in range(MAX_OPTIONS)]  # about 63 KiB as JSON
+
+    record = shaped(Pick, "2026-07-28", options={"account": values, "tags": ["x"]})
+
+    size = len(json.dumps(record.schema, separators=(",", ":")))
+    assert 60_000 < size <= MAX_QUESTION_SCHEMA_LENGTH
+
+
+@pytest.mark.parametrize("argument", ["options", "defaults"])
+def test_an_argument_naming_more_keys_than_the_model_has_fields_is_refused_with_one_problem(
+    argument: str,
+) -> None:
+    keys = CountingDict({f"f{i}": ["x"] for i in range(100_000)})
+    call: dict[str, Any] = {argument: keys}
+    if argument == "defaults":
+        call["options"] = OPTIONS
+
+    (problem,) = problems_of(**call)
+
+    assert problem == (
+        f"Pick.({argument}): {argument}= names 100000 keys, more than the 5 fields of Pick; "
+        f"name each field at most once (fix the keys in {argument}=)"
+    )
+    assert keys.read == 0
+
+
+def test_a_default_longer_than_the_schema_may_be_is_refused_before_it_is_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    checked: list[int] = []
+    original = reducer_module._check_default  # pyright: ignore[reportPrivateUsage]
+
+    def spy(validator: Any, default: object, prop: Any, metadata: Any) -> None:
+        checked.append(len(str(default)))
+        original(validator, default, prop, metadata)
+
+    monkeypatch.setattr(reducer_module, "_check_default", spy)
+
+    (problem,) = problems_of(defaults={"code": "1" * 10**7})
+
+    assert problem.startswith("Pick.code: the default has 10000000 characters, more than the ")
+    assert checked == []
+
+
+def test_a_multi_select_default_with_more_items_than_options_is_refused_reading_none() -> None:
+    many = CountingList(["x"] * 100_000)
+
+    (problem,) = problems_of(defaults={"tags": many})
+
+    assert problem.startswith("Pick.tags: the default holds 100000 items, more than the 3 options offered")
+    assert many.read == 0
+
+
+def test_titles_past_the_option_limit_are_refused_at_class_definition_reading_one_past_it() -> None:
+    titles = CountingMapping(10**6)
+
+    with pytest.raises(SchemaError, match=f"Titles\\(...\\) names more than {MAX_OPTIONS} options"):
+
+        @form
+        class Sizes(BaseModel):
+            size: Annotated[Literal["s", "l"], Titles(titles)]
+
+    assert titles.read <= MAX_OPTIONS + 1
+
+
+@pytest.mark.parametrize(
+    ("annotation", "problem"),
+    [
+        (
+            Annotated[Literal["s", "l"], Titles(s="Small", l="L" * (MAX_OPTION_LENGTH + 1))],
+            f"Titles(...) titles an option with 1001 characters, more than {MAX_OPTION_LENGTH}",
+        ),
+        (
+            Literal["s", "l" * (MAX_OPTION_LENGTH + 1)],
+            f"offers an option of 1001 characters, more than {MAX_OPTION_LENGTH}",
+        ),
+    ],
+    ids=["title", "value"],
+)
+def test_an_option_or_title_over_the_length_limit_is_refused_at_class_definition(
+    annotation: Any, problem: str
+) -> None:
+    model = type("Long", (BaseModel,), {"__annotations__": {"size": annotation}})
+
+    (found,) = schema_problems(model, protocol_version="2026-07-28")
+
+    assert problem in found
+
+
+@pytest.mark.parametrize("key", ["title", "description"])
+def test_a_field_text_the_client_would_refuse_is_refused_at_class_definition(key: str) -> None:
+    model = type("Texts", (BaseModel,), {"__annotations__": {"x": str}, "x": Field(**{key: "t" * 10_001})})
+
+    (found,) = schema_problems(model, protocol_version="2026-07-28")
+
+    assert found == (
+        f"Texts.x: its {key} has 10001 characters, more than the {MAX_TEXT_LENGTH} clients accept; shorten it"
+    )
+
+
+def test_a_class_whose_schema_is_over_64_kib_is_refused_at_class_definition() -> None:
+    fields = {f"f{i}": Field(default="", description="d" * 1_000) for i in range(70)}
+    model = type("Wide", (BaseModel,), {"__annotations__": dict.fromkeys(fields, str), **fields})
+
+    problems = schema_problems(model, protocol_version="2025-06-18")
+
+    assert len(problems) == 1
+    assert problems[0].startswith(f"Wide: its schema takes more than the {MAX_QUESTION_SCHEMA_LENGTH} bytes")

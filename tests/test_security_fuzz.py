@@ -18,6 +18,7 @@ from datetime import date, datetime, timezone
 from typing import Annotated, Any, Literal
 
 import anyio
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp import Client
@@ -26,7 +27,11 @@ from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitRes
 from pydantic import AnyUrl, BaseModel, EmailStr, Field
 
 from tests.conftest import BOUND
+from tests.counting import Calls, CountingDict, CountingList
 from typed_elicit import Accepted, ElicitContext, InvalidResponse, Titles, elicits, reduce_schema
+from typed_elicit._policy import DEFAULT_MAX_ANSWER_BYTES
+from typed_elicit._question import Question, json_size
+from typed_elicit._reducer import reduced
 from typed_elicit._testing import valid_answers
 from typed_elicit._validate import validate_content
 from typed_elicit._wire import check_date, check_datetime, check_email, check_text, check_uri
@@ -406,3 +411,98 @@ def test_fuzzed_answers_through_the_whole_stack_on_a_push_era_and_on_2026_07_28(
     assert counts["tried"] == 50
     assert counts["refused"] >= 10
     assert counts["accepted"] >= 10
+
+
+# --- hostile sizes: refused with work bounded by the limit, not by the input -----------------
+#
+# The SDK has parsed (and validated) an answer before typed_elicit sees it; what follows shows
+# typed_elicit's own work stays bounded. Each hostile answer is a counting container
+# (tests/counting.py): the assertion is on how many of its entries were read before the refusal.
+
+UNKNOWN_KEYS = 330_000
+"""The issue's answer: 3.7 MiB of JSON, 330k keys the form does not have."""
+
+
+def hostile_question() -> Question[Any]:
+    return Question("q0", "Fill in everything", Everything, reduced(Everything, "2025-11-25"))
+
+
+def accepted(content: dict[str, Any]) -> ElicitResult:
+    return ElicitResult.model_construct(action="accept", content=content)  # kept as given: a CountingDict
+
+
+def test_an_answer_with_more_keys_than_fields_is_refused_with_one_problem_reading_none_of_them() -> None:
+    content = CountingDict({f"k{i:06d}": 1 for i in range(UNKNOWN_KEYS)})
+    problem = f"holds {UNKNOWN_KEYS} keys, more than the {len(FIELDS)} fields of the form"
+
+    with pytest.raises(InvalidResponse) as sized:
+        hostile_question().check_size(accepted(content), DEFAULT_MAX_ANSWER_BYTES)
+    with pytest.raises(InvalidResponse) as checked:
+        validate_content(Everything, SCHEMA, content)
+
+    assert sized.value.errors == (("(answer)", problem),)
+    assert sized.value.content is None  # nothing of it is kept, not even for a re-ask's pre-fill
+    assert checked.value.errors == (("(answer)", problem),)
+    assert content.read == 0
+
+
+def test_a_list_answer_of_a_million_items_is_refused_with_as_many_calls_as_one_of_100_000() -> None:
+    made: list[int] = []
+    for items in (10**5, 10**5, 10**6):  # the first run warms what a first run builds once
+        question, answer = hostile_question(), accepted({"name": "n", "tags": ["a"] * items})
+        with Calls() as calls, pytest.raises(InvalidResponse, match="larger than the limit of 65536 bytes"):
+            question.check_size(answer, DEFAULT_MAX_ANSWER_BYTES)
+        made.append(calls.made)
+
+    assert made[1] == made[2] < 1_000, made  # the size bound once walked the list: a len() per item
+
+
+@pytest.mark.parametrize(("field", "options"), [("tags", 3), ("titled_tags", 2)])
+def test_a_list_answer_with_more_items_than_options_is_refused_reading_none_of_its_items(
+    field: str, options: int
+) -> None:
+    picks = CountingList(["p" if field == "titled_tags" else "a"] * 50)
+
+    with pytest.raises(InvalidResponse) as caught:
+        validate_content(Everything, SCHEMA, {"name": "n", "titled_tags": ["p"], field: picks})
+
+    assert caught.value.errors == ((field, f"holds 50 items, more than the {options} options offered"),)
+    assert picks.read == 0
+
+
+def test_the_size_of_a_huge_answer_is_counted_reading_at_most_the_limit_s_worth() -> None:
+    wide = CountingDict({f"k{i:06d}": 1 for i in range(10**6)})
+    long_ = CountingDict({f"k{i:06d}": "x" * 10 for i in range(10_000)})
+
+    assert json_size(wide, DEFAULT_MAX_ANSWER_BYTES) > DEFAULT_MAX_ANSWER_BYTES
+    assert json_size(long_, DEFAULT_MAX_ANSWER_BYTES) > DEFAULT_MAX_ANSWER_BYTES
+
+    assert wide.read == 0  # a million entries take at least 5 MB: refused on its length alone
+    assert long_.read <= DEFAULT_MAX_ANSWER_BYTES // 20  # each entry is 21 bytes: read until past the limit
+
+
+async def _answer_with(mode: Literal["legacy", "2026-07-28"], content: dict[str, Any]) -> str:
+    async def answer(_: Any, params: Any) -> ElicitResult:
+        return ElicitResult(action="accept", content=content)
+
+    with anyio.fail_after(BOUND * 3):
+        async with Client(fuzz_server, mode=mode, elicitation_callback=answer) as client:
+            result = await client.call_tool("everything", {})
+    (block,) = result.content
+    assert isinstance(block, TextContent)
+    assert result.is_error
+    return block.text
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_an_answer_with_thousands_of_unknown_keys_is_refused_whole_on_both_eras(
+    mode: Literal["legacy", "2026-07-28"],
+) -> None:
+    text = await _answer_with(mode, {f"k{i:05d}": 1 for i in range(33_000)})
+
+    assert (
+        f"the answer to Everything is invalid: (answer): holds 33000 keys, more than the {len(FIELDS)}"
+        in text
+    )
+    assert "k00001" not in text

@@ -14,10 +14,11 @@ from mcp_types import TextContent
 from pydantic import AnyUrl, BaseModel, EmailStr, Field, HttpUrl, ValidationError, field_validator
 
 from tests.conftest import BOUND, accept, user
+from tests.counting import CountingDict
 from typed_elicit import Accepted, ElicitContext, InvalidResponse, elicits, reduce_schema
 from typed_elicit._errors import MAX_PATH_LENGTH, MAX_PROBLEM_LENGTH, MAX_PROBLEMS
 from typed_elicit._validate import validate_content
-from typed_elicit._wire import TOO_LARGE, check_uri, wire_number
+from typed_elicit._wire import TOO_LARGE, check_uri, json_floor, json_size, wire_number
 from typed_elicit.client import InvalidAnswer, model_from_schema, parse_requested_schema
 
 SSN = "078-05-1120"
@@ -204,11 +205,16 @@ def test_stray_keys_are_cut_escaped_and_counted_not_listed_without_end():
     content["\ud800\n"] = 1
     with pytest.raises(InvalidResponse) as caught:
         validate_content(Amounts, AMOUNTS, content)
-    errors = caught.value.errors
+    # More keys than the form has fields: refused whole, one problem counting them, none listed.
+    assert caught.value.errors == (("(answer)", "holds 1002 keys, more than the 2 fields of the form"),)
+    stray = [(str(key), "was not asked for (the form has no such field)") for key in content]
+    errors = InvalidResponse("Amounts", stray, content).errors
     assert len(errors) == MAX_PROBLEMS
     assert errors[0] == ("stray0", "was not asked for (the form has no such field)")
     assert errors[-1] == ("(form)", f"and {1002 - MAX_PROBLEMS + 1} more problems")
-    assert len(str(caught.value)) < MAX_PROBLEMS * (MAX_PATH_LENGTH + MAX_PROBLEM_LENGTH + 4) + 400
+    assert len(str(InvalidResponse("Amounts", stray, content))) < (
+        MAX_PROBLEMS * (MAX_PATH_LENGTH + MAX_PROBLEM_LENGTH + 4) + 400
+    )
     escaped = InvalidResponse("M", [("\ud800\n" + "k" * 100, "a\x00b")], None).errors
     assert escaped == (("\\ud800\\n" + "k" * (MAX_PATH_LENGTH - 11) + "...", "a\\x00b"),)
     assert InvalidResponse("M", errors, None).errors == errors, "bounding twice changes nothing"
@@ -519,3 +525,42 @@ async def test_a_huge_exponent_is_an_ordinary_invalid_answer_through_the_whole_s
     assert "amount: expected a number a 64-bit float can hold" in text
     async with connect(server, era, user(accept(amount="-0", count="0e99999999999999999999"))) as client:
         assert await call(client, "amounts") == (False, "0.0/0")
+
+
+# --- sizes: counted with work bounded by the limit ------------------------------------------------
+
+JSON_VALUES: list[tuple[Any, int]] = [
+    ("abc", 0),
+    ("\u00e9\U0001f600\n", 0),
+    (5, 1),
+    (None, 0),
+    ({}, 0),
+    ([], 0),
+    ({"a": "b", "n": 1.5, "t": True}, 0),
+    (["x", ["y", {"z": []}]], 0),
+    ({"type": "object", "properties": {"a": {"type": "string", "enum": ["x", "y"], "minLength": 1}}}, 1),
+]
+"""(value, how many integers it holds: `json_size` counts each at most 2 characters over)."""
+
+
+@pytest.mark.parametrize(("value", "integers"), JSON_VALUES)
+def test_the_json_floor_never_overcounts_and_json_size_never_undercounts(value: Any, integers: int) -> None:
+    exact = len(json.dumps(value, separators=(",", ":")))
+
+    assert json_floor(value, 10**9) <= exact
+    assert exact <= json_size(value, 10**9) <= exact + 2 * integers
+
+
+def test_the_json_floor_counts_a_key_that_is_no_text_without_its_length() -> None:
+    assert json_floor({1: "ab"}, 10**9) == 9 <= len(json.dumps({1: "ab"}, separators=(",", ":")))
+
+
+def test_the_json_floor_stops_at_the_limit_reading_no_container_its_length_puts_past_it() -> None:
+    wide = CountingDict({f"k{i}": 1 for i in range(100_000)})
+    nested = {"x-note": {"deep": wide}}
+    texts = ["t" * 1000] * 5_000
+
+    assert json_floor(nested, 65_536) > 65_536
+    assert json_floor(texts, 65_536) > 65_536
+    assert json_floor({"title": "t" * 10**7}, 65_536) > 65_536
+    assert wide.read == 0  # its 100,000 entries take at least 500,000 characters: not one read

@@ -50,6 +50,7 @@ from typed_elicit._wire import (
     check_email,
     check_text,
     check_uri,
+    json_floor,
     kind_of,
     wire_number,
 )
@@ -57,9 +58,13 @@ from typed_elicit._wire import (
 logger = logging.getLogger("typed_elicit.client")
 
 MAX_FIELDS: Final = 200
-"""More properties than this in one form is treated as hostile."""
+"""The most properties one form has: the server sends no more, the client refuses more."""
 MAX_OPTIONS: Final = 1000
-"""More options than this in one enum is treated as hostile."""
+"""The most options one field offers: the server sends no more, the client refuses more."""
+MAX_OPTION_LENGTH: Final = 1000
+"""The longest option value or option title the server sends, in characters."""
+MAX_QUESTION_SCHEMA_LENGTH: Final = 65_536
+"""The longest requested schema the server sends, in characters (bytes) of its compact ASCII JSON."""
 MAX_NAME_LENGTH: Final = 200
 """Longest accepted property name."""
 MAX_TEXT_LENGTH: Final = 10_000
@@ -273,8 +278,10 @@ def parse_requested_schema(schema: object, *, cached: bool = True) -> FormSpec:
     make the form impossible to render and are rejected. Liberal where the spec is: an
     `enum` or `oneOf` without `type` is a string choice, a `const` is a one-option
     choice, `exclusiveMinimum`/`exclusiveMaximum` are honoured. Sizes are bounded
-    (`MAX_SCHEMA_LENGTH`, `MAX_TEXT_LENGTH`, `MAX_COUNT`, ...); only small schemas
-    (`CACHED_SCHEMA_LENGTH`, `CACHED_FIELDS`) are cached, `CACHE_ENTRIES` at most.
+    (`MAX_SCHEMA_LENGTH`, `MAX_TEXT_LENGTH`, `MAX_COUNT`, ...) and counts and lengths are
+    checked first, so refusing a hostile schema costs work bounded by these limits,
+    whatever its size; only small schemas (`CACHED_SCHEMA_LENGTH`, `CACHED_FIELDS`) are
+    cached, `CACHE_ENTRIES` at most.
 
     Args:
         schema: The `requestedSchema` of an elicitation request, as decoded JSON.
@@ -287,6 +294,7 @@ def parse_requested_schema(schema: object, *, cached: bool = True) -> FormSpec:
         RequestedSchemaError: The schema is malformed, outside the spec's subset, or hostile
             (too many fields or options); every problem is listed.
     """
+    _check_size(schema)
     try:
         key = json.dumps(schema, allow_nan=False, separators=(",", ":"))
     except RecursionError:
@@ -310,6 +318,33 @@ def parse_requested_schema(schema: object, *, cached: bool = True) -> FormSpec:
     except Exception as exc:  # a safety net: every known hostile input has its own check
         logger.debug("schema check failed with %s", type(exc).__name__)
         raise RequestedSchemaError([UNCHECKED_PROBLEM]) from None
+
+
+def _check_size(schema: object) -> None:
+    """Refuse a schema with too many fields, or too long as JSON, reading a bounded part of it.
+
+    A hostile server can send any amount of JSON (the SDK has decoded it all): it is
+    refused before it is serialised, with work bounded by the limits (`json_floor`).
+
+    Raises:
+        RequestedSchemaError: Naming the count or the length.
+    """
+    count = _property_count(schema)
+    if count > MAX_FIELDS:
+        raise RequestedSchemaError([f"properties: {count} fields, more than the {MAX_FIELDS} allowed"])
+    least = json_floor(schema, MAX_SCHEMA_LENGTH)
+    if least > MAX_SCHEMA_LENGTH:
+        raise RequestedSchemaError(
+            [f"schema: at least {least} characters as JSON, more than the {MAX_SCHEMA_LENGTH} allowed"]
+        )
+
+
+def _property_count(schema: object) -> int:
+    """How many properties a schema declares (0 when it has no `properties` object)."""
+    if not isinstance(schema, dict):
+        return 0
+    properties = cast("dict[str, object]", schema).get("properties")
+    return len(cast("dict[str, object]", properties)) if isinstance(properties, dict) else 0
 
 
 UNCHECKED_PROBLEM: Final = (
@@ -365,11 +400,7 @@ class _Parser:
         props = top.get("properties", {})
         if not isinstance(props, dict):
             raise RequestedSchemaError([*self.problems, f"properties: must be an object, got {_kind(props)}"])
-        properties = cast("dict[str, object]", props)
-        if len(properties) > MAX_FIELDS:
-            raise RequestedSchemaError(
-                [f"properties: {len(properties)} fields, more than the {MAX_FIELDS} allowed"]
-            )
+        properties = cast("dict[str, object]", props)  # at most MAX_FIELDS: `_check_size` counted them
         required = self.required(top.get("required", []), properties)
         title = self.text(top, "title", "")
         description = self.text(top, "description", "")
@@ -386,6 +417,10 @@ class _Parser:
     def required(self, value: object, properties: Mapping[str, object]) -> set[str]:
         if not isinstance(value, list):
             self.fail("required", f"must be a list of property names, got {_kind(value)}")
+            return set()
+        count = len(cast("list[object]", value))
+        if count > MAX_FIELDS:  # more names than any form has fields: not one is read
+            self.fail("required", f"names {count} properties, more than the {MAX_FIELDS} a form may have")
             return set()
         names: set[str] = set()
         for item in cast("list[object]", value):
@@ -821,7 +856,7 @@ def check_request_text(message: str, url: str | None = None) -> None:
 
 
 def check_content(
-    form: FormSpec, content: Mapping[str, Any] | None
+    form: FormSpec, content: Mapping[str, Any] | None, offered: Mapping[str, frozenset[str]] | None = None
 ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """Check an answer's `content` against the wire rules of each field's kind.
 
@@ -829,10 +864,14 @@ def check_content(
     answer: a key the form does not have is a problem, a `null` counts as left out, and each
     value must have its field kind's wire type (`check_wire_value`). Constraints (lengths,
     bounds, options) are left to the model the schema was reduced from, which carries them all.
+    Counts come first, so the work is bounded by the form, not by the answer: an answer with
+    more keys than the form has fields is one problem, none of its keys read.
 
     Args:
         form: The form the client was shown.
         content: The answer's content, possibly None (counts as `{}`).
+        offered: Per `Choices()` field, the options the question offered (what bounds a
+            multi-select's length when `form` holds placeholder options).
 
     Returns:
         The values to validate (numbers parsed, nulls dropped) and one `(path, problem)`
@@ -841,24 +880,38 @@ def check_content(
     fields = form.by_name
     cleaned: dict[str, Any] = {}
     problems: list[tuple[str, str]] = []
-    for key, value in (content or {}).items():
+    if content is None:
+        return cleaned, problems
+    if len(content) > len(fields):
+        problems.append(("(answer)", too_many_keys(len(content), len(fields))))
+        return cleaned, problems
+    for key, value in content.items():
         spec = fields.get(key)
         if spec is None:
             problems.append((str(key), "was not asked for (the form has no such field)"))
         elif value is not None:
             try:
-                cleaned[key] = check_wire_value(spec, value)
+                cleaned[key] = check_wire_value(spec, value, offered)
             except ValueError as problem:
                 problems.append((key, str(problem)))
     return cleaned, problems
 
 
-def check_wire_value(spec: FieldSpec, value: object) -> ContentValue:
+def too_many_keys(keys: int, fields: int) -> str:
+    """The problem with an answer holding more keys than its form has fields (it names no key)."""
+    return f"holds {keys} keys, more than the {fields} fields of the form"
+
+
+def check_wire_value(
+    spec: FieldSpec, value: object, offered: Mapping[str, frozenset[str]] | None = None
+) -> ContentValue:
     """`value` if it has the wire type of `spec`'s kind (a number field's number parsed).
 
     The rules (`typed_elicit._wire`): a boolean field takes only `true`/`false`; a number
     field what `wire_number` takes; a text or choice field only valid Unicode text, in the
-    field's format when it has one; a multi-select only a list of such texts.
+    field's format when it has one; a multi-select only a list of such texts, with no more
+    items than the field has options (the count `offered` gives for a `Choices()` field),
+    checked before any item is read.
 
     One exception, for speed: an `email` field is left to the model. The reducer emits
     `format: email` only for `EmailStr` fields, whose validation calls the very function
@@ -885,6 +938,10 @@ def check_wire_value(spec: FieldSpec, value: object) -> ContentValue:
     if not isinstance(value, list):
         raise ValueError(f"expected a list of options, got {kind_of(value)}")
     items = cast("list[object]", value)
+    allowed = offered.get(spec.name) if offered else None
+    count = len(spec.options) if allowed is None else len(allowed)
+    if len(items) > count:  # `maxItems` is the model's to judge (its words); this bounds the work
+        raise ValueError(f"holds {len(items)} items, more than the {count} options offered")
     for item in items:
         if not isinstance(item, str):
             raise ValueError(f"expected a list of options, got a list holding {kind_of(item)}")

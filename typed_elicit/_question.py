@@ -10,7 +10,6 @@ The checks on what a tool passes in, and on what an answer may be, live here too
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeAlias, TypeVar
@@ -21,12 +20,13 @@ from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel
 
 from ._errors import ElicitArgumentError, InvalidResponse
-from ._form import check_wire_value
+from ._form import check_wire_value, too_many_keys
 from ._policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported, unsupported, url_unsupported
 from ._reducer import Reduced
 from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from ._state import URL_QUESTION, QuestionId, model_id, url_digest
 from ._validate import validate_answer
+from ._wire import json_size as json_size
 
 if TYPE_CHECKING:
     from ._call import Call
@@ -143,7 +143,7 @@ class Question(Generic[R]):
             if spec is None or value is None or key in named:
                 continue
             try:
-                valid[key] = check_wire_value(spec, value)
+                valid[key] = check_wire_value(spec, value, self.form.offered)
             except ValueError:
                 continue
         return replace(self, shown=self.form.prefilled(valid)) if valid else self
@@ -181,13 +181,25 @@ class Question(Generic[R]):
         return wire.content if wire.action == "accept" and self.form is not None else None
 
     def check_size(self, wire: WireResult, limit: int) -> None:
-        """Refuse an answer whose content exceeds `limit` bytes of compact ASCII JSON.
+        """Refuse an answer with more keys than the form has fields, or over `limit` bytes of JSON.
+
+        Both checks come first and do work bounded by the form and the limit, never by the
+        answer: its keys are counted by `len` (an answer with more keys than the form has
+        fields holds one it was not asked, and is refused whole, none of them read), and
+        its size is bounded cheaply (`_bound`) and counted exactly only when that bound is
+        over the limit (`json_size`, which stops once past it).
 
         Raises:
-            InvalidResponse: Naming the limit and the fix; it keeps no content (nor any value).
+            InvalidResponse: Naming the count or the limit and the fix; it keeps no content
+                (nor any value).
         """
         content = wire.content
-        if content is None or self.form is None or _bound(content) <= limit:
+        if content is None or self.form is None:
+            return
+        fields = self.form.field_count
+        if len(content) > fields:
+            raise InvalidResponse(self.subject, [("(answer)", too_many_keys(len(content), fields))], None)
+        if _bound(content, limit) <= limit:
             return
         if json_size(content, limit) > limit:
             raise InvalidResponse(
@@ -204,13 +216,15 @@ class Question(Generic[R]):
             )
 
 
-def _bound(content: dict[str, Any]) -> int:
-    """An upper bound of `json_size(content)`, cheap for the flat answers forms produce.
+def _bound(content: dict[str, Any], limit: int) -> int:
+    """An upper bound of `json_size(content)`, cheap for the flat answers forms produce; or above `limit`.
 
     Each string counts 12 bytes per character (the longest ASCII JSON escape: a
     character outside the BMP becomes a surrogate pair of two six-byte escapes);
     anything but a string, a list of strings, a bool, None or a small number counts as
-    unbounded, so the exact `json_size` decides.
+    unbounded, so the exact `json_size` decides. A list whose item count alone puts
+    the bound over `limit` (3 bytes an item at least) is not read: the bound so far is
+    returned, over `limit`, and `json_size` decides. The caller counts the keys first.
     """
     total = 2
     for key, value in content.items():
@@ -221,11 +235,13 @@ def _bound(content: dict[str, Any]) -> int:
         elif value is None or kind is bool or kind is float or (kind is int and -_BIG < value < _BIG):
             total += 24
         elif kind is list:
-            total += 2
+            total += 2 + 3 * len(value)  # brackets; each item's quotes and comma
+            if total > limit:
+                return total
             for item in value:
                 if type(item) is not str:
                     return _UNBOUNDED
-                total += 12 * len(item) + 3
+                total += 12 * len(item)
         else:
             return _UNBOUNDED
     return total
@@ -233,36 +249,6 @@ def _bound(content: dict[str, Any]) -> int:
 
 _UNBOUNDED: Final = 1 << 62
 _BIG: Final = 10**15
-
-
-def json_size(value: object, limit: int) -> int:
-    """Bytes of `value` as compact ASCII JSON (as the request state carries it), counted up to `limit`.
-
-    Past `limit` it returns any number above `limit`. Strings longer than the limit
-    and integers are sized without being serialised.
-    """
-    if isinstance(value, str):
-        return len(value) + 2 if len(value) > limit else len(json.dumps(value))
-    if value is None or value is True:
-        return 4
-    if value is False:
-        return 5
-    if isinstance(value, int):
-        return value.bit_length() * 30103 // 100000 + 2  # at least its digits and sign
-    if isinstance(value, float):
-        return len(repr(value))
-    items: list[object]
-    if isinstance(value, dict):
-        items = [part for pair in value.items() for part in pair]  # pyright: ignore[reportUnknownVariableType]
-    else:
-        assert isinstance(value, list), "an elicitation result's content holds JSON values only"
-        items = value  # pyright: ignore[reportUnknownVariableType]
-    total = 2 + max(len(items) - 1, 0)  # brackets, separators
-    for item in items:
-        total += json_size(item, limit - total)
-        if total > limit:
-            break
-    return total
 
 
 def out_of_retries(problem: InvalidResponse, retries: int) -> InvalidResponse:

@@ -20,6 +20,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cached_property
+from itertools import islice
 from typing import Annotated, Any, Literal, TypeAlias, TypeVar, Union, cast, get_args, get_origin, overload
 
 import annotated_types as at
@@ -39,7 +40,16 @@ from pydantic_core import (
 )
 
 from ._errors import OptionsError, SchemaError
-from ._form import MAX_FIELDS, MAX_NAME_LENGTH, MAX_OPTIONS, FormSpec, parse_requested_schema
+from ._form import (
+    MAX_FIELDS,
+    MAX_NAME_LENGTH,
+    MAX_OPTION_LENGTH,
+    MAX_OPTIONS,
+    MAX_QUESTION_SCHEMA_LENGTH,
+    MAX_TEXT_LENGTH,
+    FormSpec,
+    parse_requested_schema,
+)
 from ._state import schema_digest
 from ._versions import (
     LATEST_PROTOCOL_VERSION,
@@ -48,7 +58,7 @@ from ._versions import (
     has_modern_enums,
     has_primitive_defaults,
 )
-from ._wire import check_date, check_datetime, check_text, check_uri
+from ._wire import check_date, check_datetime, check_text, check_uri, json_size
 
 ModelT = TypeVar("ModelT", bound=type[BaseModel])
 
@@ -60,7 +70,8 @@ class Titles:
     """Display titles for the options of a `Literal` or `Enum` field.
 
     Put it in the field's `Annotated[...]`; keys are option values (or `Enum`
-    members), values are what the user sees. Every option needs a title.
+    members), values are what the user sees. Every option needs a title, of at most
+    `MAX_OPTION_LENGTH` (1,000) characters.
 
     Example:
         `size: Annotated[Literal["s", "l"], Titles(s="Small", l="Large")]`
@@ -82,8 +93,10 @@ class Titles:
                 goes in the mapping.
             **by_value: The same as `titles`, for option values that are identifiers.
         """
-        merged = {_option_value(key): title for key, title in (titles or {}).items()}
-        merged.update(by_value)
+        # At most one title past MAX_OPTIONS is kept from each source: enough for the
+        # reducer to refuse too many (SchemaError), without reading a hostile mapping whole.
+        merged = {_option_value(key): title for key, title in islice((titles or {}).items(), MAX_OPTIONS + 1)}
+        merged.update(islice(by_value.items(), MAX_OPTIONS + 1))
         object.__setattr__(self, "titles", types.MappingProxyType(merged))
         object.__setattr__(self, "legacy", legacy)
 
@@ -157,6 +170,11 @@ class Reduced:
         return parse_requested_schema(self.schema, cached=False)
 
     @cached_property
+    def field_count(self) -> int:
+        """How many fields the form has: more keys than this in an answer is refused uncounted."""
+        return len(self.schema["properties"])
+
+    @cached_property
     def with_dialect(self) -> dict[str, Any]:
         """The schema with `"$schema"` first (`reduce_schema(..., include_dialect=True)`)."""
         return {"$schema": JSON_SCHEMA_DIALECT, **self.schema}
@@ -202,6 +220,7 @@ class _Reduced:
     multi_select: tuple[str, ...]  # python field names; arrays do not exist before 2025-11-25
     keys: dict[str, str]  # python field name -> wire name
     choices: tuple[str, ...]  # python field names of Choices() fields (options given per question)
+    size: int = 0  # bytes of the newest revision's schema as compact ASCII JSON (no per-question options)
 
 
 @overload
@@ -557,8 +576,24 @@ def shaped(
     base = _reduce(model)
     _render(model, base, protocol_version)  # the revision's own refusals (multi-select) first
     problems: list[tuple[str, str]] = []
+    fields = len(base.keys)
+    for argument, keyed in (("options", options), ("defaults", defaults)):
+        if keyed is not None and len(keyed) > fields:  # counted, not read: one problem for them all
+            problems.append(
+                (
+                    f"({argument})",
+                    f"{argument}= names {len(keyed)} keys, more than the {fields} fields of "
+                    f"{model.__name__}; name each field at most once (fix the keys in {argument}=)",
+                )
+            )
+    if problems:
+        raise _options_error(model, problems)
     properties = dict(base.properties)
     given = dict(options or {})
+    # What the offered options and defaults add to the schema, in bytes of its JSON: at least
+    # `least` (refused once over the limit, so no more than the limit's worth is read) and at
+    # most `most` (when the whole may pass the limit, it is measured exactly at the end).
+    least, most = 0, base.size
     for name in given:
         if name not in base.keys:
             problems.append((name, _unknown(model, name, "options")))
@@ -577,9 +612,13 @@ def shaped(
             continue
         key = base.keys[name]
         try:
-            properties[key] = _with_options(properties[key], given[name])
+            properties[key], low, high = _with_options(
+                properties[key], given[name], MAX_QUESTION_SCHEMA_LENGTH - least
+            )
         except _FieldProblem as problem:
             problems.append((name, str(problem)))
+            continue
+        least, most = least + low, most + high
     required = list(base.required)
     fill: dict[str, Any] = {}
     for name, value in (defaults or {}).items():
@@ -591,14 +630,27 @@ def shaped(
         if name in base.choices and not _has_options(prop):
             continue  # its options are wrong: already a problem
         try:
+            _check_default_size(value, prop, MAX_QUESTION_SCHEMA_LENGTH - least)
             wire = _call_default(model, name, value, prop, protocol_version)
         except _FieldProblem as problem:
             problems.append((name, str(problem)))
             continue
+        size = json_size(wire, MAX_QUESTION_SCHEMA_LENGTH) + len(',"default":')
+        least, most = least + size, most + size
         properties[key] = _ordered({**prop, "default": wire})
         fill[key] = wire
         if key in required:
             required.remove(key)
+    if not problems and most > MAX_QUESTION_SCHEMA_LENGTH:
+        exact = json_size(_newest_schema(properties, required), MAX_QUESTION_SCHEMA_LENGTH)
+        if exact > MAX_QUESTION_SCHEMA_LENGTH:
+            problems.append(
+                (
+                    "(question)",
+                    f"its schema takes more than the {MAX_QUESTION_SCHEMA_LENGTH} bytes of JSON a question's "
+                    "schema may have; offer fewer or shorter options or defaults (or ask in steps)",
+                )
+            )
     if problems:
         raise _options_error(model, problems)
     shaped_base = dataclasses.replace(base, properties=properties, required=required)
@@ -630,8 +682,8 @@ def _kinds(model: type[BaseModel], base: _Reduced, version: ProtocolVersion) -> 
     for name in base.choices:
         prop = properties[base.keys[name]]
         properties[base.keys[name]] = _with_options(
-            prop, [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))]
-        )
+            prop, [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))], MAX_QUESTION_SCHEMA_LENGTH
+        )[0]
     schema = _render(model, dataclasses.replace(base, properties=properties), version)
     form = parse_requested_schema(schema, cached=False)
     _KINDS.setdefault(model, {})[version] = form
@@ -658,41 +710,67 @@ def _has_options(prop: Mapping[str, Any]) -> bool:
     return "enum" in holder or "oneOf" in holder or "anyOf" in holder
 
 
-def _with_options(prop: Mapping[str, Any], given: object) -> dict[str, Any]:
-    """`prop` with the offered options: `enum` for plain values, titled `oneOf`/`anyOf` for titles."""
+def _with_options(prop: Mapping[str, Any], given: object, room: int) -> tuple[dict[str, Any], int, int]:
+    """`prop` with the offered options: `enum` for plain values, titled `oneOf`/`anyOf` for titles.
+
+    Counts and lengths are checked before anything is read (`len`), and the options are
+    read only until their JSON passes `room` bytes, so a hostile offer costs work bounded
+    by the limits, not by its size.
+
+    Returns:
+        The property, and at least and at most how many bytes of JSON the options add.
+    """
     if isinstance(given, str) or not isinstance(given, Sequence | Mapping):
         raise _FieldProblem(
             f"its options must be a list of values or a mapping of value to title, not "
             f"{type(given).__name__}; wrap a single option in a list"
         )
-    entries: list[tuple[object, object]]
-    if isinstance(given, Mapping):
-        entries = list(cast("Mapping[object, object]", given).items())
-    else:
-        entries = [(value, None) for value in cast("Sequence[object]", given)]
-    if not entries:
+    offer = cast("Sequence[object] | Mapping[object, object]", given)
+    count = len(offer)
+    if not count:
         raise _FieldProblem("offers no options, so no answer could be valid; offer at least one")
-    if len(entries) > MAX_OPTIONS:
+    if count > MAX_OPTIONS:
         raise _FieldProblem(
-            f"offers {len(entries)} options, more than the {MAX_OPTIONS} clients accept; offer fewer"
+            f"offers {count} options, more than the {MAX_OPTIONS} clients accept; offer fewer"
         )
-    values: list[str] = []
-    for value, title in entries:
+    pairs: Iterable[tuple[object, object]]
+    if isinstance(offer, Mapping):
+        titled, pairs = True, offer.items()
+    else:
+        titled, pairs = False, ((v, None) for v in offer)
+    entries: list[tuple[str, str | None]] = []
+    least = most = 40  # the keys around them ("enum":[...], "items":{"anyOf":[...]}) at most
+    for value, title in islice(pairs, MAX_OPTIONS + 1):  # a sequence may understate its length
+        if len(entries) == MAX_OPTIONS:
+            raise _FieldProblem(
+                f"offers at least {MAX_OPTIONS + 1} options, more than the {MAX_OPTIONS} clients accept; "
+                "offer fewer"
+            )
         if not isinstance(value, str) or (title is not None and not isinstance(title, str)):
             raise _FieldProblem(
                 f"its options must be strings (and titles strings), got a {type(value).__name__}"
                 f"{'' if title is None else ' titled by a ' + type(title).__name__}; convert them with str()"
             )
+        _check_option_length(value, title)
+        text = len(value) + (0 if title is None else len(title))
+        least += text + (3 if title is None else 24)  # "v", or {"const":"v","title":"t"},
+        most += 12 * text + (3 if title is None else 24)  # 12: the longest ASCII escape of a character
+        if least > room:
+            raise _FieldProblem(
+                f"its options take more than the {MAX_QUESTION_SCHEMA_LENGTH} bytes of JSON a question's "
+                "schema may have (with the rest of the form); offer fewer or shorter options "
+                "(or ask in steps)"
+            )
         _valid_text(value, "option")
         if title is not None:
             _valid_text(title, "title")
-        values.append(value)
+        entries.append((value, title))
+    values = [value for value, _ in entries]
     seen: set[str] = set()
     for value in values:
         if value in seen:
             raise _FieldProblem(f"offers {value[:40]!r} more than once; offer each option once")
         seen.add(value)
-    titled = isinstance(given, Mapping)
     out = dict(prop)
     if prop["type"] == "array":
         out["items"] = (
@@ -709,7 +787,32 @@ def _with_options(prop: Mapping[str, Any], given: object) -> dict[str, Any]:
         out["oneOf"] = [{"const": v, "title": t} for v, t in entries]
     else:
         out["enum"] = values
-    return _ordered(out)
+    return _ordered(out), least, most
+
+
+def _check_default_size(value: object, prop: Mapping[str, Any], room: int) -> None:
+    """Refuse a per-question default by its length alone (`len`, nothing read) when it cannot fit.
+
+    A multi-select's default may hold no more items than the field offers options, and
+    no default may be longer than the bytes of JSON the question's schema has left.
+    """
+    if not isinstance(value, str | bytes | list | tuple | set | frozenset | dict):
+        return
+    length = len(cast("Sized", value))
+    if prop["type"] == "array" and not isinstance(value, str | bytes | dict):
+        holder = _holder(prop)
+        count = len(holder.get("enum") or holder.get("anyOf") or ())
+        if length > count:
+            raise _FieldProblem(
+                f"the default holds {length} items, more than the {count} options offered; "
+                "pick among the options, or leave the field out of defaults="
+            )
+    if length > room:
+        unit = "characters" if isinstance(value, str) else "items"
+        raise _FieldProblem(
+            f"the default has {length} {unit}, more than the {room} bytes of JSON the question's schema "
+            "has left; pass a shorter default, or leave the field out of defaults="
+        )
 
 
 def _call_default(
@@ -840,15 +943,34 @@ def _reduce(model: type[BaseModel], *, page: bool = False) -> _Reduced:
         if not page and model in _PAGE_FORMS:  # never advise declaring what is declared already
             problems = [problem.replace(_URL_MODE_FIX, _page_form_fix(name)) for problem in problems]
         raise SchemaError(name, problems)
+    size = json_size(_newest_schema(properties, required), MAX_QUESTION_SCHEMA_LENGTH)
+    if size > MAX_QUESTION_SCHEMA_LENGTH and not page:  # a page's schema never travels
+        raise SchemaError(
+            name,
+            [
+                f"{name}: its schema takes more than the {MAX_QUESTION_SCHEMA_LENGTH} bytes of JSON a "
+                "question's schema may have; shorten titles and descriptions, offer fewer options, "
+                "or ask in steps"
+            ],
+        )
     reduced = _Reduced(
         properties=properties,
         required=required,
         multi_select=tuple(multi),
         keys=keys,
         choices=tuple(choices),
+        size=size,
     )
     cache[model] = reduced
     return reduced
+
+
+def _newest_schema(properties: dict[str, dict[str, Any]], required: list[str]) -> dict[str, Any]:
+    """The schema in the newest revision's shape: what the size limit measures (older ones are smaller)."""
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema
 
 
 class _FieldProblem(Exception):
@@ -975,6 +1097,12 @@ def _reduce_field(
     description = _with_hint(info.description, hint)
     if description is not None:
         prop["description"] = description
+    for key in ("title", "description"):
+        if len(prop.get(key) or "") > MAX_TEXT_LENGTH:
+            raise _FieldProblem(
+                f"its {key} has {len(prop[key])} characters, more than the {MAX_TEXT_LENGTH} clients accept; "
+                "shorten it"
+            )
     if has_default and info.default is not None:
         prop["default"] = _wire_default(info.default, prop)
     return _ordered(prop), is_multi, is_choices
@@ -1414,7 +1542,24 @@ def _string_options(annotation: Any) -> list[str]:
         raise _FieldProblem(
             f"{len(values)} options are more than the {MAX_OPTIONS} clients accept; ask in steps"
         )
-    return [str(v) for v in values]  # pydantic itself refuses options that are not valid text
+    options = [str(v) for v in values]  # pydantic itself refuses options that are not valid text
+    for option in options:
+        _check_option_length(option)
+    return options
+
+
+def _check_option_length(value: str, title: str | None = None) -> None:
+    """Refuse an option value or title over `MAX_OPTION_LENGTH` characters (a `len`, nothing read)."""
+    if len(value) > MAX_OPTION_LENGTH:
+        raise _FieldProblem(
+            f"offers an option of {len(value)} characters, more than {MAX_OPTION_LENGTH} allowed; "
+            "shorten it (an option is a short value; say more in the title or the description)"
+        )
+    if title is not None and len(title) > MAX_OPTION_LENGTH:
+        raise _FieldProblem(
+            f"titles an option with {len(title)} characters, more than {MAX_OPTION_LENGTH} allowed; "
+            "shorten the title (say more in the field's description)"
+        )
 
 
 def _valid_text(value: str, what: str) -> None:
@@ -1427,20 +1572,37 @@ def _valid_text(value: str, what: str) -> None:
 
 
 def _titled(options: list[str], titles: Titles) -> list[dict[str, str]]:
+    if len(titles.titles) > MAX_OPTIONS:  # Titles keeps one past the limit: never read whole
+        raise _FieldProblem(
+            f"Titles(...) names more than {MAX_OPTIONS} options, more than any field may offer; "
+            "title each option of the field once"
+        )
+    offered = set(options)
     missing = [o for o in options if o not in titles.titles]
-    extra = [k for k in titles.titles if k not in options]
+    extra = [k for k in titles.titles if k not in offered]
     if missing or extra:
         parts: list[str] = []
         if missing:
-            parts.append(f"no title for {', '.join(map(repr, missing))}")
+            parts.append(f"no title for {_listed(missing)}")
         if extra:
-            parts.append(f"titles for unknown options {', '.join(map(repr, extra))}")
+            parts.append(f"titles for unknown options {_listed(extra)}")
         raise _FieldProblem(f"Titles(...) must name every option exactly once: {'; '.join(parts)}")
     for title in titles.titles.values():
         if not isinstance(title, str):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise _FieldProblem(f"Titles(...) must map options to strings, got {title!r}; give text")
+        if len(title) > MAX_OPTION_LENGTH:
+            raise _FieldProblem(
+                f"Titles(...) titles an option with {len(title)} characters, more than "
+                f"{MAX_OPTION_LENGTH} allowed; shorten the title (say more in the field's description)"
+            )
         _valid_text(title, "title")
     return [{"const": o, "title": titles.titles[o]} for o in options]
+
+
+def _listed(values: list[str]) -> str:
+    """The first ten values, quoted, then how many more."""
+    shown = ", ".join(repr(v[:40]) for v in values[:10])
+    return f"{shown} and {len(values) - 10} more" if len(values) > 10 else shown
 
 
 def _options_property(annotation: Any, titles: Titles | None) -> dict[str, Any]:

@@ -6,6 +6,8 @@ The rules, applied in this order:
    user left out takes its model default, and a missing required field is an error.
 2. A key the form did not ask for is an error: clients must answer the form they
    were shown, and a stray key is more likely a confused client than data to keep.
+   An answer with more keys than the form has fields is refused whole, with one
+   problem counting them (none is read: the work stays bounded by the form).
 3. A `null` value counts as left out (the wire schema has no null).
 4. Each value must have the wire type of its field's kind in the `FormSpec` parsed
    from the schema, the form model the client half builds too (`typed_elicit._form`),
@@ -33,7 +35,8 @@ The rules, applied in this order:
      (`EmailStr`, `AnyUrl`, `HttpUrl`, ...) then judges it too, so the server never
      takes a value the client half would refuse, and may refuse more (`HttpUrl`
      refuses `mailto:`): such an answer is asked again like any other invalid one.
-   - A multi-select (`array`) field takes a list of strings, each valid Unicode text.
+   - A multi-select (`array`) field takes a list of strings, each valid Unicode text,
+     and no more of them than it has options (checked first; `maxItems` is the model's).
 5. A question shaped at call time (`ctx.elicit(..., options=..., defaults=...)`, see
    `validate_answer`): a field left out (or null) that has a per-question default gets
    it, and a `Choices()` field's value (each item, for a multi-select) must be one of
@@ -106,11 +109,12 @@ def validate_answer(model: type[M], record: Reduced, content: Mapping[str, Any] 
         InvalidResponse: If the content breaks any rule in this module's docstring, or
             a `Choices()` field holds an option the question did not offer.
     """
+    form = record.kinds or record.form
     filled = content
-    if record.fill:
+    if record.fill and (content is None or len(content) <= len(form.by_name)):  # else refused whole
         given = {k: v for k, v in (content or {}).items() if v is not None}
         filled = {**record.fill, **given}
-    return validate_form(model, record.kinds or record.form, filled, content, record.offered)
+    return validate_form(model, form, filled, content, record.offered)
 
 
 def validate_form(
@@ -138,7 +142,7 @@ def validate_form(
     Raises:
         InvalidResponse: Naming each field's problem (paths and rules, no values).
     """
-    cleaned, problems = check_content(form, content)
+    cleaned, problems = check_content(form, content, offered)
     for key, allowed in (offered or {}).items():
         if key in cleaned:
             value = cleaned[key]

@@ -18,10 +18,12 @@ show to the model.
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from collections.abc import Iterable, Sized
 from datetime import date, datetime
-from typing import Final
+from typing import Final, cast
 
 from pydantic import ValidationError
 from pydantic.networks import validate_email
@@ -208,3 +210,111 @@ def check_uri(value: str) -> str:
     if not sep or not rest or _SCHEME.fullmatch(scheme) is None or _SPACE.search(value):
         raise ValueError("expected an absolute URI such as https://example.com")
     return value
+
+
+# --- sizes: how long a value is as JSON, counted with work bounded by the limit -----------------
+
+
+def json_size(value: object, limit: int) -> int:
+    """Bytes of `value` as compact ASCII JSON (as a request state carries it), counted up to `limit`.
+
+    Past `limit` it returns any number above `limit`. The work is bounded by `limit`, not
+    by `value`: an object or list whose entry count alone puts it past the limit (an
+    entry takes at least 5 bytes in an object, `"":0,`, and 2 in a list) is not read,
+    and any other is read only until the count passes the limit. A string longer than
+    the limit and an integer are sized without being serialised.
+
+    Args:
+        value: A JSON value (str, int, float, bool, None, and lists and dicts of them).
+        limit: The most bytes worth counting exactly.
+
+    Returns:
+        The exact size when it is at most `limit`, else a number above `limit`.
+    """
+    if isinstance(value, str):
+        return len(value) + 2 if len(value) > limit else len(json.dumps(value))
+    if value is None or value is True:
+        return 4
+    if value is False:
+        return 5
+    if isinstance(value, int):
+        return value.bit_length() * 30103 // 100000 + 2  # at least its digits and sign
+    if isinstance(value, float):
+        return len(repr(value))
+    count = len(cast("Sized", value))
+    if not count:
+        return 2
+    if isinstance(value, dict):
+        least = 1 + 5 * count
+        parts: Iterable[object] = (
+            part for pair in cast("dict[object, object]", value).items() for part in pair
+        )
+        total = 1 + 2 * count  # braces, colons, commas
+    else:
+        assert isinstance(value, list), "an elicitation result's content holds JSON values only"
+        least = 1 + 2 * count
+        parts = cast("list[object]", value)
+        total = count + 1  # brackets, commas
+    if least > limit:
+        return least
+    for part in parts:
+        total += json_size(part, limit - total)
+        if total > limit:
+            break
+    return total
+
+
+def json_floor(value: object, limit: int) -> int:
+    """At most the length of `value` as compact JSON, counted until it passes `limit`.
+
+    A cheap lower bound for refusing what a hostile peer sends before serialising any of
+    it. Reads at most about `limit` entries whatever `value` holds: a container's entries
+    are counted by its length first (an entry takes at least 5 characters in an object
+    and 2 in a list), so one whose length alone passes the limit is not read. A text
+    counts its length and quotes, any other value 1. Iterative: any nesting depth.
+
+    Args:
+        value: Decoded JSON (anything else counts 1 character per value).
+        limit: Where counting stops.
+
+    Returns:
+        A number at most the length of `value` as JSON; above `limit` once that is.
+    """
+    total = 0
+    pending: list[object] = [value]
+    children: Iterable[object]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            entries = cast("dict[str, object]", item)  # casts per container, none per value
+            count = len(entries)
+            if total + 1 + 5 * count > limit:  # with the least each value takes
+                return total + 1 + 5 * count
+            try:  # braces, colons, commas, and each key with its quotes
+                total += 1 + 4 * count + sum(map(len, entries))
+            except TypeError:  # a key that is no text: not JSON, which the serialiser will say
+                total += 1 + 4 * count
+            children = entries.values()
+        elif isinstance(item, list):
+            elements = cast("list[object]", item)
+            count = len(elements)
+            if total + 1 + 2 * count > limit:
+                return total + 1 + 2 * count
+            total += 1 + count  # brackets, commas
+            children = elements
+        else:  # a value on its own, not in a container
+            total += len(item) + 2 if isinstance(item, str) else 1
+            continue
+        for child in children:  # texts and other values now, containers in their turn
+            if isinstance(child, str):
+                total += len(child) + 2
+            elif issubclass(type(child), _CONTAINERS):
+                pending.append(child)
+            else:
+                total += 1
+        if total > limit:
+            return total
+    return total
+
+
+_CONTAINERS: Final = (dict, list)
