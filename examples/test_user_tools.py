@@ -18,8 +18,8 @@ from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel, EmailStr, Field
 
 from typed_elicit import PROTOCOL_VERSIONS, Accepted, ElicitContext, ProtocolVersion, elicits, form
-from typed_elicit.pytest_plugin import Connector
 from typed_elicit.testing import ScriptedUser, connect, invalid_answers, send_raw
+from typed_elicit.testing.pytest_plugin import Connector
 
 # --- the tool under test (in your project it lives in your package) --------------------------
 

@@ -10,8 +10,8 @@ from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitRequestURLPa
 from pydantic import BaseModel, Field
 
 from typed_elicit import Accepted, Cancelled, Declined, form
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.elicits import elicits
 
 
 @form(message="Who is travelling?")

@@ -19,7 +19,7 @@ from mcp_types import ElicitResult
 
 from tests import error_record
 from typed_elicit import testing as kit
-from typed_elicit._versions import ProtocolVersion
+from typed_elicit._core.versions import ProtocolVersion
 
 # examples/replicated_transfer.py defaults to database 0; the tests keep to their own.
 os.environ.setdefault(

@@ -13,9 +13,9 @@ import anyio
 from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams
 
 from typed_elicit import Accepted
-from typed_elicit._client import read_request
-from typed_elicit._terminal import TerminalForms
 from typed_elicit.client import FormRequest, UrlRequest
+from typed_elicit.client._handler import read_request
+from typed_elicit.client._terminal import TerminalForms
 
 MESSAGE = "Set up \x1b[31mthe\x1b[0m trip"
 

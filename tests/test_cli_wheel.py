@@ -40,7 +40,7 @@ def test_the_demo_runs_from_an_installed_wheel_outside_the_checkout(tmp_path: Pa
     (wheel,) = wheels.glob("typed_elicit-*.whl")
     assert "typed_elicit/_cli/examples/deployment_wizard.py" in zipfile.ZipFile(wheel).namelist()
     # the page templates are package data (`typed_elicit.pages`)
-    assert {"typed_elicit/page_templates/page.html", "typed_elicit/page_templates/message.html"} <= set(
+    assert {"typed_elicit/pages/templates/page.html", "typed_elicit/pages/templates/message.html"} <= set(
         zipfile.ZipFile(wheel).namelist()
     )
 

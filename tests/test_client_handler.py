@@ -14,10 +14,10 @@ from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
 from pydantic import BaseModel
 
 from typed_elicit import PROTOCOL_VERSIONS, Cancelled, Declined, ProtocolVersion
-from typed_elicit._client import read_request
-from typed_elicit._results import ElicitResult
-from typed_elicit._testing import connect
+from typed_elicit._core.results import ElicitResult
 from typed_elicit.client import FormRequest, InvalidAnswer, UrlAnswer, UrlRequest, elicitation_handler
+from typed_elicit.client._handler import read_request
+from typed_elicit.testing._kit import connect
 
 from .client_servers import raw, typed
 

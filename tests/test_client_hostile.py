@@ -35,7 +35,16 @@ from mcp_types import (
 from pydantic import BaseModel
 
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
-from typed_elicit._client import (
+from typed_elicit._core.results import ElicitResult as TypedResult
+from typed_elicit.client import (
+    FormRequest,
+    FormSpec,
+    RequestedSchemaError,
+    Responder,
+    elicitation_handler,
+    parse_requested_schema,
+)
+from typed_elicit.client._handler import (
     CACHE_ENTRIES,
     CACHED_FIELDS,
     CACHED_SCHEMA_LENGTH,
@@ -49,17 +58,8 @@ from typed_elicit._client import (
     _parse_cached,
     check_value,
 )
-from typed_elicit._responder import plausible_value
-from typed_elicit._results import ElicitResult as TypedResult
-from typed_elicit._testing import connect
-from typed_elicit.client import (
-    FormRequest,
-    FormSpec,
-    RequestedSchemaError,
-    Responder,
-    elicitation_handler,
-    parse_requested_schema,
-)
+from typed_elicit.client._responder import plausible_value
+from typed_elicit.testing._kit import connect
 
 from .test_client_schema import HOSTILE as STRUCTURAL
 
@@ -576,7 +576,7 @@ def test_a_failure_no_check_foresaw_is_still_a_clean_refusal(monkeypatch: pytest
     def overflow(self: object, schema: object) -> FormSpec:
         raise OverflowError("int too large to convert to float: 1" + "0" * 400)
 
-    monkeypatch.setattr("typed_elicit._client._Parser.parse", overflow)
+    monkeypatch.setattr("typed_elicit.client._handler._Parser.parse", overflow)
 
     error = refusal(obj(a={"type": "string", "title": "unforeseen"}))
 

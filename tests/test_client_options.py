@@ -16,11 +16,11 @@ from tests.conftest import BOUND
 from tests.test_context_options import server
 from typed_elicit import Accepted, Choices, reduce_schema
 from typed_elicit import testing as kit
-from typed_elicit._client import read_request
-from typed_elicit._reducer import shaped
-from typed_elicit._terminal import TerminalForms
-from typed_elicit._validate import validate_answer
+from typed_elicit._forms.reduce import shaped
+from typed_elicit._forms.validate import validate_answer
 from typed_elicit.client import FormRequest, Responder
+from typed_elicit.client._handler import read_request
+from typed_elicit.client._terminal import TerminalForms
 
 pytestmark = pytest.mark.anyio
 

@@ -23,8 +23,7 @@ from mcp_types import (
 from pydantic import BaseModel
 
 from typed_elicit import PROTOCOL_VERSIONS, Accepted, ProtocolVersion
-from typed_elicit._results import ElicitResult as TypedResult
-from typed_elicit._testing import connect
+from typed_elicit._core.results import ElicitResult as TypedResult
 from typed_elicit.client import (
     FormRequest,
     InvalidAnswer,
@@ -34,6 +33,7 @@ from typed_elicit.client import (
     elicitation_handler,
     parse_requested_schema,
 )
+from typed_elicit.testing._kit import connect
 
 from .client_servers import typed
 

@@ -13,9 +13,9 @@ import pytest
 from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, ErrorData, TextContent
 
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
-from typed_elicit._responder import redacted_url
-from typed_elicit._testing import connect
 from typed_elicit.client import Responder, parse_requested_schema
+from typed_elicit.client._responder import redacted_url
+from typed_elicit.testing._kit import connect
 
 from .client_servers import raw, typed
 

@@ -10,7 +10,6 @@ import pytest
 from pydantic import BaseModel, EmailStr, Field
 
 from typed_elicit import PROTOCOL_VERSIONS, Titles, form, reduce_schema
-from typed_elicit._client import MAX_FIELDS, MAX_OPTIONS
 from typed_elicit.client import (
     InvalidAnswer,
     Option,
@@ -18,6 +17,7 @@ from typed_elicit.client import (
     model_from_schema,
     parse_requested_schema,
 )
+from typed_elicit.client._handler import MAX_FIELDS, MAX_OPTIONS
 
 CONTACT: dict[str, Any] = {
     "type": "object",

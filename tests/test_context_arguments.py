@@ -19,7 +19,7 @@ from pydantic import BaseModel, SecretStr
 
 from tests.conftest import BOUND
 from typed_elicit import Choices, ElicitContext, ElicitUsageError, TypedElicitError, elicits, form
-from typed_elicit._errors import ElicitArgumentError
+from typed_elicit.errors import ElicitArgumentError
 
 pytestmark = pytest.mark.anyio
 

@@ -22,11 +22,11 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field
 
-import typed_elicit._clock as clock_module
+import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, ElicitUsageError, elicits, install_fallback
-from typed_elicit._elicits import _settle
-from typed_elicit._signals import FallbackRequired, InputRequired
+from typed_elicit._calls.elicits import _settle
+from typed_elicit._calls.signals import FallbackRequired, InputRequired
 
 
 class Name(BaseModel):
@@ -229,7 +229,7 @@ async def test_elicit_all_through_the_fallback_says_it_asks_one_question_at_a_ti
 
 
 async def test_elicit_all_without_a_model_is_a_value_error():
-    from typed_elicit._context import ElicitContext as Context
+    from typed_elicit._calls.context import ElicitContext as Context
 
     ctx = Context.__new__(Context)
     with pytest.raises(ValueError, match=r"ctx.elicit_all needs at least one model"):

@@ -10,8 +10,8 @@ from pydantic import BaseModel
 
 from tests.conftest import BOUND, accept, decline, serve_http, user
 from typed_elicit import Accepted, Declined
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.elicits import elicits
 
 pytestmark = pytest.mark.anyio
 

@@ -11,12 +11,12 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequestFormParams, ElicitResult, InputRequiredResult, TextContent
 from pydantic import BaseModel
 
-import typed_elicit._policy as policy_module
+import typed_elicit._calls.policy as policy_module
 from tests.conftest import BOUND, accept, task_count, user
 from typed_elicit import Accepted, SchemaError
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
-from typed_elicit._policy import get_default_timeout, set_default_timeout
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.elicits import elicits
+from typed_elicit._calls.policy import get_default_timeout, set_default_timeout
 
 pytestmark = pytest.mark.anyio
 

@@ -11,7 +11,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import ElicitRequestFormParams, ElicitResult, TextContent
 from pydantic import BaseModel, Field
 
-import typed_elicit._reducer as reducer_module
+import typed_elicit._forms.reduce as reducer_module
 from tests.conftest import BOUND, accept, decline, user
 from tests.counting import CountingMapping, CountingSequence
 from typed_elicit import Accepted, Choices, ElicitContext, elicits
@@ -366,7 +366,7 @@ async def test_the_defaults_policy_takes_the_questions_own_defaults_when_the_cli
 
 async def test_the_fallback_relays_the_offered_options_and_checks_the_answer_against_them(connect, era):
     from typed_elicit import install_fallback
-    from typed_elicit._fallback import META_KEY
+    from typed_elicit.fallback._companion import META_KEY
 
     relayed = MCPServer("relayed")
     install_fallback(relayed)

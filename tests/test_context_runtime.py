@@ -11,11 +11,11 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY, ElicitRequestFormParams, TextContent
 from pydantic import BaseModel, Field, field_validator
 
-import typed_elicit._clock as clock_module
+import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND, ERAS, accept, cancel, decline, user
 from typed_elicit import Accepted, Cancelled, Declined, Titles, form
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.elicits import elicits
 
 pytestmark = pytest.mark.anyio
 

@@ -12,12 +12,12 @@ from pydantic import BaseModel
 
 from tests.conftest import BOUND, accept, user
 from typed_elicit import Accepted, InvalidResponse, get_default_timeout, reduce_schema, set_default_timeout
-from typed_elicit._call import negotiated_era
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
-from typed_elicit._form import RequestedSchemaError
-from typed_elicit._state import ReplayState, schema_digest
-from typed_elicit._validate import validate_content
+from typed_elicit._calls.call import negotiated_era
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.elicits import elicits
+from typed_elicit._calls.state import ReplayState, schema_digest
+from typed_elicit._forms.spec import RequestedSchemaError
+from typed_elicit._forms.validate import validate_content
 
 
 class Picks(BaseModel):
@@ -226,8 +226,8 @@ def test_strings_in_the_json_number_grammar_count_as_numbers(content, expected):
 )
 @pytest.mark.parametrize("kind", ["number", "integer"])
 def test_both_ends_judge_a_number_alike(kind, value):
-    from typed_elicit._client import check_value
     from typed_elicit.client import InvalidAnswer, parse_requested_schema
+    from typed_elicit.client._handler import check_value
 
     schema = {"type": "object", "properties": {"x": {"type": kind}}, "required": ["x"]}
     (spec,) = parse_requested_schema(schema).fields

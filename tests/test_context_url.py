@@ -31,8 +31,8 @@ from mcp_types import (
 from pydantic import BaseModel
 from starlette.requests import Request
 
-import typed_elicit._clock as clock_module
-import typed_elicit._policy as policy_module
+import typed_elicit._calls.policy as policy_module
+import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND, ERAS
 from typed_elicit import (
     Accepted,

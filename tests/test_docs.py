@@ -185,7 +185,7 @@ PUBLIC_MODULES = (
     "typed_elicit",
     "typed_elicit.client",
     "typed_elicit.testing",
-    "typed_elicit.terminal",
+    "typed_elicit.client.terminal",
     "typed_elicit.pages",
     "typed_elicit.stores",
     "typed_elicit.logs",

@@ -22,17 +22,17 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, InputRequiredResult, TextContent
 from pydantic import BaseModel, Field
 
-import typed_elicit._signals as signals_module
+import typed_elicit._calls.signals as signals_module
 from tests.conftest import BOUND, ERAS, accept, serve_http, user
 from typed_elicit import (
     ElicitationUnsupported,
     ElicitUsageError,
     install_fallback,
 )
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.elicits import _settle, elicits
+from typed_elicit._calls.signals import FallbackRequired, InputRequired
 from typed_elicit._cli import EXIT_OK, EXIT_PROBLEMS, main
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import _settle, elicits
-from typed_elicit._signals import FallbackRequired, InputRequired
 
 pytestmark = pytest.mark.anyio
 

@@ -29,8 +29,8 @@ from typed_elicit import (
     StoreUnavailable,
     TypedElicitError,
 )
-from typed_elicit._errors import TokenProblem
 from typed_elicit.client import InvalidAnswer, RequestedSchemaError
+from typed_elicit.errors import TokenProblem
 
 FALLBACK = "'fallback' (the model relays the question; needs install_fallback(server))"
 

@@ -19,7 +19,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY, CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-import typed_elicit._clock as clock_module
+import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND, ERAS, PUSH_ERAS, accept, serve_http, user
 from typed_elicit import (
     Accepted,
@@ -31,8 +31,8 @@ from typed_elicit import (
     elicits,
     install_fallback,
 )
-from typed_elicit._client import PinnedHandshake
-from typed_elicit._fallback import META_KEY, InProcessRedeemedTokens, describe_fields
+from typed_elicit.client._handler import PinnedHandshake
+from typed_elicit.fallback._companion import META_KEY, InProcessRedeemedTokens, describe_fields
 
 pytestmark = pytest.mark.anyio
 

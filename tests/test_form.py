@@ -10,9 +10,9 @@ import pytest
 from pydantic import AnyUrl, BaseModel, EmailStr, Field
 
 from typed_elicit import InvalidResponse, Titles, reduce_schema
-from typed_elicit._client import InvalidAnswer, RequestedSchemaError, parse_requested_schema
-from typed_elicit._validate import validate_content
-from typed_elicit._versions import PROTOCOL_VERSIONS
+from typed_elicit._core.versions import PROTOCOL_VERSIONS
+from typed_elicit._forms.validate import validate_content
+from typed_elicit.client._handler import InvalidAnswer, RequestedSchemaError, parse_requested_schema
 
 
 class EveryKind(BaseModel):
@@ -185,19 +185,26 @@ def _imports(module: str) -> set[str]:
 
 @pytest.mark.parametrize(
     "module",
-    ["typed_elicit._form", "typed_elicit._validate", "typed_elicit._reducer", "typed_elicit._fallback"],
+    [
+        "typed_elicit._forms.spec",
+        "typed_elicit._forms.validate",
+        "typed_elicit._forms.reduce",
+        "typed_elicit.fallback._companion",
+    ],
 )
 def test_the_server_s_form_modules_never_import_the_client_stack(module):
     imported = _imports(module)
-    assert "typed_elicit._form" in imported
+    assert "typed_elicit._forms.spec" in imported
     assert not {
-        m for m in imported if m == "mcp.client" or m.startswith(("mcp.client.", "typed_elicit._client"))
+        m
+        for m in imported
+        if m == "mcp.client" or m.startswith(("mcp.client.", "typed_elicit.client._handler"))
     }
 
 
 def test_the_reducer_keeps_one_record_per_model_and_revision():
-    from typed_elicit._reducer import reduced
-    from typed_elicit._state import schema_digest
+    from typed_elicit._calls.state import schema_digest
+    from typed_elicit._forms.reduce import reduced
 
     for version in PROTOCOL_VERSIONS:
         record = reduced(SingleKinds, version)
@@ -219,7 +226,7 @@ def test_a_model_class_that_goes_away_takes_its_records_along():
     import gc
     import weakref
 
-    from typed_elicit._reducer import _RECORDS, reduced  # pyright: ignore[reportPrivateUsage]
+    from typed_elicit._forms.reduce import _RECORDS, reduced  # pyright: ignore[reportPrivateUsage]
 
     def make() -> weakref.ref[type[BaseModel]]:
         class Passing(BaseModel):
@@ -236,7 +243,7 @@ def test_a_model_class_that_goes_away_takes_its_records_along():
 
 
 def test_the_record_refuses_an_unknown_revision_with_a_value_error():
-    from typed_elicit._reducer import reduced
+    from typed_elicit._forms.reduce import reduced
 
     with pytest.raises(ValueError, match=r"'2024-11-05' has no elicitation; pass one of"):
         reduced(SingleKinds, "2024-11-05")  # type: ignore[arg-type]
@@ -296,7 +303,7 @@ def _spec(prop: dict[str, Any], *, required: bool = False) -> Any:
     ],
 )
 def test_one_description_of_each_field_kind_for_every_reader(prop, required, line, brief, person):
-    from typed_elicit._form import describe
+    from typed_elicit._forms.spec import describe
 
     about = describe(_spec(prop, required=required))
     assert str(about) == line
@@ -306,9 +313,9 @@ def test_one_description_of_each_field_kind_for_every_reader(prop, required, lin
 
 
 def test_the_fallback_and_the_terminal_describe_fields_with_describe():
-    from typed_elicit._fallback import describe_fields
-    from typed_elicit._form import describe
-    from typed_elicit._terminal import _type_text  # pyright: ignore[reportPrivateUsage]
+    from typed_elicit._forms.spec import describe
+    from typed_elicit.client._terminal import _type_text  # pyright: ignore[reportPrivateUsage]
+    from typed_elicit.fallback._companion import describe_fields
 
     schema = reduce_schema(EveryKind)
     form = parse_requested_schema(schema)
@@ -332,7 +339,7 @@ OPEN_RANGES = {
 
 
 def test_one_range_for_every_value_generator_with_exclusive_bounds_moved_inward():
-    from typed_elicit._form import number_bounds
+    from typed_elicit._forms.spec import number_bounds
 
     ratio, count, _ = parse_requested_schema(OPEN_RANGES).fields
     assert number_bounds(ratio) == (5e-324, 0.9999999999999999)
@@ -340,7 +347,7 @@ def test_one_range_for_every_value_generator_with_exclusive_bounds_moved_inward(
 
 
 def test_the_demo_value_of_every_field_fits_it():
-    from typed_elicit._form import example_value
+    from typed_elicit._forms.spec import example_value
 
     form = parse_requested_schema(OPEN_RANGES)
     assert form.content({spec.name: example_value(spec) for spec in form.fields}) == {
@@ -369,7 +376,7 @@ def test_hypothesis_answers_honour_exclusive_bounds():
 
 
 def test_both_ends_write_a_problem_s_place_one_way():
-    from typed_elicit._form import field_path
+    from typed_elicit._forms.spec import field_path
 
     assert field_path(["picks", 1]) == "picks[1]"
     assert field_path(["properties", "x", "enum", 0]) == "properties.x.enum[0]"
@@ -385,7 +392,7 @@ def test_both_ends_write_a_problem_s_place_one_way():
 
 
 def test_one_text_sanitiser_for_printing_quoting_and_keeping_texts():
-    from typed_elicit._text import clean, escaped, has_control, quoted
+    from typed_elicit._core.text import clean, escaped, has_control, quoted
 
     assert clean("a\x1b[2Jb\n\tc") == "a?[2Jb\n\tc"
     assert clean("a\nb\tc", one_line=True) == "a b c"
@@ -398,8 +405,8 @@ def test_one_text_sanitiser_for_printing_quoting_and_keeping_texts():
 
 
 def test_the_server_parses_a_reduced_schema_once_not_per_answer(monkeypatch):
-    import typed_elicit._form as form_module
-    from typed_elicit._reducer import reduced
+    import typed_elicit._forms.spec as form_module
+    from typed_elicit._forms.reduce import reduced
 
     schema = reduce_schema(EveryKind)
     reduced(EveryKind, "2026-07-28").form  # noqa: B018  (parsed once, here)

@@ -1,11 +1,11 @@
-"""Progress heartbeats while a push-era question waits (`typed_elicit._heartbeat`), unit level."""
+"""Progress heartbeats while a push-era question waits (`typed_elicit._observe.heartbeat`), unit level."""
 
 from __future__ import annotations
 
 import anyio
 import pytest
 
-from typed_elicit._heartbeat import DEFAULT_HEARTBEAT, HEARTBEAT_MESSAGE, Heartbeat, check_heartbeat
+from typed_elicit._observe.heartbeat import DEFAULT_HEARTBEAT, HEARTBEAT_MESSAGE, Heartbeat, check_heartbeat
 
 from .conftest import BOUND, task_count
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from tests.conftest import BOUND, PUSH_ERAS, Connect, accept, task_count, user
 from tests.virtual_time import VirtualTimeLoop
 from typed_elicit import ElicitContext, elicits
-from typed_elicit._heartbeat import TASK_NAME
+from typed_elicit._observe.heartbeat import TASK_NAME
 
 pytestmark = pytest.mark.anyio
 

@@ -247,7 +247,7 @@ async def test_a_raising_hook_fails_the_call_with_hook_error(connect, era, stage
 
 
 def test_hook_error_keeps_the_hooks_exception_as_its_cause():
-    from typed_elicit._hooks import run_question_hooks
+    from typed_elicit._observe.hooks import run_question_hooks
 
     event = QuestionEvent("f", "form", Name, "m", {}, None, None, 0, "client")
     with pytest.raises(HookError) as caught:
@@ -294,7 +294,7 @@ async def test_a_hook_quoting_an_answer_in_its_exception_shows_the_client_only_i
 
 @pytest.mark.parametrize("stage", ["on_question", "on_answer"])
 def test_a_hook_error_keeps_the_hooks_exception_text_on_the_server_only_as_its_cause(stage):
-    from typed_elicit._hooks import run_answer_hooks, run_question_hooks
+    from typed_elicit._observe.hooks import run_answer_hooks, run_question_hooks
 
     question = QuestionEvent("f", "form", Name, f"Hello {CANARY}?", {}, None, None, 0, "client")
     hook = Leaky(stage)

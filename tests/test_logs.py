@@ -403,7 +403,7 @@ def test_a_requested_schema_without_properties_is_left_as_it_is():
 
 
 def test_a_bug_in_the_filter_hides_the_whole_record_rather_than_let_a_value_through(monkeypatch):
-    import typed_elicit._logs as logs
+    import typed_elicit._observe.logs as logs
 
     def broken(text: str) -> str:
         raise RuntimeError("a bug")

@@ -20,8 +20,10 @@ from pydantic import BaseModel, Field, SecretStr
 from starlette.testclient import TestClient
 
 from typed_elicit import Accepted, Cancelled, Declined, Titles, form
-from typed_elicit._errors import SchemaError
-from typed_elicit._pages import (
+from typed_elicit._forms.reduce import reduce_schema, secret_fields
+from typed_elicit.errors import SchemaError
+from typed_elicit.pages import PageSetupError
+from typed_elicit.pages._pages import (
     ANSWER_PREFIX,
     PageAnswer,
     PageBrand,
@@ -37,9 +39,7 @@ from typed_elicit._pages import (
     serve_pages,
     unseal,
 )
-from typed_elicit._reducer import reduce_schema, secret_fields
-from typed_elicit._store import store_for
-from typed_elicit.pages import PageSetupError
+from typed_elicit.stores._memory import store_for
 
 ORIGIN = "https://mcp.example.com"
 SECRET = "hunter2-Tr0ub4dor"
@@ -296,7 +296,7 @@ def test_a_second_submit_gets_a_plain_error_page(client: Client):
 
 
 def test_an_expired_link_gets_a_plain_error_page(client: Client, monkeypatch: pytest.MonkeyPatch):
-    from typed_elicit import _clock
+    from typed_elicit._core import clock as _clock
 
     ticket = client.open(BankLogin, timeout=30)
     now = _clock.now()
@@ -452,7 +452,7 @@ def test_serve_pages_refuses_a_public_url_that_is_no_origin():
 
 
 def test_a_replica_that_never_asked_serves_a_page_form_it_imported(client: Client):
-    from typed_elicit import _pages
+    from typed_elicit.pages import _pages
 
     ticket = client.open(BankLogin)
     _pages._models.clear()  # this process never asked: only @form(page=True) knows the model
@@ -521,7 +521,7 @@ def test_an_unreadable_submit_or_unknown_action_gets_a_plain_400(client: Client)
 def test_a_failure_inside_the_handler_is_a_plain_page_without_a_traceback(
     client: Client, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ):
-    from typed_elicit import _pages
+    from typed_elicit.pages import _pages
 
     ticket = client.open(BankLogin)
 

@@ -19,9 +19,9 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field, SecretStr
 
 from typed_elicit import Accepted, Cancelled, Declined, ElicitContext, configure, elicits, form
-from typed_elicit._store import InProcessStore
 from typed_elicit.client import FormRequest, UrlRequest, elicitation_handler
 from typed_elicit.pages import serve_pages
+from typed_elicit.stores._memory import InProcessStore
 from typed_elicit.testing import connect
 
 from .conftest import BOUND
@@ -455,7 +455,7 @@ async def test_a_page_answer_taken_in_time_survives_a_later_question_answered_af
 ):
     from mcp_types import ElicitResult
 
-    import typed_elicit._clock as clock
+    import typed_elicit._core.clock as clock
 
     store = InProcessStore()
     server = bank_then_nickname(store)
@@ -591,8 +591,8 @@ class CountingWaits(InProcessStore):
 
 @pytest.mark.anyio
 async def test_concurrent_waits_for_one_page_share_one_store_wait_and_leave_nothing_behind():
-    import typed_elicit._clock as clock
-    from typed_elicit._pages import _wait_shared, _waits  # pyright: ignore[reportPrivateUsage]
+    import typed_elicit._core.clock as clock
+    from typed_elicit.pages._pages import _wait_shared, _waits  # pyright: ignore[reportPrivateUsage]
 
     store = CountingWaits()
     got: list[bytes | None] = []
@@ -615,7 +615,7 @@ async def test_concurrent_waits_for_one_page_share_one_store_wait_and_leave_noth
 
 @pytest.mark.anyio
 async def test_a_joined_wait_ends_with_the_shared_one_or_at_its_own_time_and_touches_no_store():
-    from typed_elicit._pages import _wait_shared, _waits  # pyright: ignore[reportPrivateUsage]
+    from typed_elicit.pages._pages import _wait_shared, _waits  # pyright: ignore[reportPrivateUsage]
 
     store = CountingWaits()
     got: dict[str, bytes | None] = {}
@@ -651,7 +651,7 @@ class FailingWait(InProcessStore):
 
 @pytest.mark.anyio
 async def test_when_a_shared_wait_fails_its_joiners_end_their_rounds_and_the_map_empties():
-    from typed_elicit._pages import _wait_shared, _waits  # pyright: ignore[reportPrivateUsage]
+    from typed_elicit.pages._pages import _wait_shared, _waits  # pyright: ignore[reportPrivateUsage]
 
     store = FailingWait()
     got: list[bytes | None] = []
@@ -714,7 +714,7 @@ async def test_a_round_replayed_after_its_call_ended_is_refused_though_the_page_
 async def test_a_later_round_past_the_calls_deadline_ends_in_the_calls_timeout(
     monkeypatch: pytest.MonkeyPatch,
 ):
-    import typed_elicit._clock as clock
+    import typed_elicit._core.clock as clock
 
     store = InProcessStore()
     server = bank_then_nickname(store)

@@ -33,8 +33,8 @@ from pydantic_core import PydanticCustomError, PydanticKnownError
 from starlette.testclient import TestClient
 
 from typed_elicit import form
-from typed_elicit._pages import PAGE_WORDS, page_url, serve_pages
 from typed_elicit.pages import PageSetupError
+from typed_elicit.pages._pages import PAGE_WORDS, page_url, serve_pages
 
 from .test_pages import ORIGIN, Client
 

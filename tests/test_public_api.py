@@ -92,7 +92,7 @@ CLIENT_SURFACE = {
         "typed_elicit",
         "typed_elicit.client",
         "typed_elicit.testing",
-        "typed_elicit.terminal",
+        "typed_elicit.client.terminal",
         "typed_elicit.pages",
         "typed_elicit.stores",
     ],
@@ -178,14 +178,14 @@ def _loaded_after(code: str) -> set[str]:
 def test_importing_the_server_framework_loads_no_client_half() -> None:
     loaded = _loaded_after("import typed_elicit")
     client_half = {
-        "typed_elicit._client",
-        "typed_elicit._responder",
-        "typed_elicit._testing",
-        "typed_elicit._terminal",
+        "typed_elicit.client._handler",
+        "typed_elicit.client._responder",
+        "typed_elicit.testing._kit",
+        "typed_elicit.client._terminal",
         "typed_elicit._cli",
         "typed_elicit.client",
     }
-    assert "typed_elicit._elicits" in loaded
+    assert "typed_elicit._calls.elicits" in loaded
     assert sorted(client_half & loaded) == []
 
 

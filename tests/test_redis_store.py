@@ -28,7 +28,7 @@ from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequire
 from pydantic import BaseModel
 from redis import asyncio as redis_asyncio
 
-import typed_elicit._clock as clock
+import typed_elicit._core.clock as clock
 from tests.conftest import BOUND, accept
 from tests.test_replay import raw, text
 from tests.test_replay import round_ as rounds_round
@@ -41,9 +41,9 @@ from typed_elicit import (
     elicits,
     install_fallback,
 )
-from typed_elicit._fallback import META_KEY
-from typed_elicit._store import store_for
+from typed_elicit.fallback._companion import META_KEY
 from typed_elicit.stores import InProcessStore, RedisStore
+from typed_elicit.stores._memory import store_for
 
 pytestmark = pytest.mark.anyio
 
@@ -553,7 +553,7 @@ async def test_a_taken_page_answer_is_kept_until_the_call_ends_and_survives_the_
 
 async def test_a_taken_page_answer_expires_at_the_calls_deadline(redis_url):
     from tests.test_pages_elicit import bank_then_nickname, no_form, take_the_page_then_ask_the_nickname
-    from typed_elicit._policy import DEFAULT_CALL_TIMEOUT
+    from typed_elicit._calls.policy import DEFAULT_CALL_TIMEOUT
     from typed_elicit.client import elicitation_handler
     from typed_elicit.testing import connect
 

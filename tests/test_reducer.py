@@ -19,7 +19,7 @@ from typed_elicit import (
     form,
     reduce_schema,
 )
-from typed_elicit._reducer import form_message, is_form
+from typed_elicit._forms.reduce import form_message, is_form
 
 MODERN = ("2025-11-25", "2026-07-28")
 
@@ -535,7 +535,7 @@ def test_a_model_with_every_single_kind_is_spec_valid(version: str) -> None:
 
 
 def test_schema_problems_lists_a_models_problems_per_revision_without_raising() -> None:
-    from typed_elicit._reducer import schema_problems
+    from typed_elicit._forms.reduce import schema_problems
 
     class Loose(BaseModel):
         blob: bytes

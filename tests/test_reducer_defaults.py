@@ -1,7 +1,7 @@
 """A default must satisfy its own field: refused at class definition, or accepted by both ends.
 
 Refused: the reducer names the rule the default breaks. Accepted: the client half
-(`typed_elicit._client.parse_requested_schema`) accepts the produced schema with that
+(`typed_elicit.client._handler.parse_requested_schema`) accepts the produced schema with that
 default on every revision, and the server accepts the default back as an answer.
 """
 
@@ -19,7 +19,7 @@ from pydantic import AnyUrl, BaseModel, ConfigDict, EmailStr, Field, ValidationI
 
 from tests.spec_check import assert_spec_valid
 from typed_elicit import PROTOCOL_VERSIONS, SchemaError, Titles, form, reduce_schema
-from typed_elicit._validate import validate_content
+from typed_elicit._forms.validate import validate_content
 from typed_elicit.client import parse_requested_schema
 
 

@@ -11,13 +11,18 @@ import pytest
 from hypothesis import given, settings
 from pydantic import BaseModel, Field, StringConstraints
 
-import typed_elicit._reducer as reducer_module
+import typed_elicit._forms.reduce as reducer_module
 from tests.counting import CountingDict, CountingList, CountingMapping, CountingSequence
 from tests.spec_check import assert_spec_valid
 from typed_elicit import Choices, OptionsError, SchemaError, Titles, form, reduce_schema
-from typed_elicit._form import MAX_OPTION_LENGTH, MAX_OPTIONS, MAX_QUESTION_SCHEMA_LENGTH, MAX_TEXT_LENGTH
-from typed_elicit._reducer import schema_problems, shaped
-from typed_elicit._validate import validate_answer
+from typed_elicit._forms.reduce import schema_problems, shaped
+from typed_elicit._forms.spec import (
+    MAX_OPTION_LENGTH,
+    MAX_OPTIONS,
+    MAX_QUESTION_SCHEMA_LENGTH,
+    MAX_TEXT_LENGTH,
+)
+from typed_elicit._forms.validate import validate_answer
 from typed_elicit.client import parse_requested_schema
 from typed_elicit.testing import invalid_answers, valid_answers
 

@@ -22,14 +22,14 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequiredResult, TextContent
 from pydantic import BaseModel, Field
 
-import typed_elicit._clock as clock_module
-import typed_elicit._policy as policy_module
-import typed_elicit._question as question_module
-import typed_elicit._reducer as reducer_module
+import typed_elicit._calls.policy as policy_module
+import typed_elicit._calls.questions as question_module
+import typed_elicit._core.clock as clock_module
+import typed_elicit._forms.reduce as reducer_module
 from tests.conftest import BOUND, accept, cancel, decline, user
 from typed_elicit import Accepted, ElicitContext, configure, elicits, install_fallback
-from typed_elicit._question import json_size
-from typed_elicit._store import InProcessClaimStore
+from typed_elicit._calls.questions import json_size
+from typed_elicit.stores._memory import InProcessClaimStore
 
 pytestmark = pytest.mark.anyio
 

@@ -15,7 +15,7 @@ from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequiredResult, TextContent
 
-import typed_elicit._clock as clock_module
+import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND, accept, user
 
 pytestmark = pytest.mark.anyio

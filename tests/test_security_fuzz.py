@@ -29,12 +29,12 @@ from pydantic import AnyUrl, BaseModel, EmailStr, Field
 from tests.conftest import BOUND
 from tests.counting import Calls, CountingDict, CountingList
 from typed_elicit import Accepted, ElicitContext, InvalidResponse, Titles, elicits, reduce_schema
-from typed_elicit._policy import DEFAULT_MAX_ANSWER_BYTES
-from typed_elicit._question import Question, json_size
-from typed_elicit._reducer import reduced
-from typed_elicit._testing import valid_answers
-from typed_elicit._validate import validate_content
-from typed_elicit._wire import check_date, check_datetime, check_email, check_text, check_uri
+from typed_elicit._calls.policy import DEFAULT_MAX_ANSWER_BYTES
+from typed_elicit._calls.questions import Question, json_size
+from typed_elicit._forms.reduce import reduced
+from typed_elicit._forms.validate import validate_content
+from typed_elicit._forms.wire import check_date, check_datetime, check_email, check_text, check_uri
+from typed_elicit.testing._kit import valid_answers
 
 MARK = "LEAK"
 """Every generated free text carries this, so a leak is found whatever the message around it."""

@@ -24,7 +24,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequiredResult, TextContent
 from pydantic import BaseModel
 
-import typed_elicit._clock as clock_module
+import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND, accept, user
 from typed_elicit import Accepted, ElicitContext, elicits
 

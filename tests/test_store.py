@@ -5,9 +5,9 @@ from __future__ import annotations
 import anyio
 import pytest
 
-import typed_elicit._clock as clock
+import typed_elicit._core.clock as clock
 from typed_elicit import Store
-from typed_elicit._store import InProcessStore
+from typed_elicit.stores._memory import InProcessStore
 
 pytestmark = pytest.mark.anyio
 

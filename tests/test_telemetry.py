@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from tests import otel_kit
 from tests.conftest import BOUND, ERAS, PUSH_ERAS, Connect, accept, decline, user
 from typed_elicit import AnswerEvent, ElicitContext, ElicitHook, elicits, install_fallback
-from typed_elicit import _telemetry as telemetry
+from typed_elicit._observe import telemetry as telemetry
 
 pytestmark = pytest.mark.anyio
 
@@ -217,7 +217,7 @@ async def test_a_timeout_is_an_outcome_and_an_event(
 async def test_a_late_answer_on_2026_07_28_times_out(
     connect: Connect, otel: otel_kit.Recorded, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import typed_elicit._clock as clock_module
+    import typed_elicit._core.clock as clock_module
 
     real = clock_module.now
 

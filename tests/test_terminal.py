@@ -17,10 +17,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.plain_text import PlainTextOutput
 
 from typed_elicit import Accepted, Cancelled, Declined
-from typed_elicit._client import read_request
-from typed_elicit._terminal import TerminalForms, clean, terminal_handler
-from typed_elicit._testing import connect
 from typed_elicit.client import FormRequest, UrlRequest
+from typed_elicit.client._handler import read_request
+from typed_elicit.client._terminal import TerminalForms, clean, terminal_handler
+from typed_elicit.testing._kit import connect
 
 from .client_servers import typed
 

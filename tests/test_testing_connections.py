@@ -13,7 +13,7 @@ from mcp_types import INTERNAL_ERROR, ElicitRequestParams, ElicitResult, ErrorDa
 
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion, TypedElicitError
 from typed_elicit._cli import UsageError
-from typed_elicit._client import PinnedHandshake
+from typed_elicit.client._handler import PinnedHandshake
 from typed_elicit.testing import Reply, ScriptedUser, connect, era_target, send_raw
 
 from .client_servers import typed

@@ -24,8 +24,9 @@ from pydantic import ValidationError
 
 from typed_elicit import PROTOCOL_VERSIONS, Accepted, ElicitContext, ProtocolVersion, elicits, reduce_schema
 from typed_elicit._cli import sample_argument
-from typed_elicit._responder import plausible_value
-from typed_elicit._testing import (
+from typed_elicit.client import InvalidAnswer, parse_requested_schema
+from typed_elicit.client._responder import plausible_value
+from typed_elicit.testing._kit import (
     Answer,
     Question,
     ScriptedUser,
@@ -38,7 +39,6 @@ from typed_elicit._testing import (
     send_raw,
     valid_answers,
 )
-from typed_elicit.client import InvalidAnswer, parse_requested_schema
 
 from .client_servers import Traveller, raw, typed
 
@@ -421,9 +421,9 @@ async def test_only_newest(elicit_connect, elicit_protocol):
 
 
 def plugin_args() -> list[str]:
-    """`-p typed_elicit.pytest_plugin` unless the installed entry point already loads it."""
-    installed = any(ep.value == "typed_elicit.pytest_plugin" for ep in entry_points(group="pytest11"))
-    return [] if installed else ["-p", "typed_elicit.pytest_plugin"]
+    """`-p typed_elicit.testing.pytest_plugin` unless the installed entry point already loads it."""
+    installed = any(ep.value == "typed_elicit.testing.pytest_plugin" for ep in entry_points(group="pytest11"))
+    return [] if installed else ["-p", "typed_elicit.testing.pytest_plugin"]
 
 
 def documented_command() -> str:

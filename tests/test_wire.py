@@ -16,10 +16,10 @@ from pydantic import AnyUrl, BaseModel, EmailStr, Field, HttpUrl, ValidationErro
 from tests.conftest import BOUND, accept, user
 from tests.counting import CountingDict
 from typed_elicit import Accepted, ElicitContext, InvalidResponse, elicits, reduce_schema
-from typed_elicit._errors import MAX_PATH_LENGTH, MAX_PROBLEM_LENGTH, MAX_PROBLEMS
-from typed_elicit._validate import validate_content
-from typed_elicit._wire import TOO_LARGE, check_uri, json_floor, json_size, wire_number
+from typed_elicit._forms.validate import validate_content
+from typed_elicit._forms.wire import TOO_LARGE, check_uri, json_floor, json_size, wire_number
 from typed_elicit.client import InvalidAnswer, model_from_schema, parse_requested_schema
+from typed_elicit.errors import MAX_PATH_LENGTH, MAX_PROBLEM_LENGTH, MAX_PROBLEMS
 
 SSN = "078-05-1120"
 

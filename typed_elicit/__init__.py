@@ -9,9 +9,14 @@ typed_elicit raises is importable from here, except the two only a client meets
 
 import logging
 
-from ._context import ElicitContext
-from ._elicits import elicits
-from ._errors import (
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.elicits import elicits
+from typed_elicit._calls.policy import get_default_timeout, set_default_timeout
+from typed_elicit._core.results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
+from typed_elicit._core.versions import PROTOCOL_VERSIONS, ProtocolVersion
+from typed_elicit._forms.reduce import Choices, Titles, form, reduce_schema
+from typed_elicit._observe.hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
+from typed_elicit.errors import (
     ClientError,
     ElicitArgumentError,
     ElicitationTimeout,
@@ -27,13 +32,8 @@ from ._errors import (
     StoreUnavailable,
     TypedElicitError,
 )
-from ._fallback import install_fallback
-from ._hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
-from ._policy import get_default_timeout, set_default_timeout
-from ._reducer import Choices, Titles, form, reduce_schema
-from ._results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
-from ._store import ClaimStore, Store, configure
-from ._versions import PROTOCOL_VERSIONS, ProtocolVersion
+from typed_elicit.fallback._companion import install_fallback
+from typed_elicit.stores._memory import ClaimStore, Store, configure
 
 logging.getLogger("typed_elicit").addHandler(logging.NullHandler())
 

@@ -12,6 +12,6 @@ logger; an application that turns DEBUG on for them adds this filter:
 or attaches `HideAnswerValues()` to its own handler (`handler.addFilter(HideAnswerValues())`).
 """
 
-from ._logs import HideAnswerValues, hide_answer_values
+from typed_elicit._observe.logs import HideAnswerValues, hide_answer_values
 
 __all__ = ["HideAnswerValues", "hide_answer_values"]

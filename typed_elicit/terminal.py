@@ -1,5 +1,15 @@
-"""Interactive terminal forms for elicitation requests (needs the `cli` extra: prompt_toolkit)."""
+"""Deprecated: the terminal forms moved to `typed_elicit.client.terminal` (removed in 0.4)."""
 
-from ._terminal import TerminalForms, terminal_handler
+import warnings
 
-__all__ = ["TerminalForms", "terminal_handler"]
+from typed_elicit.client.terminal import TerminalForms, terminal_handler
+
+warnings.warn(
+    "typed_elicit.terminal moved to typed_elicit.client.terminal; import TerminalForms and "
+    "terminal_handler from there (this module goes in typed_elicit 0.4)",
+    DeprecationWarning,
+    stacklevel=2,
+)
+
+__all__: list[str] = []  # not part of the public face: the names live in typed_elicit.client.terminal
+_ = (TerminalForms, terminal_handler)

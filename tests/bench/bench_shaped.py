@@ -19,8 +19,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from typed_elicit import Choices
-from typed_elicit._reducer import reduced, shaped
-from typed_elicit._validate import validate_answer
+from typed_elicit._forms.reduce import reduced, shaped
+from typed_elicit._forms.validate import validate_answer
 
 
 class Fixed(BaseModel):

@@ -16,8 +16,8 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 
 from typed_elicit import Accepted
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.elicits import elicits
 
 from ._common import Era, Step, accept_any, text_of
 from .wizard import MAX_ROUNDS, Counters, add_k_step

@@ -28,11 +28,11 @@ from mcp.shared.message import ServerMessageMetadata
 from mcp_types import ElicitRequest
 from mcp_types import ElicitResult as WireResult
 
-from typed_elicit._context import ElicitContext
-from typed_elicit._policy import Policy
-from typed_elicit._question import Question
-from typed_elicit._reducer import form_message, reduced
-from typed_elicit._validate import validate_content
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.policy import Policy
+from typed_elicit._calls.questions import Question
+from typed_elicit._forms.reduce import form_message, reduced
+from typed_elicit._forms.validate import validate_content
 
 from ._common import MESSAGE, SIGNUP_ANSWER, Signup, accept_signup, text_of
 

@@ -28,8 +28,8 @@ from mcp import Client
 from mcp.server.mcpserver import Context, MCPServer
 
 from typed_elicit import Accepted, reduce_schema
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.elicits import elicits
 
 from ._common import MESSAGE, Samples, Signup, accept_signup, alternate, text_of
 

@@ -42,8 +42,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
 from typed_elicit import Accepted, reduce_schema
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.elicits import elicits
 
 from ._common import MESSAGE, SIGNUP_ANSWER, Signup
 

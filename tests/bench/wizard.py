@@ -25,8 +25,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.resolve import Elicit, Resolve
 
 from typed_elicit import Accepted
-from typed_elicit._context import ElicitContext
-from typed_elicit._elicits import elicits
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.elicits import elicits
 
 from ._common import Account, Confirm, Era, Plan, Samples, Step, accept_any, alternate, text_of
 

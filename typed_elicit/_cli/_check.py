@@ -12,8 +12,8 @@ import annotated_types
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from typed_elicit._errors import OptionsError, SchemaError
-from typed_elicit._reducer import (
+from typed_elicit._core.versions import ProtocolVersion
+from typed_elicit._forms.reduce import (
     _FORMS,  # pyright: ignore[reportPrivateUsage]  # the registry of @form classes, read only
     JSON_SCHEMA_DIALECT,
     Choices,
@@ -25,7 +25,7 @@ from typed_elicit._reducer import (
     schema_problems,
     secret_fields,
 )
-from typed_elicit._versions import ProtocolVersion
+from typed_elicit.errors import OptionsError, SchemaError
 
 from ._common import EXIT_OK, EXIT_PROBLEMS, UsageError
 from ._load import (

@@ -12,8 +12,8 @@ from typing import Any, Final, TextIO
 
 from mcp.server.mcpserver import MCPServer
 
-from typed_elicit._fallback import installed
-from typed_elicit._testing import connect
+from typed_elicit.fallback._companion import installed
+from typed_elicit.testing._kit import connect
 
 from ._common import UsageError
 from ._load import load_module

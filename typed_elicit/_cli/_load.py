@@ -18,9 +18,9 @@ from mcp.server.mcpserver.resources.resource_manager import ResourceManager
 from mcp.server.mcpserver.tools.tool_manager import ToolManager
 from pydantic import BaseModel
 
-from typed_elicit._errors import SchemaError
-from typed_elicit._policy import Policy
-from typed_elicit._reducer import is_form
+from typed_elicit._calls.policy import Policy
+from typed_elicit._forms.reduce import is_form
+from typed_elicit.errors import SchemaError
 
 from ._common import UsageError
 

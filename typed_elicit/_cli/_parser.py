@@ -10,9 +10,9 @@ from typing import TextIO
 
 import anyio
 
-from typed_elicit._errors import SchemaError
-from typed_elicit._text import clean
-from typed_elicit._versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS
+from typed_elicit._core.text import clean
+from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS
+from typed_elicit.errors import SchemaError
 
 from ._check import parse_options, run_check, run_schema
 from ._common import (

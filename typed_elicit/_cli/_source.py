@@ -18,7 +18,7 @@ from typing import Final
 
 from pydantic import BaseModel
 
-from typed_elicit._elicits import elicits
+from typed_elicit._calls.elicits import elicits
 
 _ASKS: Final = frozenset({"elicit", "elicit_page", "elicit_all"})
 """The `ElicitContext` methods whose positional arguments are models (all of them for `elicit_all`)."""

@@ -19,18 +19,18 @@ from mcp.client.session import ElicitationFnT
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from typed_elicit._client import (
+from typed_elicit._core.text import clean, in_words
+from typed_elicit._core.versions import ProtocolVersion
+from typed_elicit._forms.spec import describe
+from typed_elicit.client._handler import (
     FieldSpec,
     FormRequest,
     RequestedSchemaError,
     UrlRequest,
     read_request,
 )
-from typed_elicit._form import describe
-from typed_elicit._responder import Responder
-from typed_elicit._testing import connect
-from typed_elicit._text import clean, in_words
-from typed_elicit._versions import ProtocolVersion
+from typed_elicit.client._responder import Responder
+from typed_elicit.testing._kit import connect
 
 from ._common import EXIT_OK, EXIT_PROBLEMS, UsageError
 
@@ -281,7 +281,7 @@ async def call_tool(
 
 def answerer(interactive: bool, answers: dict[str, str], *, invent: bool) -> ElicitationFnT:
     if interactive:
-        from typed_elicit._terminal import TerminalForms
+        from typed_elicit.client._terminal import TerminalForms
 
         return TerminalForms().handler()
     return CommandLineAnswers(answers, invent=invent)

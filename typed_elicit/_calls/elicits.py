@@ -1,0 +1,512 @@
+"""`@elicits`: give an SDK tool, prompt or resource template an `ElicitContext`."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import typing
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, Union, cast, overload
+
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INTERNAL_ERROR,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    ClientCapabilities,
+    ElicitationCapability,
+    FormElicitationCapability,
+    InputRequiredResult,
+    MissingRequiredClientCapabilityErrorData,
+    UrlElicitationCapability,
+)
+from pydantic import BaseModel
+
+from typed_elicit._calls.call import negotiated_era
+from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.policy import (
+    DEFAULT_CALL_TIMEOUT,
+    DEFAULT_MAX_ANSWER_BYTES,
+    DEFAULT_POLICY,
+    OnUnsupported,
+    Policy,
+    check_call_timeout,
+    check_max_answer_bytes,
+    resolve,
+    warn_if_over_state_ttl,
+)
+from typed_elicit._calls.signals import FallbackRequired, InputRequired, RoundRefused, suspensions
+from typed_elicit._core.versions import (
+    LATEST_PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
+    ProtocolVersion,
+    uses_input_required,
+)
+from typed_elicit._forms.reduce import check_elicitable, defer_schema_error, is_page_form, page_reduced
+from typed_elicit._observe.heartbeat import DEFAULT_HEARTBEAT, check_heartbeat
+from typed_elicit._observe.hooks import ElicitHook
+from typed_elicit.errors import (
+    ElicitArgumentError,
+    ElicitationUnsupported,
+    ElicitUsageError,
+    SchemaError,
+    TypedElicitError,
+)
+from typed_elicit.fallback._companion import resuming
+
+F = TypeVar("F", bound=Callable[..., Coroutine[Any, Any, Any]])
+
+
+class ElicitsDecorator(Protocol):
+    """What `@elicits(...)` with arguments returns: a decorator keeping the function's type."""
+
+    def __call__(self, fn: F, /) -> F:
+        """Wrap `fn` (see `elicits`)."""
+        ...
+
+
+@overload
+def elicits(fn: F, /) -> F: ...
+@overload
+def elicits(
+    *models: type[BaseModel],
+    timeout: float | None = None,
+    retries: int = 0,
+    on_unsupported: OnUnsupported = "raise",
+    hooks: Sequence[ElicitHook] = (),
+    call_timeout: float = DEFAULT_CALL_TIMEOUT,
+    max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+    single_use_rounds: bool = True,
+    heartbeat: float | None = DEFAULT_HEARTBEAT,
+) -> ElicitsDecorator: ...
+def elicits(
+    *args: Any,
+    timeout: float | None = None,
+    retries: int = 0,
+    on_unsupported: OnUnsupported = "raise",
+    hooks: Sequence[ElicitHook] = (),
+    call_timeout: float = DEFAULT_CALL_TIMEOUT,
+    max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+    single_use_rounds: bool = True,
+    heartbeat: float | None = DEFAULT_HEARTBEAT,
+) -> Any:
+    """Let an async tool, prompt or resource-template function ask the user questions.
+
+    Place it directly under the SDK's `@server.tool()`, `@server.prompt()` or
+    `@server.resource("...{param}")`. The function annotates one parameter with
+    `ElicitContext`; the SDK injects its `Context` there (so the parameter is not
+    in the `inputSchema`), and the function receives an `ElicitContext` wrapping it.
+
+    On 2026-07-28 the decorated function may run several times per call (once per
+    round); see `ElicitContext.elicit` and `ElicitContext.once`.
+
+    A `TypedElicitError` escaping the function reaches the client with its cause
+    stated: as a tool error (`isError`) from a tool, as a JSON-RPC error from a
+    prompt or resource. On 2026-07-28 `ElicitationUnsupported` is the spec's
+    `-32021` missing-client-capability error.
+
+    Before the body runs, each call checks the listed models against the
+    negotiated revision (`SchemaError`) and refuses `on_unsupported="fallback"`
+    outside a tool (`ElicitUsageError`). A call that swallows the internal signal
+    of `ctx.elicit` (`except BaseException:`) or asks concurrently on 2026-07-28
+    fails with `ElicitUsageError`; no internal signal ever escapes it.
+
+    Usage: `@elicits`, or `@elicits(ModelA, ModelB, timeout=60, retries=1)`.
+
+    Args:
+        *args: The function (bare use), or the models the function asks for:
+            they are reduced now, so a model that cannot be elicited fails at import.
+        timeout: Default seconds per question for this function. On 2026-07-28
+            it must not exceed the server's request-state TTL (600 s by
+            default): a longer one warns here and fails before asking.
+        retries: Default number of re-asks after an invalid answer.
+        on_unsupported: Default policy when the client cannot be asked;
+            `"fallback"` needs `install_fallback(server)`.
+        hooks: This function's elicitation hooks, run after the process-wide
+            ones (`add_hooks`); see `ElicitHook`.
+        call_timeout: Seconds from a 2026-07-28 (or fallback) call's first round
+            within which every answer must arrive (1 hour by default); a later
+            answer, or a refresh, ends the call with `ElicitationTimeout`.
+        max_answer_bytes: The largest answer accepted, in bytes of its content as
+            compact JSON (64 KiB by default); a larger one is an `InvalidResponse`
+            (asked again while `retries` allow), on every era.
+        single_use_rounds: Whether each 2026-07-28 round (and each fallback
+            question) takes one answer; a second answer to a round gets a
+            JSON-RPC error -32602. Turning it off lets a client resend the final
+            round, and every resend runs the code after the last question again.
+        heartbeat: Seconds between `notifications/progress` while a question waits
+            on 2025-06-18 and 2025-11-25, sent only when the client's request carried
+            a `progressToken` (15 s by default, well under the 60 s many clients
+            allow a request); keeps a client whose timeout restarts on progress from
+            giving up while a person thinks. None sends none. Not needed on
+            2026-07-28, where no request stays open while the user answers.
+
+    Returns:
+        The wrapped function, or a decorator producing it.
+
+    Raises:
+        ElicitArgumentError: If the function is not async, has no `ElicitContext`
+            parameter, has several, or also takes the SDK `Context` (was a `TypeError`),
+            or `timeout` is not positive, `retries` is negative, `call_timeout` is not
+            positive and finite, or `max_answer_bytes` is not a positive int (was a
+            `ValueError`); it is both.
+        SchemaError: If a listed model cannot be elicited.
+        ValueError: If `heartbeat` is not None or positive and finite.
+
+    Warns:
+        UserWarning: If `timeout` exceeds the SDK's default request-state TTL (600 s).
+    """
+    if len(args) == 1 and _is_function(args[0]):
+        return _wrap(args[0], Policy())
+    models: tuple[type[BaseModel], ...] = args
+    for model in models:
+        _prereduce(model)
+    settings = resolve(
+        DEFAULT_POLICY, "@elicits", timeout=timeout, retries=retries, on_unsupported=on_unsupported
+    )
+    if timeout is not None:
+        warn_if_over_state_ttl(timeout, "@elicits", stacklevel=2)
+    check_call_timeout(call_timeout, "@elicits")
+    check_max_answer_bytes(max_answer_bytes, "@elicits")
+    policy = Policy(
+        timeout=timeout,
+        retries=settings.retries,
+        on_unsupported=settings.on_unsupported,
+        hooks=tuple(hooks),
+        call_timeout=call_timeout,
+        max_answer_bytes=max_answer_bytes,
+        single_use_rounds=bool(single_use_rounds),
+        heartbeat=check_heartbeat(heartbeat, "@elicits"),
+    )
+
+    def decorate(fn: F) -> F:
+        return _wrap(fn, policy, models)
+
+    return decorate
+
+
+def _is_function(obj: object) -> bool:
+    return callable(obj) and not isinstance(obj, type)
+
+
+def _prereduce(model: type[BaseModel]) -> dict[ProtocolVersion, SchemaError]:
+    """Reduce `model` for every revision now; only the newest revision must succeed.
+
+    An older revision may legitimately refuse a field (multi-select before
+    2025-11-25); the decorated function then refuses such a client before its body
+    runs (see `_refusals`).
+
+    Returns:
+        The `SchemaError` of each revision that refuses the model.
+
+    Raises:
+        SchemaError: If the newest revision refuses the model.
+    """
+    if is_page_form(model):  # asked on a page (`ctx.elicit_page`), never in form mode
+        page_reduced(model)  # reduced at import by `@form(page=True)`: a cache hit
+        return {}
+    try:
+        check_elicitable(model, LATEST_PROTOCOL_VERSION)
+    except SchemaError:
+        if not defer_schema_error(model):  # `typed-elicit check` reports it with the rest
+            raise
+        return {}
+    refused: dict[ProtocolVersion, SchemaError] = {}
+    for version in PROTOCOL_VERSIONS:
+        try:
+            check_elicitable(model, version)
+        except SchemaError as exc:
+            refused[version] = exc
+    return refused
+
+
+@dataclass(frozen=True)
+class _Refusal:
+    """Why a revision cannot ask the models of `@elicits(...)`: the models and their problem lines."""
+
+    models: str
+    problems: tuple[str, ...]
+
+    def error(self) -> SchemaError:
+        """A fresh `SchemaError` (one per call: a raised exception keeps its traceback)."""
+        return SchemaError(self.models, self.problems)
+
+
+def _refusals(models: Sequence[type[BaseModel]]) -> dict[ProtocolVersion, _Refusal]:
+    """Per revision, the listed models it refuses, computed once at decoration."""
+    found: dict[ProtocolVersion, list[SchemaError]] = {}
+    for model in dict.fromkeys(models):
+        for version, exc in _prereduce(model).items():
+            found.setdefault(version, []).append(exc)
+    return {
+        version: _Refusal(
+            models=", ".join(exc.model_name for exc in errors),
+            problems=tuple(line for exc in errors for line in exc.problems),
+        )
+        for version, errors in found.items()
+    }
+
+
+def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
+    name = getattr(fn, "__qualname__", repr(fn))
+    if not inspect.iscoroutinefunction(fn):
+        raise ElicitArgumentError(
+            "@elicits", "fn", f"decorates async functions, and {name} is not one", f"Make {name} `async def`."
+        )
+    try:
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except Exception as exc:
+        raise ElicitArgumentError(
+            "@elicits",
+            "fn",
+            f"cannot resolve the annotations of {name}: {exc}",
+            "Define (or import) every type its signature names before the function.",
+        ) from exc
+    signature = inspect.signature(fn)
+    ctx_names = [p for p in signature.parameters if hints.get(p) is ElicitContext]
+    if len(ctx_names) != 1:
+        found = "none" if not ctx_names else ", ".join(ctx_names)
+        raise ElicitArgumentError(
+            "@elicits",
+            "fn",
+            f"needs {name} to have exactly one parameter annotated ElicitContext (found {found})",
+            "Annotate the one parameter that receives the context: `ctx: ElicitContext`.",
+        )
+    sdk_names = [p for p in signature.parameters if _is_sdk_context(hints.get(p))]
+    if sdk_names:
+        raise ElicitArgumentError(
+            "@elicits",
+            "fn",
+            f"got {name}, which takes the SDK Context as {sdk_names[0]!r}",
+            "With @elicits use the ElicitContext parameter's `.sdk` instead.",
+        )
+    ctx_name = ctx_names[0]
+    public = _public_signature(signature, hints, ctx_name)
+    refused = _refusals(models)
+
+    @functools.wraps(fn)
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        # The SDK passes every argument by keyword; anything else takes the general path.
+        bound = signature.bind(*args, **kwargs) if args or ctx_name not in kwargs else None
+        injected = kwargs[ctx_name] if bound is None else bound.arguments[ctx_name]
+        if not isinstance(injected, Context):
+            raise ElicitArgumentError(
+                name,
+                ctx_name,
+                f"expects the SDK to inject its Context as {ctx_name!r}, got {type(injected).__name__}",
+                "Let the SDK call it (a tool, prompt or resource), or pass an mcp Context.",
+            )
+        sdk: Context[Any, Any] = injected  # pyright: ignore[reportUnknownVariableType]
+        resume = resuming.get()
+        reset = resuming.set(None)  # a tool this one calls is not the call being resumed
+        created: list[BaseException] = []
+        tracked = suspensions.set(created)
+        try:
+            ctx = ElicitContext(sdk, policy, function=name, resume=resume)
+            # Before the body runs, so before any side effect.
+            refusal = refused.get(ctx.protocol_version) if refused and ctx.protocol_version else None
+            if refusal is not None:
+                raise refusal.error()
+            if policy.on_unsupported == "fallback":
+                _check_fallback_applies(sdk, name)
+            if bound is None:
+                call = fn(**{**kwargs, ctx_name: ctx})
+            else:
+                bound.arguments[ctx_name] = ctx
+                call = fn(*bound.args, **bound.kwargs)
+            joined = ctx._traced_round()  # pyright: ignore[reportPrivateUsage]
+            ending = ctx._call  # pyright: ignore[reportPrivateUsage]
+            try:
+                if joined is None:
+                    result = await _settle(call, created, name)
+                else:
+                    with joined:
+                        result = await _settle(call, created, name)
+            except Exception:
+                await ending.end()  # the call failed: what it held for later rounds goes
+                raise
+            if not created:  # the call's final result (a round that ended early leaves it going)
+                await ending.end()
+            return result
+        except RoundRefused as spent:
+            raise spent.error from None
+        except TypedElicitError as exc:
+            surfaced = _for_client(exc, sdk)
+            if surfaced is exc:
+                raise
+            raise surfaced from exc
+        finally:
+            suspensions.reset(tracked)
+            resuming.reset(reset)
+
+    exposed: Any = wrapper
+    exposed.__typed_elicit_models__ = tuple(dict.fromkeys(models))
+    exposed.__typed_elicit_policy__ = policy
+    exposed.__signature__ = public
+    exposed.__annotations__ = {
+        **{p.name: p.annotation for p in public.parameters.values() if p.annotation is not p.empty},
+        **({} if public.return_annotation is public.empty else {"return": public.return_annotation}),
+    }
+    result: F = exposed
+    return result
+
+
+async def _settle(call: Awaitable[Any], created: list[BaseException], name: str) -> Any:
+    """Run the function; a suspension becomes its round's result, and no internal signal escapes.
+
+    `created` holds every suspension `ctx.elicit` made during the call (`suspensions`).
+
+    Raises:
+        ElicitUsageError: If the function swallowed a suspension, or asked several
+            questions concurrently where a round carries one.
+    """
+    try:
+        value = await call
+    except (InputRequired, FallbackRequired) as suspended:
+        if len(created) > 1:
+            raise _swallowed(name) from None
+        return suspended.result
+    except BaseException as exc:
+        group = _as_group(exc)
+        if group is not None:  # a task group inside the function
+            return _settle_group(exc, group, created, name)
+        if created and isinstance(exc, Exception):
+            raise _swallowed(name) from exc
+        raise
+    if created:
+        raise _swallowed(name)
+    return value
+
+
+class _Group(Protocol):
+    """What an exception group offers (`BaseExceptionGroup`, or on Python 3.10 anyio's backport)."""
+
+    @property
+    def exceptions(self) -> tuple[BaseException, ...]:
+        """The exceptions in the group."""
+        ...
+
+    def split(
+        self, condition: tuple[type[BaseException], ...], /
+    ) -> tuple[BaseException | None, BaseException | None]:
+        """The matching and the other exceptions, as groups of the same shape."""
+        ...
+
+
+def _as_group(exc: BaseException) -> _Group | None:
+    if isinstance(getattr(exc, "exceptions", None), tuple) and callable(getattr(exc, "split", None)):
+        return cast("_Group", exc)
+    return None
+
+
+def _settle_group(exc: BaseException, group: _Group, created: list[BaseException], name: str) -> Any:
+    """`_settle` for an exception group: the suspensions of one round merge; fallback ones are refused.
+
+    A refused round (`RoundRefused`, a resent round) wins over everything else: the
+    client gets its -32602 error, as for a single question.
+    """
+    for leaf in _leaves(exc):
+        if isinstance(leaf, RoundRefused):
+            raise leaf from None
+    ours, rest = group.split((InputRequired, FallbackRequired))
+    if ours is None:
+        if created:
+            raise _swallowed(name) from exc
+        raise exc
+    if rest is not None:  # the function failed: that failure, without the internal signals
+        inner = _leaves(rest)
+        raise (inner[0] if len(inner) == 1 else rest) from None
+    suspended = _leaves(ours)
+    if len(created) > len(suspended):
+        raise _swallowed(name) from None
+    rounds = [leaf for leaf in suspended if isinstance(leaf, InputRequired)]
+    if len(rounds) == len(suspended):
+        # Concurrent questions of one round: each suspension carries every question
+        # registered before it was raised, so the fullest one is the round.
+        return max(rounds, key=lambda leaf: len(leaf.result.input_requests or ())).result
+    if len(suspended) > 1:
+        raise _concurrent(name, len(suspended)) from None
+    only = suspended[0]
+    assert isinstance(only, FallbackRequired)
+    return only.result
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    """The exceptions inside a (nested) exception group, in order; `[exc]` for any other exception."""
+    group = _as_group(exc)
+    if group is None:
+        return [exc]
+    return [leaf for inner in group.exceptions for leaf in _leaves(inner)]
+
+
+def _swallowed(name: str) -> ElicitUsageError:
+    return ElicitUsageError.swallowed(name)
+
+
+def _concurrent(name: str, count: int) -> ElicitUsageError:
+    return ElicitUsageError.concurrent(name, count)
+
+
+def _check_fallback_applies(sdk: Context[Any, Any], name: str) -> None:
+    """Refuse `@elicits(on_unsupported="fallback")` on a prompt or resource, before its body runs.
+
+    Raises:
+        ElicitUsageError: If the running request is not a `tools/call`.
+    """
+    try:
+        method = sdk.request_context.method
+    except ValueError:  # outside a request: nothing to re-run, the policy decides later
+        return
+    if method != "tools/call":
+        raise ElicitUsageError.fallback_outside_tool(name, method)
+
+
+def _is_sdk_context(annotation: object) -> bool:
+    candidates = typing.get_args(annotation) if typing.get_origin(annotation) is not None else (annotation,)
+    return any(isinstance(c, type) and issubclass(c, Context) for c in candidates)
+
+
+def _public_signature(
+    signature: inspect.Signature, hints: dict[str, Any], ctx_name: str
+) -> inspect.Signature:
+    """What the SDK sees: resolved annotations, `Context` for the context, `| InputRequiredResult`."""
+    parameters = [
+        p.replace(annotation=Context if p.name == ctx_name else hints.get(p.name, p.annotation))
+        for p in signature.parameters.values()
+    ]
+    returns = hints.get("return", signature.return_annotation)
+    if returns is not inspect.Signature.empty:
+        returns = Union[returns, InputRequiredResult]  # noqa: UP007 - built at runtime from a variable
+    return signature.replace(parameters=parameters, return_annotation=returns)
+
+
+def _for_client(exc: TypedElicitError, sdk: Context[Any, Any]) -> Exception:
+    """Turn a typed_elicit error into the error the SDK reports with its text intact."""
+    try:
+        request_context = sdk.request_context
+    except ValueError:
+        return exc
+    text = f"{type(exc).__name__}: {exc}"
+    era = negotiated_era(request_context.protocol_version)
+    if isinstance(exc, ElicitationUnsupported) and era is not None and uses_input_required(era):
+        needed = (
+            ElicitationCapability(url=UrlElicitationCapability())
+            if exc.mode == "url"
+            else ElicitationCapability(form=FormElicitationCapability())
+        )
+        required = ClientCapabilities(elicitation=needed)
+        data = MissingRequiredClientCapabilityErrorData(required_capabilities=required)
+        return MCPError(
+            code=MISSING_REQUIRED_CLIENT_CAPABILITY,
+            message=text,
+            data=data.model_dump(by_alias=True, mode="json", exclude_none=True),
+        )
+    if request_context.method == "tools/call":
+        return ToolError(text)
+    if request_context.method == "resources/read":
+        return ResourceError(text)
+    if request_context.method == "prompts/get":
+        return MCPError(code=INTERNAL_ERROR, message=text)
+    return exc

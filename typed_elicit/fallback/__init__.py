@@ -1,0 +1,5 @@
+"""fallback."""
+
+from ._companion import install_fallback
+
+__all__ = ["install_fallback"]

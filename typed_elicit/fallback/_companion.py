@@ -1,0 +1,362 @@
+"""The LLM-mediated fallback: ask through the model when the client cannot elicit.
+
+With `on_unsupported="fallback"`, a question the client cannot be asked ends the
+tool call with a result that tells the model the question and hands it a sealed
+token. The model asks the user in the chat and calls the companion tool that
+`install_fallback` registers with the token and the answer. The companion
+unseals the token and runs the original tool again with its original
+arguments, replaying the answers recorded so far exactly like a 2026-07-28
+round (see `_replay` and `_state`), so the same tool code asks, re-asks and continues.
+
+The token is sealed with a `RequestStateSecurity` codec (AES-256-GCM by
+default): the model can neither read nor alter it. It expires, names the server
+(its audience) and, when the transport authenticates, the principal. It also
+carries a random id (`jti`), and is single-use: the companion claims `token:<jti>`
+in a `ClaimStore` (the server's, see `configure`) when it accepts the token, and
+refuses it after that.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import hmac
+import secrets
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, NoReturn
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.request_state import InvalidRequestState, RequestStateSecurity
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import ElicitResult as WireResult
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from typed_elicit._calls.signals import FallbackRequired
+from typed_elicit._calls.state import ReplayState
+from typed_elicit._core import clock as _clock
+from typed_elicit._forms.spec import describe, parse_requested_schema
+from typed_elicit._observe.hooks import run_question_hooks
+from typed_elicit.errors import (
+    ElicitationUnsupported,
+    FallbackNotInstalled,
+    InvalidFallbackToken,
+    TypedElicitError,
+)
+from typed_elicit.stores._memory import ClaimStore, InProcessClaimStore, store_for
+
+if TYPE_CHECKING:
+    from typed_elicit._calls.call import Call
+    from typed_elicit._calls.questions import Question
+
+TOKEN_VERSION: Final[Literal[2]] = 2
+META_KEY: Final = "io.github.typed-elicit/fallback"
+"""The `_meta` key of a fallback result: token, companion tool name, message and schema."""
+
+
+RedeemedTokens = ClaimStore
+"""Where the companion tool records the fallback tokens it accepted: a `ClaimStore`.
+
+Kept under this name for code written before `ClaimStore`; the companion claims
+`token:<id>` keys in it.
+"""
+
+InProcessRedeemedTokens = InProcessClaimStore
+"""The in-process `ClaimStore`, under its former name."""
+
+
+@dataclass(frozen=True)
+class Installed:
+    """The companion tool of one server."""
+
+    name: str
+    security: RequestStateSecurity
+    audience: str
+    redeemed: ClaimStore | None
+    """The store given to `install_fallback`; None means the server's (`store_for`)."""
+
+
+@dataclass(frozen=True)
+class Resume:
+    """A call resumed by the companion tool: the original call and the answer it brings."""
+
+    tool: str
+    arguments: dict[str, Any]
+    state: ReplayState
+    response: WireResult
+
+
+_installed: weakref.WeakKeyDictionary[MCPServer, Installed] = weakref.WeakKeyDictionary()
+resuming: contextvars.ContextVar[Resume | None] = contextvars.ContextVar("typed_elicit_resume", default=None)
+"""Set by the companion tool while it runs the original tool again; read by `@elicits`."""
+
+
+def installed(server: MCPServer) -> Installed | None:
+    """The companion tool installed on `server`, if any."""
+    return _installed.get(server)
+
+
+def install_fallback(
+    server: MCPServer,
+    *,
+    name: str = "send_elicitation_result",
+    security: RequestStateSecurity | None = None,
+    redeemed: ClaimStore | None = None,
+) -> None:
+    """Register the companion tool that `on_unsupported="fallback"` needs.
+
+    The tool takes `token`, `action` (`accept`, `decline` or `cancel`) and
+    `content` (the answer's fields, for `accept`); it runs the original tool
+    again with its original arguments and the answers given so far, and returns
+    what that tool returns, or the next question.
+
+    Each token is single-use, so the code after the tool's last question runs
+    once per answer, not once per redemption. The companion marks a token used
+    when it accepts it (sealed, unexpired, for this server and user, with content
+    of the right shape) and then runs the tool; a second redemption is refused
+    with `InvalidFallbackToken` ("already used"). That holds even when the run
+    fails, transient failures included: the run may have done part of its work
+    before failing, so redeeming the token again is not a safe retry. To retry,
+    call the tool again; it asks the question again with a fresh token. A token
+    refused before it was accepted (altered, expired, another user's, content of
+    the wrong shape) is not marked and can still be redeemed.
+
+    Security: the model sees each fallback question and relays the answer, so it
+    may read, alter or invent it. Never use the fallback for secrets (form models
+    refuse secret-looking fields anyway; URL-mode questions never fall back), nor
+    for approvals that must come from a person rather than from the model.
+
+    Args:
+        server: The server the `@elicits` tools are registered on.
+        name: The companion tool's name.
+        security: Seals the tokens; its `ttl` is how long a token stays valid.
+            None makes a process-local key (`RequestStateSecurity.ephemeral()`,
+            600 s); several replicas need `RequestStateSecurity(keys=[shared_secret])`.
+        redeemed: Records the tokens already redeemed. None uses the server's
+            store (`configure(server, store=...)`; by default one in this process,
+            which holds across replicas only with sticky routing); several replicas
+            need one shared store (see `ClaimStore`).
+
+    Raises:
+        ValueError: If `server` already has a companion tool from `install_fallback`.
+    """
+    if server in _installed:
+        raise ValueError(
+            f"install_fallback was already called on this server (tool {_installed[server].name!r}); "
+            "call it once per server"
+        )
+    config = Installed(
+        name=name,
+        security=security or RequestStateSecurity.ephemeral(),
+        audience=server.name or "",
+        redeemed=redeemed,
+    )
+
+    async def companion(
+        token: Annotated[str, Field(description="The token given with the question, unchanged.")],
+        action: Annotated[
+            Literal["accept", "decline", "cancel"],
+            Field(
+                description="accept: the user answered; decline: the user refused; "
+                "cancel: the user dismissed the question."
+            ),
+        ],
+        ctx: Context[Any, Any],
+        content: Annotated[
+            dict[str, Any] | None,
+            Field(description="For accept: the user's answer, one key per field of the question."),
+        ] = None,
+    ) -> CallToolResult:
+        return await _redeem(server, config, ctx, token, _wire_result(action, content))
+
+    server.add_tool(
+        companion,
+        name=name,
+        description=(
+            "Deliver the user's answer to a question another tool asked through you. Call it only "
+            "after asking the user that question and getting their reply; pass the token unchanged."
+        ),
+        annotations=ToolAnnotations(title="Send the user's answer", open_world_hint=False),
+        structured_output=False,
+    )
+    _installed[server] = config
+
+
+async def _redeem(
+    server: MCPServer, config: Installed, ctx: Context[Any, Any], token: str, response: WireResult
+) -> CallToolResult:
+    try:
+        claims = _unseal(config, ctx, token)
+        store = config.redeemed if config.redeemed is not None else store_for(server)
+        if not await store.claim(f"token:{claims.jti}", claims.exp):
+            raise InvalidFallbackToken.because("used", tool=claims.tool)
+    except TypedElicitError as exc:
+        raise ToolError(f"{type(exc).__name__}: {exc}") from exc
+    tool, arguments = claims.tool, claims.args
+    reset = resuming.set(Resume(tool=tool, arguments=arguments, state=claims.state, response=response))
+    try:
+        result = await server.call_tool(tool, arguments, ctx)
+    except UnexpectedToolError:
+        raise  # a crash: the SDK logs it and keeps its text from the client
+    except ToolError as exc:
+        return CallToolResult(content=[TextContent(type="text", text=str(exc))], is_error=True)
+    finally:
+        resuming.reset(reset)
+    if not isinstance(result, CallToolResult):  # pragma: no cover - resumed calls never return input_required
+        raise ToolError(f"the tool {tool!r} returned an input-required result to the fallback")
+    return result
+
+
+def seal_token(
+    config: Installed, ctx: Context[Any, Any], tool: str, arguments: dict[str, Any], state: ReplayState
+) -> str:
+    """A sealed, expiring token naming the call and its replay state."""
+    now = _clock.now()
+    claims = _Claims(
+        v=TOKEN_VERSION,
+        jti=secrets.token_urlsafe(16),
+        iat=now,
+        exp=now + config.security.ttl,
+        aud=config.audience,
+        p=_principal(config, ctx),
+        tool=tool,
+        args=arguments,
+        state=state,
+    )
+    return config.security.codec.seal(claims.model_dump_json().encode())
+
+
+class _Claims(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    v: Literal[2]
+    jti: str
+    iat: float
+    exp: float
+    aud: str
+    p: str | None
+    tool: str
+    args: dict[str, Any]
+    state: ReplayState
+
+
+def _unseal(config: Installed, ctx: Context[Any, Any], token: str) -> _Claims:
+    try:
+        claims = _Claims.model_validate_json(config.security.codec.unseal(token))
+    except (InvalidRequestState, ValidationError):
+        claims = None
+    if claims is None or claims.state.pending is None:
+        raise InvalidFallbackToken.because("altered")
+    if not _clock.now() < claims.exp:
+        raise InvalidFallbackToken.because("expired", ttl=config.security.ttl)
+    if claims.aud != config.audience:
+        raise InvalidFallbackToken.because("other_server")
+    if not hmac.compare_digest(claims.p or "", _principal(config, ctx) or ""):
+        raise InvalidFallbackToken.because("other_user")
+    return claims
+
+
+def _wire_result(
+    action: Literal["accept", "decline", "cancel"], content: dict[str, Any] | None
+) -> WireResult:
+    """The answer as the protocol carries it; a `ToolError` naming the bad fields if it cannot be."""
+    try:
+        return WireResult(action=action, content=content)
+    except ValidationError as exc:
+        fields = list(dict.fromkeys(str(e["loc"][1]) for e in exc.errors() if len(e["loc"]) > 1))
+        if not fields or content is None:  # pragma: no cover - the companion's schema admits only objects
+            raise ToolError(f"the answer cannot be delivered: {exc.errors()[0]['msg']}") from None
+        got = ", ".join(f"{name!r} ({_kind_of(content.get(name))})" for name in fields)
+        raise ToolError(
+            f"the answer's content has fields of a type an answer cannot carry: {got}. Each field "
+            "must be a string, a number, a boolean or a list of strings (or null when optional); "
+            "call this tool again with the same token and the content fixed."
+        ) from None
+
+
+def _kind_of(value: Any) -> str:
+    # Strings, numbers, booleans and null pass; JSON has only objects and lists left.
+    return "a list with a non-string item" if isinstance(value, list) else "an object"
+
+
+def _principal(config: Installed, ctx: Context[Any, Any]) -> str | None:
+    bind = config.security.bind_principal
+    principal = bind(ctx.request_context) if bind is not None else None
+    return (
+        None if principal is None else hashlib.sha256(principal.encode("utf-8", "surrogatepass")).hexdigest()
+    )
+
+
+def fallback_result(*, companion: str, token: str, message: str, schema: dict[str, Any]) -> CallToolResult:
+    """The tool result that hands a question to the model."""
+    fields = describe_fields(schema) or ["(no fields: the user only confirms or refuses)"]
+    text = "\n".join(
+        [
+            "This tool needs an answer from the user before it can continue. Do not answer it "
+            "yourself: ask the user.",
+            "",
+            f"Question: {message}",
+            "",
+            "Fields:",
+            *(f"- {line}" for line in fields),
+            "",
+            f"Then call the tool `{companion}` with:",
+            f'- token: "{token}" (unchanged)',
+            '- action: "accept" with `content` holding the user\'s answer (an object with the fields '
+            'above), "decline" if the user refuses, or "cancel" if they do not want to answer now.',
+        ]
+    )
+    meta = {META_KEY: {"tool": companion, "token": token, "message": message, "requestedSchema": schema}}
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, _meta=meta)
+
+
+def describe_fields(schema: dict[str, Any]) -> list[str]:
+    """One readable line per field of a reduced `requestedSchema` (`str(describe(spec))`)."""
+    return [str(describe(spec)) for spec in parse_requested_schema(schema).fields]
+
+
+async def ask_the_model(
+    call: Call, question: Question[Any], state: ReplayState, message: str, attempt: int, reason: str
+) -> NoReturn:
+    """End the call with a result that hands `question` to the model (`on_unsupported="fallback"`).
+
+    Args:
+        call: The call asking.
+        question: The form question the client cannot be asked.
+        state: The call's state with `question` pending, sealed into the token.
+        message: The text to show (a re-ask's carries the problems).
+        attempt: The question's attempt, for the hook event.
+        reason: Why the client cannot be asked.
+
+    Raises:
+        FallbackRequired: Always, when the fallback applies; `@elicits` makes it the result.
+        ElicitationUnsupported: In a prompt or resource (the fallback re-runs tool calls only).
+        FallbackNotInstalled: If the server has no companion tool (`install_fallback`).
+    """
+    resume, sdk = call.resume, call.sdk
+    if resume is not None:
+        tool, arguments = resume.tool, resume.arguments
+    else:
+        request = sdk.request_context
+        if request.method != "tools/call":
+            raise ElicitationUnsupported.fallback_outside_tool(
+                reason, request.method, question.subject, question.asker
+            )
+        params = request.params or {}
+        tool, arguments = str(params.get("name", "")), dict(params.get("arguments") or {})
+    config = installed(sdk.mcp_server)
+    if config is None:
+        raise FallbackNotInstalled.for_function(call.function, reason)
+    asked = question.params(message)
+    schema = question.form.schema if question.form is not None else {}
+    ending = FallbackRequired(
+        fallback_result(
+            companion=config.name,
+            token=seal_token(config, sdk, tool, arguments, state),
+            message=asked.message,
+            schema=schema,
+        )
+    )
+    await run_question_hooks(call.hooks, call.event(question, asked, attempt, "fallback"))
+    raise ending
