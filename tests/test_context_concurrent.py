@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, ElicitUsageError, elicits, install_fallback
-from typed_elicit._calls.elicits import _settle
+from typed_elicit._calls.settle import settle as _settle
 from typed_elicit._calls.signals import FallbackRequired, InputRequired
 
 

@@ -30,7 +30,8 @@ from typed_elicit import (
     install_fallback,
 )
 from typed_elicit._calls.context import ElicitContext
-from typed_elicit._calls.elicits import _settle, elicits
+from typed_elicit._calls.elicits import elicits
+from typed_elicit._calls.settle import settle as _settle
 from typed_elicit._calls.signals import FallbackRequired, InputRequired
 from typed_elicit._cli import EXIT_OK, EXIT_PROBLEMS, main
 
@@ -516,11 +517,9 @@ async def test_the_unsupported_advice_offers_the_fallback_to_tools_only(connect,
     assert "'defaults', 'decline' or 'fallback'" in tool_text
     assert "needs install_fallback(server)" in tool_text
     assert "cannot ask for Confirm" in caught.value.message
-    if era == "2026-07-28":  # the round does not know it serves a prompt: the advice says where it applies
-        assert "or 'fallback' in a tool (the model relays the question" in caught.value.message
-    else:
-        assert "'defaults' or 'decline' to ctx.elicit" in caught.value.message
-        assert "fallback" not in caught.value.message
+    # Every era knows the call serves a prompt: the fallback is not advised there.
+    assert "'defaults' or 'decline' to ctx.elicit" in caught.value.message
+    assert "fallback" not in caught.value.message
 
 
 @pytest.mark.parametrize("era", ERAS)
@@ -530,10 +529,10 @@ async def test_fallback_on_a_prompt_or_resource_is_refused_before_the_body_runs(
             await client.get_prompt("fallback_prompt", {})
         with pytest.raises(MCPError) as resource_error, anyio.fail_after(BOUND):
             await client.read_resource("guard://bob")
-    assert "ElicitUsageError: " in prompt_error.value.message
-    assert "fallback_prompt has @elicits(on_unsupported='fallback') but serves prompts/get" in (
+    assert "ElicitArgumentError: @elicits got on_unsupported='fallback' in fallback_prompt" in (
         prompt_error.value.message
     )
+    assert "which is not a tool but serves prompts/get" in prompt_error.value.message
     assert "serves resources/read" in resource_error.value.message
     assert SIDE_EFFECTS == []
 

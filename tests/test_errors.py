@@ -153,16 +153,13 @@ def test_defaults_for_a_model_without_them_carry_the_missing_fields() -> None:
 
 
 def test_a_fallback_outside_a_tool_and_an_unsupported_url_carry_their_reason() -> None:
-    outside = ElicitationUnsupported.fallback_outside_tool("no form mode", "prompts/get", "Confirm")
-    assert (outside.mode, outside.subject, outside.reason, outside.asker) == (
-        "form",
-        "Confirm",
-        "no form mode",
-        "ctx.elicit",
-    )
+    outside = ElicitArgumentError.fallback_outside_tool("ctx.elicit", "greet", "prompts/get")
+    assert (outside.problem, outside.subject) == ("argument", "ctx.elicit")
+    assert outside.argument == "on_unsupported"
     assert str(outside) == (
-        "cannot ask for Confirm: no form mode; on_unsupported='fallback' works for tools only, and this is "
-        "prompts/get. Pass on_unsupported='raise', 'defaults' or 'decline' to ctx.elicit or @elicits."
+        "ctx.elicit got on_unsupported='fallback' in greet, which is not a tool but serves prompts/get: "
+        "the fallback re-runs a tool call through the model, so it works for tools only. Pass "
+        "on_unsupported='raise', 'defaults' or 'decline' to ctx.elicit for a prompt or resource."
     )
     url = ElicitationUnsupported.for_url("the client has no URL mode")
     assert (url.mode, url.reason, url.advised, url.asker) == (
@@ -255,9 +252,10 @@ def test_a_usage_error_carries_its_problem_and_subject() -> None:
     swallowed = ElicitUsageError.swallowed("book")
     assert (swallowed.problem, swallowed.subject) == ("swallowed", "book")
     assert str(swallowed).startswith("book swallowed the signal with which ctx.elicit ends a round")
-    outside = ElicitUsageError.fallback_outside_tool("greet", "prompts/get")
-    assert (outside.problem, outside.subject) == ("fallback_outside_tool", "greet")
-    assert str(outside).startswith("greet has @elicits(on_unsupported='fallback') but serves prompts/get:")
+    outside = ElicitArgumentError.fallback_outside_tool("@elicits", "greet", "prompts/get")
+    assert isinstance(outside, ElicitUsageError)
+    assert (outside.problem, outside.subject) == ("argument", "@elicits")
+    assert str(outside).startswith("@elicits got on_unsupported='fallback' in greet, which is not a tool")
     unwrapped = ElicitUsageError.unwrapped(None)
     assert (unwrapped.problem, unwrapped.subject) == ("unwrapped", None)
     assert "parameter '(unnamed)' is annotated ElicitContext" in str(unwrapped)

@@ -14,31 +14,23 @@ from enum import Enum
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
+import anyio
 import pytest
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field, SecretStr
 from starlette.testclient import TestClient
 
-from typed_elicit import Accepted, Cancelled, Declined, Titles, form
-from typed_elicit._forms.reduce import reduce_schema, secret_fields
-from typed_elicit.errors import SchemaError
-from typed_elicit.pages import PageSetupError
-from typed_elicit.pages._pages import (
-    ANSWER_PREFIX,
-    PageAnswer,
-    PageBrand,
-    PagesNotServed,
-    Ticket,
-    new_page_id,
-    open_page,
-    page_expiry,
-    page_outcome,
-    page_url,
-    read_answer,
-    seal,
-    serve_pages,
-    unseal,
-)
+from typed_elicit import Accepted, Cancelled, Declined, ElicitContext, Titles, elicits, form
+from typed_elicit import testing as kit
+from typed_elicit._calls.plugs import PageAnswer, host_for
+from typed_elicit._calls.questions import PageQuestion
+from typed_elicit._calls.state import PageRecord
+from typed_elicit._core.results import ElicitResult
+from typed_elicit._forms.reduce import page_reduced, reduce_schema, secret_fields
+from typed_elicit.errors import PagesNotServed, SchemaError
+from typed_elicit.pages import PageBrand, PageSetupError, serve_pages
+from typed_elicit.pages._host import Pages
+from typed_elicit.pages._tickets import ANSWER_PREFIX, new_page_id, seal, unseal
 from typed_elicit.stores._memory import store_for
 
 ORIGIN = "https://mcp.example.com"
@@ -84,38 +76,51 @@ class Client:
         timeout: float = 60.0,
         principal: str | None = None,
         message: str = "Please answer",
-    ) -> Ticket:
-        page_id = new_page_id()
-        return self.http.portal.call(  # type: ignore[union-attr]
-            lambda: open_page(
-                self.server,
-                model,
-                page_id=page_id,
-                message=message,
-                function="link_bank",
-                request="req-1",
-                principal=principal,
-                expires_at=page_expiry(timeout),
-            )
+    ) -> PageRecord:
+        page = self.host.mint("link_bank", "link_bank:req-1", timeout)
+        self.http.portal.call(  # type: ignore[union-attr]
+            lambda: self.host.open(page, model, message, "link_bank", principal)
         )
+        return page
 
-    def path(self, ticket: Ticket) -> str:
+    @property
+    def host(self) -> Pages:
+        return hosted(self.server)
+
+    def path(self, ticket: PageRecord) -> str:
         """The path the browser requests: the page URL's path (a proxy's prefix included)."""
-        return urlsplit(page_url(self.server, ticket.id)).path
+        return urlsplit(self.host.url(ticket)).path
 
     def csrf(self, html: str) -> str:
         found = re.search(r'name="_csrf" value="([0-9a-f]+)"', html)
         assert found is not None
         return found.group(1)
 
-    def submit(self, ticket: Ticket, fields: dict[str, str | list[str]], *, action: str = "accept"):
+    def submit(self, ticket: PageRecord, fields: dict[str, str | list[str]], *, action: str = "accept"):
         page = self.http.get(self.path(ticket))
         assert page.status_code == 200
         data = {**fields, "_csrf": self.csrf(page.text), "_action": action}
         return self.http.post(self.path(ticket), data=data, headers={"Origin": self.origin})
 
-    def answer(self, ticket: Ticket) -> PageAnswer | None:
-        return self.http.portal.call(lambda: read_answer(self.server, ticket))  # type: ignore[union-attr]
+    def answer(self, ticket: PageRecord) -> PageAnswer | None:
+        return self.http.portal.call(lambda: self.host.answer(ticket, None))  # type: ignore[union-attr]
+
+
+def hosted(server: MCPServer) -> Pages:
+    """The page host `serve_pages` plugged into `server`."""
+    host = host_for(server)
+    assert isinstance(host, Pages)
+    return host
+
+
+def page_outcome(model: type[BaseModel], answer: PageAnswer) -> ElicitResult[Any]:
+    """What `ctx.elicit_page` makes of `answer`: the model validated again."""
+    record = PageRecord(id="a" * 43, expires_at=0.0, elicitation_id="e", request="r")
+    return PageQuestion("q0", "m", model, page_reduced(model), record, hosted_none()).answered(answer)
+
+
+def hosted_none() -> Any:
+    return None
 
 
 @pytest.fixture
@@ -201,7 +206,7 @@ def test_a_user_template_replaces_the_default(tmp_path):
     serve_pages(server, ORIGIN, templates_dir=tmp_path)
     with TestClient(server.streamable_http_app(), base_url=ORIGIN) as http:
         ticket = Client(server, http).open(BankLogin, message="<b>hi</b>")
-        html = http.get(urlsplit(page_url(server, ticket.id)).path).text
+        html = http.get(urlsplit(hosted(server).url(ticket)).path).text
     assert html == "<p>custom &lt;b&gt;hi&lt;/b&gt; [username][password][otp]"
 
 
@@ -434,10 +439,24 @@ def test_secrets_are_never_logged(client: Client, caplog: pytest.LogCaptureFixtu
     assert "123456" not in logged
 
 
-def test_a_page_question_without_served_pages_says_how_to_serve_them():
+@pytest.mark.anyio
+async def test_a_page_question_without_served_pages_says_how_to_serve_them():
     server = MCPServer("bare")
-    with pytest.raises(PagesNotServed, match=r"serve_pages\(server"):
-        page_url(server, new_page_id())
+
+    @server.tool()
+    @elicits
+    async def link(ctx: ElicitContext) -> str:
+        await ctx.elicit_page(BankLogin)
+        return "linked"
+
+    assert host_for(server) is None
+    async with kit.connect(server, "2025-11-25") as session:
+        with anyio.fail_after(10):
+            result = await session.call_tool("link", {})
+    assert result.is_error
+    text = str(result.content[0].text)  # type: ignore[union-attr]
+    assert "PagesNotServed" in text
+    assert "serve_pages(server" in text
 
 
 def test_serve_pages_refuses_a_public_url_that_is_no_origin():
@@ -452,10 +471,10 @@ def test_serve_pages_refuses_a_public_url_that_is_no_origin():
 
 
 def test_a_replica_that_never_asked_serves_a_page_form_it_imported(client: Client):
-    from typed_elicit.pages import _pages
+    from typed_elicit.pages import _tickets
 
     ticket = client.open(BankLogin)
-    _pages._models.clear()  # this process never asked: only @form(page=True) knows the model
+    _tickets._models.clear()  # this process never asked: only @form(page=True) knows the model
     page = client.http.get(client.path(ticket))
     assert page.status_code == 200
     assert 'name="otp"' in page.text
@@ -521,14 +540,14 @@ def test_an_unreadable_submit_or_unknown_action_gets_a_plain_400(client: Client)
 def test_a_failure_inside_the_handler_is_a_plain_page_without_a_traceback(
     client: Client, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ):
-    from typed_elicit.pages import _pages
+    from typed_elicit.pages import _serve
 
     ticket = client.open(BankLogin)
 
     def broken(model: object) -> object:
         raise RuntimeError(SECRET)
 
-    monkeypatch.setattr(_pages, "page_reduced", broken)
+    monkeypatch.setattr(_serve, "page_reduced", broken)
     page = client.http.get(client.path(ticket))
     assert page.status_code == 500
     assert "Traceback" not in page.text
@@ -542,7 +561,7 @@ def test_a_logo_is_shown_and_allowed_by_the_csp_for_its_host_only():
     serve_pages(server, ORIGIN, brand=PageBrand(title="Acme", logo_url="https://cdn.example.com/logo.svg"))
     with TestClient(server.streamable_http_app(), base_url=ORIGIN) as http:
         ticket = Client(server, http).open(BankLogin)
-        page = http.get(urlsplit(page_url(server, ticket.id)).path)
+        page = http.get(urlsplit(hosted(server).url(ticket)).path)
     assert '<img src="https://cdn.example.com/logo.svg" alt="">' in page.text
     assert "img-src 'self' data: https://cdn.example.com;" in page.headers["content-security-policy"]
     with pytest.raises(ValueError, match="logo_url"):
@@ -811,7 +830,7 @@ def test_a_public_url_path_is_kept_in_links_and_the_page_answers_however_a_proxy
     with TestClient(proxy or app, base_url="https://example.com") as http:
         c = Client(server, http, origin="https://example.com")
         ticket = c.open(BankLogin)
-        link = page_url(server, ticket.id)
+        link = hosted(server).url(ticket)
         assert link == f"{public_url}/elicit-pages/{ticket.id}"  # what the browser opens
         page = http.get(c.path(ticket))
         assert page.status_code == 200, page.text

@@ -592,7 +592,8 @@ class CountingWaits(InProcessStore):
 @pytest.mark.anyio
 async def test_concurrent_waits_for_one_page_share_one_store_wait_and_leave_nothing_behind():
     import typed_elicit._core.clock as clock
-    from typed_elicit.pages._pages import _wait_shared, _waits  # pyright: ignore[reportPrivateUsage]
+    from typed_elicit.pages._tickets import _waits  # pyright: ignore[reportPrivateUsage]
+    from typed_elicit.pages._tickets import wait_shared as _wait_shared
 
     store = CountingWaits()
     got: list[bytes | None] = []
@@ -615,7 +616,8 @@ async def test_concurrent_waits_for_one_page_share_one_store_wait_and_leave_noth
 
 @pytest.mark.anyio
 async def test_a_joined_wait_ends_with_the_shared_one_or_at_its_own_time_and_touches_no_store():
-    from typed_elicit.pages._pages import _wait_shared, _waits  # pyright: ignore[reportPrivateUsage]
+    from typed_elicit.pages._tickets import _waits  # pyright: ignore[reportPrivateUsage]
+    from typed_elicit.pages._tickets import wait_shared as _wait_shared
 
     store = CountingWaits()
     got: dict[str, bytes | None] = {}
@@ -651,7 +653,8 @@ class FailingWait(InProcessStore):
 
 @pytest.mark.anyio
 async def test_when_a_shared_wait_fails_its_joiners_end_their_rounds_and_the_map_empties():
-    from typed_elicit.pages._pages import _wait_shared, _waits  # pyright: ignore[reportPrivateUsage]
+    from typed_elicit.pages._tickets import _waits  # pyright: ignore[reportPrivateUsage]
+    from typed_elicit.pages._tickets import wait_shared as _wait_shared
 
     store = FailingWait()
     got: list[bytes | None] = []

@@ -33,8 +33,7 @@ from pydantic_core import PydanticCustomError, PydanticKnownError
 from starlette.testclient import TestClient
 
 from typed_elicit import form
-from typed_elicit.pages import PageSetupError
-from typed_elicit.pages._pages import PAGE_WORDS, page_url, serve_pages
+from typed_elicit.pages import PAGE_WORDS, PageSetupError, serve_pages
 
 from .test_pages import ORIGIN, Client
 
@@ -340,7 +339,7 @@ def test_a_secret_that_is_too_short_is_told_in_words_and_never_echoed(client: Cl
     ticket = client.open(ROWS[0][1])
     page = client.submit(ticket, {"value": "shortkey"})
     assert "shortkey" not in page.text  # a secret is never echoed, not even in an error
-    assert page_url(client.server, ticket.id).endswith(ticket.id)
+    assert client.host.url(ticket).endswith(ticket.id)
 
 
 def test_an_answer_the_model_refuses_only_the_first_time_is_still_not_taken(client: Client):

@@ -28,7 +28,7 @@ import typed_elicit._core.clock as clock_module
 import typed_elicit._forms.reduce as reducer_module
 from tests.conftest import BOUND, accept, cancel, decline, user
 from typed_elicit import Accepted, ElicitContext, configure, elicits, install_fallback
-from typed_elicit._calls.questions import json_size
+from typed_elicit._forms.wire import json_size
 from typed_elicit.stores._memory import InProcessClaimStore
 
 pytestmark = pytest.mark.anyio

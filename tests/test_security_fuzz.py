@@ -30,10 +30,10 @@ from tests.conftest import BOUND
 from tests.counting import Calls, CountingDict, CountingList
 from typed_elicit import Accepted, ElicitContext, InvalidResponse, Titles, elicits, reduce_schema
 from typed_elicit._calls.policy import DEFAULT_MAX_ANSWER_BYTES
-from typed_elicit._calls.questions import Question, json_size
+from typed_elicit._calls.questions import FormQuestion
 from typed_elicit._forms.reduce import reduced
 from typed_elicit._forms.validate import validate_content
-from typed_elicit._forms.wire import check_date, check_datetime, check_email, check_text, check_uri
+from typed_elicit._forms.wire import check_date, check_datetime, check_email, check_text, check_uri, json_size
 from typed_elicit.testing._kit import valid_answers
 
 MARK = "LEAK"
@@ -423,8 +423,8 @@ UNKNOWN_KEYS = 330_000
 """The issue's answer: 3.7 MiB of JSON, 330k keys the form does not have."""
 
 
-def hostile_question() -> Question[Any]:
-    return Question("q0", "Fill in everything", Everything, reduced(Everything, "2025-11-25"))
+def hostile_question() -> FormQuestion[Any]:
+    return FormQuestion("q0", "Fill in everything", Everything, reduced(Everything, "2025-11-25"))
 
 
 def accepted(content: dict[str, Any]) -> ElicitResult:

@@ -12,6 +12,7 @@ import logging
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
 from typed_elicit._calls.policy import get_default_timeout, set_default_timeout
+from typed_elicit._calls.url_required import UrlElicitation, url_required
 from typed_elicit._core.results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from typed_elicit._core.versions import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._forms.reduce import Choices, Titles, form, reduce_schema
@@ -67,6 +68,7 @@ __all__ = [
     "StoreUnavailable",
     "Titles",
     "TypedElicitError",
+    "UrlElicitation",
     "UrlResult",
     "add_hooks",
     "configure",
@@ -77,4 +79,5 @@ __all__ = [
     "reduce_schema",
     "remove_hooks",
     "set_default_timeout",
+    "url_required",
 ]

@@ -130,6 +130,72 @@ class InvalidResponse(TypedElicitError, ValueError):
             f"the tool reads them as InvalidResponse.content.) {advice}"
         )
 
+    @classmethod
+    def too_large(cls, subject: str, limit: int, default: int) -> InvalidResponse:
+        """An answer over `@elicits(max_answer_bytes=...)`; it keeps no content.
+
+        Args:
+            subject: The model asked for.
+            limit: The limit, in bytes of compact JSON content.
+            default: The limit's default, for the advice.
+
+        Returns:
+            The error.
+        """
+        return cls(
+            subject,
+            [("(answer)", f"the answer is larger than the limit of {limit} bytes")],
+            None,
+            advice=(
+                f"An answer may carry at most {limit} bytes of JSON content "
+                f"(@elicits(max_answer_bytes=...), {default} by default), so that it fits in the "
+                "request state a 2026-07-28 round carries. Ask for less per question (set max_length "
+                "on long text fields, or split the form), or pass a larger max_answer_bytes to @elicits."
+            ),
+        )
+
+    @classmethod
+    def malformed_result(cls, subject: str) -> InvalidResponse:
+        """The client's elicitation result is no valid result at all (never asked again).
+
+        Args:
+            subject: What was asked.
+
+        Returns:
+            The error.
+        """
+        return cls(
+            subject,
+            [("(result)", "the client's elicitation result is malformed")],
+            None,
+            advice=(
+                "This is the client's failure, not the user's answer, and is never asked again: "
+                "fix the client, or catch InvalidResponse to carry on without the answer."
+            ),
+        )
+
+    def out_of_retries(self, retries: int) -> InvalidResponse:
+        """This error as raised once the re-asks are used up: with `retries` > 0 its advice says so.
+
+        Args:
+            retries: The re-asks the question allowed.
+
+        Returns:
+            This error (no re-asks allowed), or one whose advice counts the attempts.
+        """
+        if retries == 0:
+            return self
+        return type(self)(
+            self.model_name,
+            self.errors,
+            self.content,
+            advice=(
+                f"The user was asked {retries + 1} times (retries={retries}) and no answer was valid; "
+                "catch InvalidResponse to carry on without it, or make the form easier to fill in "
+                "(clearer message, titles, descriptions)."
+            ),
+        )
+
 
 T = TypeVar("T")
 
@@ -307,31 +373,6 @@ class ElicitationUnsupported(TypedElicitError):
             subject=subject,
             reason=reason,
             missing=missing,
-            advised=advised,
-            asker=asker,
-        )
-
-    @classmethod
-    def fallback_outside_tool(
-        cls, reason: str, method: str, subject: str, asker: str = "ctx.elicit"
-    ) -> ElicitationUnsupported:
-        """`on_unsupported="fallback"` was asked for in a prompt or resource.
-
-        Args:
-            reason: Why the client cannot be asked.
-            method: The request being served (e.g. `"prompts/get"`).
-            subject: The model asked for (its class name).
-            asker: The call the tool made to ask (`"ctx.elicit"` or `"ctx.elicit_all"`).
-
-        Returns:
-            The error.
-        """
-        advised = ("'raise'", "'defaults'", "'decline'")
-        return cls(
-            f"cannot ask for {subject}: {reason}; on_unsupported='fallback' works for tools only, and "
-            f"this is {method}. {_advice(_either(advised), asker)}",
-            subject=subject,
-            reason=reason,
             advised=advised,
             asker=asker,
         )
@@ -782,7 +823,7 @@ class InvalidFallbackToken(TypedElicitError, ValueError):
         return cls(f"{message} {_TOKEN_FIX}", problem=problem)
 
 
-UsageProblem: TypeAlias = Literal["unwrapped", "fallback_outside_tool", "swallowed", "concurrent", "argument"]
+UsageProblem: TypeAlias = Literal["unwrapped", "swallowed", "concurrent", "argument"]
 """Which misuse an `ElicitUsageError` reports, as its `problem` says."""
 
 
@@ -790,15 +831,15 @@ class ElicitUsageError(TypedElicitError, RuntimeError):
     """typed_elicit is used in a way that cannot work; the message says how to fix it.
 
     Raised when the SDK meets a parameter annotated `ElicitContext` without
-    `@elicits` (at registration), when `on_unsupported="fallback"` is set for a prompt
-    or resource (before its body runs), when one call asks questions concurrently
+    `@elicits` (at registration), when one call asks questions concurrently
     through the fallback, when a function swallows the internal signal with which
     `ctx.elicit` ends a round (`except BaseException:` or a bare `except:`), and, as
-    its subclass `ElicitArgumentError`, when a call gets an argument it cannot use.
+    its subclass `ElicitArgumentError`, when a call gets an argument it cannot use
+    (`on_unsupported="fallback"` for a prompt or resource among them).
 
     Attributes:
-        problem: Which of these it is (`"unwrapped"`, `"fallback_outside_tool"`,
-            `"concurrent"`, `"swallowed"` or `"argument"`).
+        problem: Which of these it is (`"unwrapped"`, `"concurrent"`, `"swallowed"` or
+            `"argument"`).
         subject: The function (for `"unwrapped"`, the parameter; for `"argument"`, the
             call) concerned. None when pydantic names no parameter (`"unwrapped"` for an
             `ElicitContext` met outside a function's parameters).
@@ -836,25 +877,6 @@ class ElicitUsageError(TypedElicitError, RuntimeError):
             "or raises). Catch `Exception` (or the typed_elicit errors) instead, or re-raise it: "
             "`except BaseException: ...; raise`.",
             problem="swallowed",
-            subject=function,
-        )
-
-    @classmethod
-    def fallback_outside_tool(cls, function: str, method: str) -> ElicitUsageError:
-        """`@elicits(on_unsupported="fallback")` on a function that serves a prompt or resource.
-
-        Args:
-            function: The decorated function's name.
-            method: The request it serves (e.g. `"prompts/get"`).
-
-        Returns:
-            The error.
-        """
-        return cls(
-            f"{function} has @elicits(on_unsupported='fallback') but serves {method}: the fallback re-runs "
-            "a tool call through the model, so it works for tools only. Pass on_unsupported='raise', "
-            "'defaults' or 'decline' to @elicits for a prompt or resource.",
-            problem="fallback_outside_tool",
             subject=function,
         )
 
@@ -939,6 +961,52 @@ class ElicitArgumentError(ElicitUsageError, ValueError, TypeError):
         self.argument = argument
         self.reason = reason
         self.fix = fix
+
+    @classmethod
+    def fallback_outside_tool(cls, call: str, function: str, method: str) -> ElicitArgumentError:
+        """`on_unsupported="fallback"` for a function that serves a prompt or resource, not a tool.
+
+        Raised wherever the policy is set (`@elicits` or the asking call), before anything is asked.
+
+        Args:
+            call: Where the policy was given (`"@elicits"`, `"ctx.elicit"`, `"ctx.elicit_all"`).
+            function: The decorated function's name.
+            method: The request it serves (e.g. `"prompts/get"`).
+
+        Returns:
+            The error.
+        """
+        return cls(
+            call,
+            "on_unsupported",
+            f"got on_unsupported='fallback' in {function}, which is not a tool but serves {method}: the "
+            "fallback re-runs a tool call through the model, so it works for tools only",
+            f"Pass on_unsupported='raise', 'defaults' or 'decline' to {call} for a prompt or resource.",
+        )
+
+    @classmethod
+    def longer_than_state(cls, call: str, function: str, timeout: float, ttl: float) -> ElicitArgumentError:
+        """A 2026-07-28 question whose timeout outlives the server's request state.
+
+        Args:
+            call: The asking call (`"ctx.elicit"`, ...).
+            function: The decorated function's name.
+            timeout: The question's timeout, in seconds.
+            ttl: The server's request-state TTL, in seconds.
+
+        Returns:
+            The error.
+        """
+        return cls(
+            call,
+            "timeout",
+            f"in {function} has a {timeout:g} s timeout, longer than the {ttl:g} s this server's "
+            "2026-07-28 request state lives (its RequestStateSecurity ttl): the SDK would refuse a "
+            "later answer as 'Invalid or expired requestState'",
+            f"Pass a timeout of at most {ttl:g} s, or give the server a longer ttl: MCPServer(..., "
+            "request_state_security=RequestStateSecurity.ephemeral(ttl=...)) for one process, or "
+            "RequestStateSecurity(keys=[secret], ttl=...) for several replicas.",
+        )
 
 
 class OptionsError(TypedElicitError, ValueError):
@@ -1058,4 +1126,61 @@ class StoreUnavailable(TypedElicitError, ConnectionError):
             namespace=namespace,
             cause=cause,
             timeout=timeout,
+        )
+
+
+class PagesNotServed(TypedElicitError, RuntimeError):
+    """A page question was asked on a server that serves no pages.
+
+    Attributes:
+        server_name: The server's name.
+    """
+
+    def __init__(self, server_name: str) -> None:
+        self.server_name = server_name
+        super().__init__(
+            f"ctx.elicit_page needs the server {server_name!r} to serve its pages, and it does not: "
+            'call typed_elicit.pages.serve_pages(server, public_url="https://...") once after creating it'
+        )
+
+
+class PageSetupError(TypedElicitError, ValueError):
+    """A page setting (of `serve_pages` or `PageBrand`) cannot be used as given.
+
+    Raised when the setting is made, never while a page is served. The message says what is
+    wrong and the fix; a refused logo URL or words override is not quoted back.
+
+    Attributes:
+        setting: The setting refused: `logo_url`, `css`, `words`, `public_url`, `path`,
+            `poll_seconds`, or `server` (pages served twice on one server).
+    """
+
+    def __init__(self, setting: str, message: str) -> None:
+        """Build the error.
+
+        Args:
+            setting: The setting refused.
+            message: What is wrong with it, and the fix.
+        """
+        self.setting = setting
+        super().__init__(message)
+
+    @classmethod
+    def logo_url(cls, why: str) -> PageSetupError:
+        """A `PageBrand(logo_url=...)` that is neither a plain https URL nor a base64 image data URL."""
+        return cls(
+            "logo_url",
+            f"PageBrand logo_url cannot be used: {why}. Its host goes into the page's "
+            "Content-Security-Policy, so it must be an https URL with a plain host name or IP address "
+            'and an optional port, e.g. "https://cdn.example.com/logo.svg" (percent-encode any other '
+            'character of its path), or a base64 image data URL, e.g. "data:image/png;base64,iVBORw0KGgo="',
+        )
+
+    @classmethod
+    def words(cls, why: str) -> PageSetupError:
+        """A `serve_pages(words=...)` override that is not a table of the page's words."""
+        return cls(
+            "words",
+            f"serve_pages words cannot be used: {why}. Give a mapping from keys of the default "
+            "table (docs/pages.md, 'What a page says about an invalid answer') to texts",
         )

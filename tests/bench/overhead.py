@@ -30,7 +30,8 @@ from mcp_types import ElicitResult as WireResult
 
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.policy import Policy
-from typed_elicit._calls.questions import Question
+from typed_elicit._calls.questions import FormQuestion
+from typed_elicit._calls.reach import reach
 from typed_elicit._forms.reduce import form_message, reduced
 from typed_elicit._forms.validate import validate_content
 
@@ -41,7 +42,7 @@ STEPS = (
     "ElicitContext(sdk, policy)",
     "ctx.elicit preamble (schema, message, capability check)",
     "request construction (the floor builds the same)",
-    "answer: validate_content + Question.outcome",
+    "answer: validate_content + FormQuestion.outcome",
     "answer: bare Signup.model_validate (what the SDK does)",
 )
 
@@ -61,7 +62,8 @@ def measure_steps(sdk: Context, number: int) -> dict[str, float]:
     policy = Policy()
     ectx = ElicitContext(sdk, policy)
     record = reduced(Signup, "2025-11-25")
-    question = Question("q0", MESSAGE, Signup, record)
+    question = FormQuestion("q0", MESSAGE, Signup, record)
+    call, _ = ectx.__typed_elicit_parts__()
     schema = record.schema
     wire = WireResult(action="accept", content=dict(SIGNUP_ANSWER))
     answer = dict(SIGNUP_ANSWER)
@@ -76,7 +78,7 @@ def measure_steps(sdk: Context, number: int) -> dict[str, float]:
         _ = policy.timeout or 300.0
         reduced(Signup, "2025-11-25")
         form_message(Signup)
-        ectx._call.cannot_ask("form")  # pyright: ignore[reportPrivateUsage]
+        reach(call, question, pushes=True)
 
     def request() -> None:
         ElicitRequest(params=record.params(MESSAGE))

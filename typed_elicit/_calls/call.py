@@ -1,51 +1,33 @@
 """One tool call's record, shared by every asker: who asks, on which era, and what was answered.
 
-`@elicits` builds one `Call` per call (per round on 2026-07-28). It holds what
-every era needs: the SDK context and request, the negotiated era, the function's
-policy and hooks, the question counter, the answers given so far, the results of
-`ctx.once`, and when the call started (restored from the sealed state on a replay).
+`@elicits` builds one `Call` per call (per round on 2026-07-28). It holds what every era
+needs: the SDK context and request, the negotiated era, the function's policy, the call's
+observer channel, the question counter, the answers given so far, the results of
+`ctx.once`, the call's pages, and when the call started. A replayed round restores what
+the last one left (`restore`); `state` is the one place that builds what a call carries
+to its next round, sealed by the SDK.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context
-from mcp_types import ElicitRequestParams, ElicitRequestURLParams
-from mcp_types import ElicitResult as WireResult
 
 from typed_elicit._calls.policy import Policy
-from typed_elicit._calls.questions import Action, Mode, Question, Via
-from typed_elicit._calls.state import Answer, question_key
-from typed_elicit._core import clock as _clock
-from typed_elicit._core.versions import (
-    LATEST_PROTOCOL_VERSION,
-    PROTOCOL_VERSIONS,
-    ProtocolVersion,
-    uses_input_required,
-)
-from typed_elicit._observe.hooks import (
-    AnswerEvent,
-    ElicitHook,
-    QuestionEvent,
-    active_hooks,
-    private,
-    run_answer_hooks,
-)
-from typed_elicit.errors import ElicitArgumentError
+from typed_elicit._calls.state import Answer, PageRecord, Pending, ReplayState, question_key
+from typed_elicit._core import clock
+from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
+from typed_elicit._observe import telemetry
+from typed_elicit._observe.channel import Channel
 
 if TYPE_CHECKING:
-    from typed_elicit.fallback._companion import Resume
-
-JSON: TypeAlias = str | int | float | bool | list[Any] | dict[str, Any] | None
-"""A value that survives a JSON round trip unchanged (what `ctx.once` may return)."""
-
-J = TypeVar("J", bound=JSON)
+    from typed_elicit._calls.plugs import Resume
+    from typed_elicit._calls.questions import Action, Question
 
 logger = logging.getLogger("typed_elicit")
 
@@ -74,15 +56,19 @@ class Call:
     __slots__ = (
         "_answers",
         "_index",
-        "_on_end",
+        "channel",
+        "cleanups",
         "era",
         "function",
         "once",
+        "pages",
         "policy",
         "request",
         "resume",
+        "rounds",
         "sdk",
         "started",
+        "trace",
     )
 
     def __init__(
@@ -100,26 +86,48 @@ class Call:
         self.era: ProtocolVersion | None = negotiated_era(
             None if self.request is None else self.request.protocol_version
         )
-        self.started = _clock.now()
+        self.channel = Channel.of(policy.hooks)
+        self.started = clock.now()
+        self.rounds = 1
+        """This round's number (1 for the call's first request)."""
+        self.trace: str | None = telemetry.traceparent_now() if self.channel.traced else None
+        """The first round's `traceparent`, which later 2026-07-28 rounds join."""
         self._answers: list[Answer | tuple[Question[Any], Action, dict[str, Any] | None]] = []
         self.once: dict[str, Any] = {}
+        self.pages: dict[str, PageRecord] = {}
         self._index = 0
-        self._on_end: list[Callable[[], Awaitable[None]]] = []
-
-    @property
-    def uses_input_required(self) -> bool:
-        """Whether questions travel as 2026-07-28 `InputRequiredResult` rounds."""
-        return self.era is not None and uses_input_required(self.era)
+        self.cleanups: list[Callable[[], Awaitable[None]]] = []
+        """What `end` runs (`on_end`)."""
 
     @property
     def in_tool(self) -> bool:
         """Whether this is a `tools/call` (outside a request: not known, so yes)."""
         return self.request is None or self.request.method == "tools/call"
 
-    @property
-    def hooks(self) -> tuple[ElicitHook, ...]:
-        """The hooks that run for this call's questions: process-wide, then the function's."""
-        return active_hooks(self.policy.hooks)
+    def restore(self, state: ReplayState) -> None:
+        """Take over what the last round of this call left: start, `once`, pages, round and trace."""
+        if state.started is not None:
+            self.started = state.started
+        if state.once:
+            self.once.update(state.once)
+        if state.pages:
+            self.pages.update(state.pages)
+        self.rounds = state.rounds + 1
+        if state.rounds:
+            self.trace = state.trace
+
+    def state(self, pending: Pending | None = None, others: tuple[Pending, ...] = ()) -> ReplayState:
+        """What this call carries to its next round, with `pending` (and `others`) awaiting an answer."""
+        return ReplayState(
+            started=self.started,
+            answers=self.answers(),
+            pending=pending,
+            others=others,
+            once=dict(self.once),
+            rounds=self.rounds,
+            trace=self.trace,
+            pages=dict(self.pages),
+        )
 
     def on_end(self, cleanup: Callable[[], Awaitable[None]]) -> None:
         """Run `cleanup` when the call ends: in the round that returns its final result, or fails.
@@ -127,14 +135,14 @@ class Call:
         Not when a 2026-07-28 round ends with an `InputRequiredResult` (the call goes on), nor
         when a round is refused as already answered. Each round registers what it holds.
         """
-        self._on_end.append(cleanup)
+        self.cleanups.append(cleanup)
 
     async def end(self) -> None:
         """Run the `on_end` cleanups (`@elicits` calls it): shielded, each failure logged, never raised.
 
         A cleanup bounds its own work (a store operation is bounded by the store's timeout).
         """
-        cleanups, self._on_end = self._on_end, []
+        cleanups, self.cleanups = self.cleanups, []
         for cleanup in cleanups:
             with anyio.CancelScope(shield=True):
                 try:
@@ -144,7 +152,7 @@ class Call:
                     logger.warning("a cleanup at the end of %s failed with %s", self.function, failure)
 
     def record(self, answer: Answer) -> None:
-        """Record an answer replayed or taken from a round (already an `Answer`)."""
+        """Record an answer replayed from the state (already an `Answer`)."""
         self._answers.append(answer)
 
     def answered_now(self, question: Question[Any], action: Action, content: dict[str, Any] | None) -> None:
@@ -165,92 +173,3 @@ class Call:
         index = self._index
         self._index += 1
         return question_key(index)
-
-    def cannot_ask(self, mode: Mode) -> str | None:
-        """Why the client cannot be sent a `mode` question right now, or None if it can."""
-        assert self.request is not None, "only asked inside a request (a negotiated era)"
-        session = self.request.session
-        if not self.uses_input_required and not session.can_send_request:
-            return (
-                "this connection cannot carry server-to-client requests (stateless or JSON-response "
-                "HTTP); serve stateful streamable HTTP, or let the client use protocol 2026-07-28"
-            )
-        capabilities = session.client_capabilities
-        elicitation = capabilities.elicitation if capabilities is not None else None
-        if elicitation is None:
-            return "the client did not declare the elicitation capability"
-        if mode == "url":
-            if elicitation.url is None:
-                return "the client declared form-mode elicitation only (no `elicitation.url` capability)"
-            return None
-        if elicitation.form is None and elicitation.url is not None:
-            return "the client declared URL-mode elicitation only, and this question is a form"
-        return None
-
-    def event(
-        self, question: Question[Any], params: ElicitRequestParams, attempt: int, via: Via
-    ) -> QuestionEvent:
-        """The hook event of asking `question` with `params` (no answer value in it)."""
-        if isinstance(params, ElicitRequestURLParams):
-            return QuestionEvent(
-                function=self.function,
-                mode="url",
-                model=None,
-                message=params.message,
-                schema=None,
-                url=params.url,
-                protocol_version=self.era,
-                attempt=attempt,
-                via=via,
-            )
-        # The question's own schema: a re-ask's pre-filled one carries the last answer's values.
-        schema = question.form.schema if question.form is not None else params.requested_schema
-        return QuestionEvent(
-            function=self.function,
-            mode="form",
-            model=question.model,
-            message=params.message,
-            schema=private(schema) if self.hooks else schema,
-            url=None,
-            protocol_version=self.era,
-            attempt=attempt,
-            via=via,
-        )
-
-    async def answered(
-        self, hooks: tuple[ElicitHook, ...], question: QuestionEvent, wire: WireResult
-    ) -> WireResult:
-        """Run the answer `hooks` on a freshly arrived answer; returns it with their content."""
-        event = AnswerEvent(question=question, action=wire.action, content=private(wire.content))
-        content = await run_answer_hooks(hooks, event)
-        if content == wire.content:
-            return wire
-        return WireResult(action=wire.action, content=content)
-
-
-def json_stable(key: str, value: J) -> J:
-    """`value` after a JSON round trip, refused unless the trip leaves it unchanged (`ctx.once`).
-
-    Raises:
-        ElicitArgumentError: If `value` is not JSON data, or changes in the round trip (a `TypeError`).
-    """
-    try:
-        copied = json.loads(json.dumps(value, allow_nan=False))
-    except (TypeError, ValueError) as exc:
-        raise ElicitArgumentError(
-            f"ctx.once({key!r})",
-            "fn",
-            "must return JSON data (str, int, float, bool, None, list, dict), "
-            f"got {type(value).__name__}: {exc}",
-            'Return JSON data (for a model, .model_dump(mode="json")).',
-        ) from None
-    if copied != value or type(copied) is not type(value):
-        raise ElicitArgumentError(
-            f"ctx.once({key!r})",
-            "fn",
-            f"returned {type(value).__name__} data that changes in a JSON round trip "
-            "(tuples, non-string keys)",
-            "Return lists and string-keyed dicts.",
-        )
-    stable: J = copied
-    return stable

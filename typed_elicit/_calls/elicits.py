@@ -5,27 +5,17 @@ from __future__ import annotations
 import functools
 import inspect
 import typing
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, Union, cast, overload
+from typing import Any, Protocol, TypeVar, Union, overload
 
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from mcp.shared.exceptions import MCPError
-from mcp_types import (
-    INTERNAL_ERROR,
-    MISSING_REQUIRED_CLIENT_CAPABILITY,
-    ClientCapabilities,
-    ElicitationCapability,
-    FormElicitationCapability,
-    InputRequiredResult,
-    MissingRequiredClientCapabilityErrorData,
-    UrlElicitationCapability,
-)
+from mcp_types import InputRequiredResult
 from pydantic import BaseModel
 
-from typed_elicit._calls.call import negotiated_era
+from typed_elicit._calls.askers import Asker
 from typed_elicit._calls.context import ElicitContext
+from typed_elicit._calls.plugs import resuming
 from typed_elicit._calls.policy import (
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_MAX_ANSWER_BYTES,
@@ -37,24 +27,13 @@ from typed_elicit._calls.policy import (
     resolve,
     warn_if_over_state_ttl,
 )
-from typed_elicit._calls.signals import FallbackRequired, InputRequired, RoundRefused, suspensions
-from typed_elicit._core.versions import (
-    LATEST_PROTOCOL_VERSION,
-    PROTOCOL_VERSIONS,
-    ProtocolVersion,
-    uses_input_required,
-)
+from typed_elicit._calls.settle import for_client, joined, settle
+from typed_elicit._calls.signals import RoundRefused, suspensions
+from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._forms.reduce import check_elicitable, defer_schema_error, is_page_form, page_reduced
 from typed_elicit._observe.heartbeat import DEFAULT_HEARTBEAT, check_heartbeat
 from typed_elicit._observe.hooks import ElicitHook
-from typed_elicit.errors import (
-    ElicitArgumentError,
-    ElicitationUnsupported,
-    ElicitUsageError,
-    SchemaError,
-    TypedElicitError,
-)
-from typed_elicit.fallback._companion import resuming
+from typed_elicit.errors import ElicitArgumentError, SchemaError, TypedElicitError
 
 F = TypeVar("F", bound=Callable[..., Coroutine[Any, Any, Any]])
 
@@ -303,8 +282,10 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
         reset = resuming.set(None)  # a tool this one calls is not the call being resumed
         created: list[BaseException] = []
         tracked = suspensions.set(created)
+        asker: Asker | None = None
         try:
             ctx = ElicitContext(sdk, policy, function=name, resume=resume)
+            record, asker = ctx.__typed_elicit_parts__()
             # Before the body runs, so before any side effect.
             refusal = refused.get(ctx.protocol_version) if refused and ctx.protocol_version else None
             if refusal is not None:
@@ -316,24 +297,24 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
             else:
                 bound.arguments[ctx_name] = ctx
                 call = fn(*bound.args, **bound.kwargs)
-            joined = ctx._traced_round()  # pyright: ignore[reportPrivateUsage]
-            ending = ctx._call  # pyright: ignore[reportPrivateUsage]
+            trace = joined(record)
             try:
-                if joined is None:
-                    result = await _settle(call, created, name)
+                if trace is None:
+                    result = await settle(call, created, name)
                 else:
-                    with joined:
-                        result = await _settle(call, created, name)
+                    with trace:
+                        result = await settle(call, created, name)
             except Exception:
-                await ending.end()  # the call failed: what it held for later rounds goes
+                if record.cleanups:  # the call failed: what it held for later rounds goes
+                    await record.end()
                 raise
-            if not created:  # the call's final result (a round that ended early leaves it going)
-                await ending.end()
+            if record.cleanups and not created:  # the call's final result (not a round that asks)
+                await record.end()
             return result
         except RoundRefused as spent:
             raise spent.error from None
         except TypedElicitError as exc:
-            surfaced = _for_client(exc, sdk)
+            surfaced = for_client(exc, sdk, asker)
             if surfaced is exc:
                 raise
             raise surfaced from exc
@@ -353,114 +334,18 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
     return result
 
 
-async def _settle(call: Awaitable[Any], created: list[BaseException], name: str) -> Any:
-    """Run the function; a suspension becomes its round's result, and no internal signal escapes.
-
-    `created` holds every suspension `ctx.elicit` made during the call (`suspensions`).
-
-    Raises:
-        ElicitUsageError: If the function swallowed a suspension, or asked several
-            questions concurrently where a round carries one.
-    """
-    try:
-        value = await call
-    except (InputRequired, FallbackRequired) as suspended:
-        if len(created) > 1:
-            raise _swallowed(name) from None
-        return suspended.result
-    except BaseException as exc:
-        group = _as_group(exc)
-        if group is not None:  # a task group inside the function
-            return _settle_group(exc, group, created, name)
-        if created and isinstance(exc, Exception):
-            raise _swallowed(name) from exc
-        raise
-    if created:
-        raise _swallowed(name)
-    return value
-
-
-class _Group(Protocol):
-    """What an exception group offers (`BaseExceptionGroup`, or on Python 3.10 anyio's backport)."""
-
-    @property
-    def exceptions(self) -> tuple[BaseException, ...]:
-        """The exceptions in the group."""
-        ...
-
-    def split(
-        self, condition: tuple[type[BaseException], ...], /
-    ) -> tuple[BaseException | None, BaseException | None]:
-        """The matching and the other exceptions, as groups of the same shape."""
-        ...
-
-
-def _as_group(exc: BaseException) -> _Group | None:
-    if isinstance(getattr(exc, "exceptions", None), tuple) and callable(getattr(exc, "split", None)):
-        return cast("_Group", exc)
-    return None
-
-
-def _settle_group(exc: BaseException, group: _Group, created: list[BaseException], name: str) -> Any:
-    """`_settle` for an exception group: the suspensions of one round merge; fallback ones are refused.
-
-    A refused round (`RoundRefused`, a resent round) wins over everything else: the
-    client gets its -32602 error, as for a single question.
-    """
-    for leaf in _leaves(exc):
-        if isinstance(leaf, RoundRefused):
-            raise leaf from None
-    ours, rest = group.split((InputRequired, FallbackRequired))
-    if ours is None:
-        if created:
-            raise _swallowed(name) from exc
-        raise exc
-    if rest is not None:  # the function failed: that failure, without the internal signals
-        inner = _leaves(rest)
-        raise (inner[0] if len(inner) == 1 else rest) from None
-    suspended = _leaves(ours)
-    if len(created) > len(suspended):
-        raise _swallowed(name) from None
-    rounds = [leaf for leaf in suspended if isinstance(leaf, InputRequired)]
-    if len(rounds) == len(suspended):
-        # Concurrent questions of one round: each suspension carries every question
-        # registered before it was raised, so the fullest one is the round.
-        return max(rounds, key=lambda leaf: len(leaf.result.input_requests or ())).result
-    if len(suspended) > 1:
-        raise _concurrent(name, len(suspended)) from None
-    only = suspended[0]
-    assert isinstance(only, FallbackRequired)
-    return only.result
-
-
-def _leaves(exc: BaseException) -> list[BaseException]:
-    """The exceptions inside a (nested) exception group, in order; `[exc]` for any other exception."""
-    group = _as_group(exc)
-    if group is None:
-        return [exc]
-    return [leaf for inner in group.exceptions for leaf in _leaves(inner)]
-
-
-def _swallowed(name: str) -> ElicitUsageError:
-    return ElicitUsageError.swallowed(name)
-
-
-def _concurrent(name: str, count: int) -> ElicitUsageError:
-    return ElicitUsageError.concurrent(name, count)
-
-
 def _check_fallback_applies(sdk: Context[Any, Any], name: str) -> None:
     """Refuse `@elicits(on_unsupported="fallback")` on a prompt or resource, before its body runs.
 
     Raises:
-        ElicitUsageError: If the running request is not a `tools/call`.
+        ElicitArgumentError: If the running request is not a `tools/call`.
     """
     try:
         method = sdk.request_context.method
     except ValueError:  # outside a request: nothing to re-run, the policy decides later
         return
     if method != "tools/call":
-        raise ElicitUsageError.fallback_outside_tool(name, method)
+        raise ElicitArgumentError.fallback_outside_tool("@elicits", name, method)
 
 
 def _is_sdk_context(annotation: object) -> bool:
@@ -480,33 +365,3 @@ def _public_signature(
     if returns is not inspect.Signature.empty:
         returns = Union[returns, InputRequiredResult]  # noqa: UP007 - built at runtime from a variable
     return signature.replace(parameters=parameters, return_annotation=returns)
-
-
-def _for_client(exc: TypedElicitError, sdk: Context[Any, Any]) -> Exception:
-    """Turn a typed_elicit error into the error the SDK reports with its text intact."""
-    try:
-        request_context = sdk.request_context
-    except ValueError:
-        return exc
-    text = f"{type(exc).__name__}: {exc}"
-    era = negotiated_era(request_context.protocol_version)
-    if isinstance(exc, ElicitationUnsupported) and era is not None and uses_input_required(era):
-        needed = (
-            ElicitationCapability(url=UrlElicitationCapability())
-            if exc.mode == "url"
-            else ElicitationCapability(form=FormElicitationCapability())
-        )
-        required = ClientCapabilities(elicitation=needed)
-        data = MissingRequiredClientCapabilityErrorData(required_capabilities=required)
-        return MCPError(
-            code=MISSING_REQUIRED_CLIENT_CAPABILITY,
-            message=text,
-            data=data.model_dump(by_alias=True, mode="json", exclude_none=True),
-        )
-    if request_context.method == "tools/call":
-        return ToolError(text)
-    if request_context.method == "resources/read":
-        return ResourceError(text)
-    if request_context.method == "prompts/get":
-        return MCPError(code=INTERNAL_ERROR, message=text)
-    return exc

@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal, TypeAlias, TypeVar
+from typing import Final, Literal, TypeAlias, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from typed_elicit._core.results import Accepted, Declined, ElicitResult, UrlResult
 from typed_elicit._observe.heartbeat import DEFAULT_HEARTBEAT
 from typed_elicit._observe.hooks import ElicitHook
-from typed_elicit.errors import ElicitArgumentError, ElicitationUnsupported
+from typed_elicit.errors import ElicitArgumentError
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -302,81 +300,3 @@ def resolve(
         return Settings(wait, attempts, policy.on_unsupported)
     check_on_unsupported(on_unsupported, owner, allowed, why)
     return Settings(wait, attempts, on_unsupported)
-
-
-def unsupported(
-    model: type[M],
-    policy: OnUnsupported,
-    reason: str,
-    *,
-    tool: bool | None,
-    defaults: Mapping[str, Any] | None = None,
-    asker: str = "ctx.elicit",
-) -> ElicitResult[M]:
-    """The outcome of a form question the client cannot be asked, under `policy` (never `"fallback"`).
-
-    Args:
-        model: The model asked for.
-        policy: `"decline"`, `"defaults"` or `"raise"`.
-        reason: Why the client cannot be asked.
-        tool: Whether the caller is a tool inside a request (so `"fallback"` could
-            apply), False if not, None if unknown (the advice then says "in a tool").
-        defaults: The question's own defaults (`ctx.elicit(defaults=...)`, as wire
-            values), which `"defaults"` takes before the model's.
-        asker: The call the tool made to ask (`"ctx.elicit"`, `"ctx.elicit_all"`), which
-            the advice names.
-
-    Returns:
-        `Declined()`, or `Accepted` of the question's and then the model's defaults.
-
-    Raises:
-        ElicitationUnsupported: Unless the policy produces an outcome; the message
-            advises only the policies that would work here.
-    """
-    if policy == "decline":
-        return Declined()
-    fallback = {
-        True: "'fallback' (the model relays the question; needs install_fallback(server))",
-        None: "'fallback' in a tool (the model relays the question; needs install_fallback(server))",
-        False: None,
-    }[tool]
-    if policy == "defaults":
-        try:
-            return Accepted(model.model_validate(dict(defaults or {})))
-        except ValidationError as exc:
-            missing = sorted({".".join(map(str, error["loc"])) for error in exc.errors()})
-            advised = ["'decline'", *([fallback] if fallback else [])]
-            raise ElicitationUnsupported.without_defaults(
-                model.__name__, reason, missing, advised, asker
-            ) from None
-    advised = ["'defaults'", "'decline'", *([fallback] if fallback else [])]
-    raise ElicitationUnsupported.for_form(model.__name__, reason, advised, asker)
-
-
-def url_unsupported(policy: OnUnsupported, reason: str, asker: str = "ctx.elicit_url") -> UrlResult:
-    """The outcome of a URL-mode question the client cannot be asked, under `policy`.
-
-    Args:
-        policy: The question's policy.
-        reason: Why the client cannot be asked.
-        asker: The call the tool made to ask (`"ctx.elicit_url"` or `"ctx.elicit_page"`),
-            which the advice names.
-
-    Raises:
-        ElicitationUnsupported: Unless the policy is `"decline"`; `"defaults"` and
-            `"fallback"` (inherited from `@elicits`) count as `"raise"`, and the
-            message says why.
-    """
-    if policy == "decline":
-        return Declined()
-    if policy == "defaults":
-        reason += (
-            "; a URL-mode question has no defaults, so on_unsupported='defaults' (from @elicits) "
-            "counts as 'raise' here"
-        )
-    if policy == "fallback":
-        reason += (
-            "; a URL must not pass through the model, so on_unsupported='fallback' (from @elicits) "
-            "counts as 'raise' here"
-        )
-    raise ElicitationUnsupported.for_url(reason, asker)

@@ -1,86 +1,42 @@
 """The push asker (2025-06-18, 2025-11-25): each question is an `elicitation/create` request.
 
-The server sends the request during the tool call and waits for the client's
-result; an invalid answer is asked again, stating the problems, while `retries`
-allow. A client that cannot be asked gets the question's `on_unsupported` policy,
-and `"fallback"` hands it to the model (`_fallback.ask_the_model`).
+The server sends the request during the tool call and waits for the client's result; an
+invalid answer is asked again, stating the problems, while `retries` allow (`answer.take`).
+A page question sends its consent request and watches the page at the same time: some
+clients (the MCP Inspector) hold their reply to a URL request until the flow is done, so
+the completion notification goes out as soon as the page is submitted, and the two may
+come in either order. A client that cannot be asked gets the refusal path (`refusal`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
+import anyio
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types import REQUEST_TIMEOUT, ElicitRequest, ElicitRequestParams
 from mcp_types import ElicitResult as WireResult
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
+from typed_elicit._calls.answer import Reask, asked, take
 from typed_elicit._calls.call import Call
+from typed_elicit._calls.plugs import PageAnswer
 from typed_elicit._calls.policy import Settings
-from typed_elicit._calls.questions import Question, out_of_retries, reask
-from typed_elicit._calls.state import Pending, ReplayState, new_round
-from typed_elicit._core import clock as _clock
-from typed_elicit._core.results import ElicitResult, UrlResult
-from typed_elicit._observe import telemetry as _telemetry
+from typed_elicit._calls.questions import PageQuestion, Question
+from typed_elicit._calls.reach import reach, watched
+from typed_elicit._calls.refusal import refuse
+from typed_elicit._core import clock
+from typed_elicit._core.results import Consented, ElicitResult, UrlResult
+from typed_elicit._core.versions import has_elicit_complete
+from typed_elicit._observe import telemetry
 from typed_elicit._observe.heartbeat import Heartbeat, progress_token
-from typed_elicit._observe.hooks import run_question_hooks
-from typed_elicit.errors import ClientError, ElicitationTimeout, InvalidResponse
-from typed_elicit.fallback._companion import ask_the_model
+from typed_elicit.errors import ClientError, ElicitationTimeout, ElicitationUnsupported, InvalidResponse
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
-
-
-class UnreachableAsker:
-    """The asker of a call with no elicitation era: outside a request, or a protocol before 2025-06-18."""
-
-    __slots__ = ("call",)
-
-    def __init__(self, call: Call) -> None:
-        self.call = call
-
-    async def ask(self, question: Question[R], settings: Settings) -> R:
-        """The question's `on_unsupported` outcome; `"fallback"` hands it to the model in a request.
-
-        Raises:
-            ElicitationUnsupported: If the policy is `"raise"` (or cannot apply).
-            FallbackRequired: If the question goes to the model (internal signal).
-        """
-        version = self.call.sdk.protocol_version
-        if version is None:
-            reason = "it is not running inside a request"
-        elif question.mode == "url":
-            reason = f"the negotiated protocol {version} has no elicitation"
-        else:
-            reason = f"the negotiated protocol {version} has no elicitation (it starts with 2025-06-18)"
-        in_request = version is not None
-        return await refused(self.call, question, settings, reason, tool=in_request and self.call.in_tool)
-
-
-async def refused(call: Call, question: Question[R], settings: Settings, reason: str, *, tool: bool) -> R:
-    """What a question the client cannot be asked becomes: its policy's outcome, or the fallback.
-
-    Raises:
-        ElicitationUnsupported: If the policy is `"raise"` (or cannot apply).
-        FallbackRequired: If a form question goes to the model (`"fallback"` in a request).
-    """
-    if question.mode == "form" and settings.on_unsupported == "fallback" and call.request is not None:
-        pending = Pending(question=question.id, asked_at=_clock.now(), round=new_round())
-        state = ReplayState(
-            started=call.started,
-            answers=call.answers(),
-            pending=pending,
-            once=dict(call.once),
-            rounds=1,
-            trace=_telemetry.traceparent_now(),
-        )
-        await ask_the_model(call, question, state, question.message, 0, reason)
-    outcome = question.unsupported(settings.on_unsupported, reason, tool=tool)
-    question.settle(call, outcome)
-    return outcome
+M = TypeVar("M", bound=BaseModel)
 
 
 class PushAsker:
@@ -91,8 +47,21 @@ class PushAsker:
     def __init__(self, call: Call) -> None:
         self.call = call
 
-    async def ask(self, question: Question[R], settings: Settings) -> R:
-        """Ask `question` now and return its typed result (see `ElicitContext.elicit`).
+    async def complete(self, elicitation_id: str, /) -> bool:
+        """Send `notifications/elicitation/complete` (2025-11-25 has it; 2025-06-18 has no URL mode)."""
+        call = self.call
+        assert call.era is not None, "a push asker serves a negotiated era"
+        if not has_elicit_complete(call.era):
+            return False
+        await call.sdk.session.send_elicit_complete(elicitation_id, related_request_id=call.sdk.request_id)
+        return True
+
+    def surfaced(self, error: ElicitationUnsupported, /) -> None:
+        """The method's own error (`@elicits` words it): push eras have no capability error."""
+        return None
+
+    async def ask(self, question: Question[R], settings: Settings, /) -> R:
+        """Ask `question` now: send it, and again with the problems stated while its answers are invalid.
 
         Raises:
             ElicitationUnsupported: If the client cannot be asked and the policy says so.
@@ -102,45 +71,82 @@ class PushAsker:
             FallbackRequired: If the question goes to the model (internal signal).
         """
         call = self.call
-        refusal = call.cannot_ask(question.mode)
-        if refusal is not None:
-            return await refused(call, question, settings, refusal, tool=call.in_tool)
-        hooks = call.hooks
+        reason = reach(call, question, pushes=True)
+        if reason is not None:
+            return await refuse(call, question, settings, reason)
+        if question.kind == "page":
+            return cast("R", await self._page(cast("PageQuestion[Any]", question), settings))
         request = call.request
-        assert request is not None, "cannot_ask answered, so this runs inside a request"
-        # Heartbeats only when the client asked for progress; the span only when tracing is on.
+        assert request is not None, "reach() answered, so this runs inside a request"
+        # Heartbeats only when the client asked for progress; wait times only when traced.
         meta = request.meta
         beat = call.policy.heartbeat if meta and progress_token(meta) is not None else None
-        trace = _telemetry.current()
+        channel = call.channel
         text = question.message
         attempt = 0
         while True:
             params = question.params(text)
-            event = call.event(question, params, attempt, "client") if hooks else None
-            if event is not None:
-                await run_question_hooks(hooks, event)
-            if beat is None and trace is _telemetry.OFF:
+            if channel.listeners:
+                await asked(call, question, params, attempt, "client")
+            if beat is None and not channel.traced:
                 wire = await self._send(question, params, settings.timeout)
             else:
-                wire = await self._send_beating(request, question, params, settings.timeout, beat, trace)
+                wire = await self._send_beating(request, question, params, settings.timeout, beat)
+            taken = await take(call, question, settings, wire, attempt, "client")
+            if not isinstance(taken, Reask):
+                return taken
+            question, text, attempt = taken.question, taken.text, taken.attempt
+
+    async def _page(self, question: PageQuestion[M], settings: Settings) -> ElicitResult[M]:
+        """Send the page's consent request while watching the page; either may come first.
+
+        A Decline or Cancel replied before the submit wins; a submit that comes first is the
+        outcome, whatever the reply (even none within the timeout).
+
+        Raises:
+            ElicitationTimeout: If neither the reply nor the page came in time.
+            StoreUnavailable: If the store failed while the page was watched.
+        """
+        call, page, host = self.call, question.page, question.host
+        await question.open(call.function)
+        submitted: list[PageAnswer] = []
+        failures: list[Exception] = []
+        refused: ElicitResult[M] | None = None
+
+        async with anyio.create_task_group() as group:
+
+            async def watch_the_page() -> None:
+                try:
+                    remaining = page.expires_at - clock.now()
+                    answer = None if remaining <= 0 else await host.answer(page, remaining)
+                    if answer is not None:
+                        submitted.append(answer)
+                        await self.complete(page.elicitation_id)
+                except Exception as exc:  # the store failed: the call fails with it
+                    failures.append(exc)
+                    group.cancel_scope.cancel()
+
+            group.start_soon(watch_the_page)
             try:
-                question.check_size(wire, call.policy.max_answer_bytes)
-                if event is not None:
-                    # Answer events name a re-asked question by its base message, as on 2026-07-28.
-                    if attempt:
-                        event = dataclasses.replace(event, message=question.message)
-                    wire = await call.answered(hooks, event, wire)
-                outcome = question.outcome(wire.action, wire.content)
-            except InvalidResponse as problem:
-                if attempt >= settings.retries:
-                    raise out_of_retries(problem, settings.retries) from None
-                attempt += 1
-                text = reask(question.message, problem)
-                trace.reask(attempt, len(problem.errors))
-                question = question.again(problem)
-                continue
-            call.answered_now(question, wire.action, question.kept(wire))
-            return outcome
+                reply = await PushAsker.ask(self, question.consent, settings)  # inside the page's span
+            except ElicitationTimeout as exc:
+                if not submitted:  # no reply and no page: the consent's timeout
+                    failures.append(exc)
+                    group.cancel_scope.cancel()
+            except Exception as exc:
+                failures.append(exc)
+                group.cancel_scope.cancel()
+            else:
+                if not submitted and not isinstance(reply, Consented):
+                    refused = reply  # a Decline or Cancel before any submit
+                    group.cancel_scope.cancel()
+        if failures:
+            raise failures[0]
+        if refused is not None:
+            return refused
+        if not submitted:
+            raise ElicitationTimeout.page_not_submitted(question.subject, settings.timeout)
+        return question.answered(submitted[0])
 
     async def _send_beating(
         self,
@@ -149,15 +155,14 @@ class PushAsker:
         params: ElicitRequestParams,
         timeout: float,
         beat: float | None,
-        trace: _telemetry.QuestionTrace,
     ) -> WireResult:
-        """`_send` with progress heartbeats every `beat` seconds, and its wait added to `trace`."""
-        began = _telemetry.monotonic()
+        """`_send` with progress heartbeats every `beat` seconds, its wait reported to the observers."""
+        began = telemetry.monotonic()
         try:
             async with Heartbeat(request.session, request.meta, beat):
                 return await self._send(question, params, timeout)
         finally:
-            trace.waited_more(_telemetry.monotonic() - began)
+            self.call.channel.wait(telemetry.monotonic() - began)
 
     async def _send(self, question: Question[Any], params: ElicitRequestParams, timeout: float) -> WireResult:
         """Send one `elicitation/create` request and wait for its result.
@@ -169,7 +174,6 @@ class PushAsker:
         """
         request = self.call.request
         assert request is not None, "only sent inside a request (a negotiated era)"
-        subject = question.subject
         try:
             return await request.session.send_request(
                 ElicitRequest(params=params),
@@ -178,17 +182,20 @@ class PushAsker:
                 metadata=ServerMessageMetadata(related_request_id=request.request_id),
             )
         except MCPError as exc:
+            subject = question.subject
             if exc.code != REQUEST_TIMEOUT:
                 named = subject if question.mode == "url" else f"the question for {subject}"
                 raise ClientError(named, exc.code, exc.message) from exc
             raise ElicitationTimeout.unanswered(subject, timeout, question.asker) from None
         except ValidationError:
-            raise InvalidResponse(
-                subject,
-                [("(result)", "the client's elicitation result is malformed")],
-                None,
-                advice=(
-                    "This is the client's failure, not the user's answer, and is never asked again: "
-                    "fix the client, or catch InvalidResponse to carry on without the answer."
-                ),
-            ) from None
+            raise InvalidResponse.malformed_result(question.subject) from None
+
+
+class WatchedPushAsker(PushAsker):
+    """`PushAsker` of a traced call: each question inside its span."""
+
+    __slots__ = ()
+
+    async def ask(self, question: Question[R], settings: Settings, /) -> R:
+        """`PushAsker.ask` inside the question's span (`reach.watched`)."""
+        return await watched(self.call, question, super().ask(question, settings), None)

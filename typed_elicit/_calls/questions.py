@@ -1,129 +1,176 @@
-"""One question: what is asked, how it travels, and how its answer becomes a result.
+"""The kinds of question a call asks: a form, a URL, a page; each knows how its answer becomes a result.
 
-A `Question` is the value every asker takes: a form question (a model and its
-reduced schema) or a URL-mode question (a URL), with its wire key and the text
-shown to the user. It knows its request params, the id a recorded answer is
-pinned to, and how an answer turns into `Accepted`/`Declined`/`Cancelled`
-(or `Consented`), so form and URL questions travel one path through each asker.
-The checks on what a tool passes in, and on what an answer may be, live here too.
+Every asker takes a `Question` and needs no more of it than this module's protocol: its
+wire key, the text shown, the id a recorded answer is pinned to, its request params, how
+an answer turns into `Accepted`/`Declined`/`Cancelled` (or `Consented`), its re-ask, and
+its outcome when the client cannot be asked. A question never reaches back into the call:
+the asker records what happened (`Call.answered_now`).
+
+- `FormQuestion` (`ctx.elicit`): a model and its reducer record for the negotiated revision.
+- `UrlQuestion` (`ctx.elicit_url`): a URL; its accept is consent only.
+- `PageQuestion` (`ctx.elicit_page`): a model asked on a page of the server's own; it
+  travels as its `consent` (a `UrlQuestion` for the page's URL), and its answer comes from
+  the page (`PageHost`), not from the client.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeAlias, TypeVar
-from urllib.parse import SplitResult, urlsplit
+from typing import Any, ClassVar, Final, Generic, Literal, Protocol, TypeAlias, TypeVar, cast
 
 from mcp_types import ElicitRequestParams, ElicitRequestURLParams
 from mcp_types import ElicitResult as WireResult
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
+from typing_extensions import Self
 
-from typed_elicit._calls.policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported, unsupported, url_unsupported
-from typed_elicit._calls.state import URL_QUESTION, QuestionId, model_id, url_digest
+from typed_elicit._calls.plugs import PageAnswer, PageHost
+from typed_elicit._calls.policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported
+from typed_elicit._calls.state import URL_QUESTION, PageRecord, QuestionId, model_id, url_digest
 from typed_elicit._core.results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from typed_elicit._forms.reduce import Reduced
 from typed_elicit._forms.spec import check_wire_value, too_many_keys
-from typed_elicit._forms.validate import validate_answer
-from typed_elicit._forms.wire import json_size as json_size
-from typed_elicit.errors import ElicitArgumentError, InvalidResponse
-
-if TYPE_CHECKING:
-    from typed_elicit._calls.call import Call
+from typed_elicit._forms.validate import validate_answer, validate_form
+from typed_elicit._forms.wire import json_size
+from typed_elicit.errors import ElicitationUnsupported, InvalidResponse
 
 Mode: TypeAlias = Literal["form", "url"]
+"""The elicitation mode a question needs of the client (a page question needs `url`)."""
+Kind: TypeAlias = Literal["form", "url", "page"]
 Via: TypeAlias = Literal["client", "fallback"]
 Action: TypeAlias = Literal["accept", "decline", "cancel"]
 
 M = TypeVar("M", bound=BaseModel)
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
+R_co = TypeVar("R_co", bound=ElicitResult[Any] | UrlResult, covariant=True)
+
+
+class Question(Protocol[R_co]):
+    """What every asker needs of a question (see the module docstring)."""
+
+    @property
+    def key(self) -> str:
+        """Its wire key (`q0`, `q1`, ...): its position among the call's questions."""
+        ...
+
+    @property
+    def message(self) -> str:
+        """The text shown to the user (a re-ask adds the problems to it)."""
+        ...
+
+    @property
+    def asker(self) -> str:
+        """The call the tool made to ask it (`ctx.elicit`, ...), which advice names."""
+        ...
+
+    kind: ClassVar[Kind]
+    """`"form"`, `"url"` or `"page"`."""
+    mode: ClassVar[Mode]
+    """The elicitation mode it needs of the client."""
+
+    @property
+    def model(self) -> type[BaseModel] | None:
+        """The model asked for; None for a URL question."""
+        ...
+
+    @property
+    def id(self) -> QuestionId:
+        """What a recorded answer is pinned to: position, model (or `url`) and digest."""
+        ...
+
+    @property
+    def subject(self) -> str:
+        """What it asks for, as messages name it."""
+        ...
+
+    @property
+    def schema(self) -> Mapping[str, Any] | None:
+        """The question's own requested schema (never a re-ask's pre-filled one); None for a URL."""
+        ...
+
+    def params(self, message: str | None = None, *, with_id: bool = True) -> ElicitRequestParams:
+        """The `elicitation/create` params, showing `message` (default: the question's own)."""
+        ...
+
+    def outcome(self, action: Action, content: dict[str, Any] | None) -> R_co:
+        """The typed result of an answer (`InvalidResponse` if accepted content does not fit)."""
+        ...
+
+    def again(self, problem: InvalidResponse) -> Self:
+        """This question as its re-ask shows it."""
+        ...
+
+    def kept(self, wire: WireResult) -> dict[str, Any] | None:
+        """The content recorded for replay."""
+        ...
+
+    def check_size(self, wire: WireResult, limit: int) -> None:
+        """Refuse an answer over the limits (`InvalidResponse`)."""
+        ...
+
+    def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool) -> R_co:
+        """The outcome under `policy` when the client cannot be asked (`ElicitationUnsupported`)."""
+        ...
 
 
 @dataclass(slots=True, eq=False)
-class Question(Generic[R]):
-    """A question as asked: form (`model`, `form`) or URL mode (`url`).
+class FormQuestion(Generic[M]):
+    """A form question (`ctx.elicit`): `model`, reduced for the negotiated revision as `form`.
 
     Read-only by convention, not frozen: a frozen dataclass pays one `object.__setattr__`
     per field on every question (measured: 0.6 % of a push round trip). A re-ask is a
     new value (`again`), never a change to this one.
 
     Attributes:
-        key: Its wire key (`q0`, `q1`, ...): its position among the call's questions.
-        message: The text shown to the user (a re-ask adds the problems to it).
-        model: The model asked for; None for a URL-mode question.
-        form: The model's reducer record for the negotiated revision; None for URL mode.
-        url: The page a URL-mode question sends the user to; None for a form.
-        elicitation_id: The `elicitationId` a URL-mode question carries on 2025-11-25.
-        asker: The call the tool made to ask it (`ctx.elicit`, `ctx.elicit_all`,
-            `ctx.elicit_url`, `ctx.elicit_page`), for messages that advise `timeout=` or a policy.
+        key: Its wire key.
+        message: The text shown to the user.
+        model: The model asked for.
+        form: The model's reducer record for the negotiated revision (or shaped per call).
+        asker: `"ctx.elicit"` or `"ctx.elicit_all"`.
+        shown: The form as a re-ask shows it (pre-filled with the valid part of the last answer).
     """
 
     key: str
     message: str
-    model: type[BaseModel] | None = None
-    form: Reduced | None = None
-    url: str | None = None
-    elicitation_id: str | None = None
+    model: type[M]
+    form: Reduced
     asker: str = "ctx.elicit"
     shown: Reduced | None = None
-    """The form as a re-ask shows it (`form` pre-filled with the valid part of the last answer)."""
 
-    @property
-    def mode(self) -> Mode:
-        """`"form"` or `"url"`."""
-        return "form" if self.form is not None else "url"
+    kind: ClassVar[Kind] = "form"
+    mode: ClassVar[Mode] = "form"
 
     @property
     def id(self) -> QuestionId:
-        """What a recorded answer is pinned to: position, model (or `url`) and digest."""
-        if self.form is not None:
-            assert self.model is not None
-            return QuestionId(key=self.key, model=model_id(self.model), digest=self.form.digest)
-        assert self.url is not None
-        return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(self.url))
+        """Position, model and schema digest."""
+        return QuestionId(key=self.key, model=model_id(self.model), digest=self.form.digest)
 
     @property
     def subject(self) -> str:
-        """What the question asks for, as messages name it (the model's name)."""
-        return self.model.__name__ if self.model is not None else "the URL-mode question"
+        """The model's name."""
+        return self.model.__name__
+
+    @property
+    def schema(self) -> Mapping[str, Any]:
+        """The question's own schema (a re-ask's pre-filled one carries the last answer's values)."""
+        return self.form.schema
 
     def params(self, message: str | None = None, *, with_id: bool = True) -> ElicitRequestParams:
-        """The `elicitation/create` params, showing `message` (default: the question's own).
+        """The form request's params, showing `message` (a re-ask's), else the question's own."""
+        return (self.shown or self.form).params(self.message if message is None else message)
 
-        Args:
-            message: The text to show instead of the question's (a re-ask's).
-            with_id: Whether a URL-mode question carries its `elicitationId`
-                (2026-07-28 URL requests carry none).
-        """
-        text = self.message if message is None else message
-        if self.form is not None:
-            return (self.shown or self.form).params(text)
-        assert self.url is not None
-        return ElicitRequestURLParams(
-            message=text, url=self.url, elicitation_id=self.elicitation_id if with_id else None
-        )
-
-    def outcome(self, action: Action, content: dict[str, Any] | None) -> R:
-        """The typed result of an answer (accepted content validated against the form and model).
+    def outcome(self, action: Action, content: dict[str, Any] | None) -> ElicitResult[M]:
+        """`Accepted` of the content validated against the form and the model, or `Declined`/`Cancelled`.
 
         Raises:
             InvalidResponse: If accepted content breaks the form or the model.
         """
-        result: Any
         if action == "accept":
-            if self.form is None:
-                result = Consented()  # any content a client sends with a URL-mode accept is ignored
-            else:
-                assert self.model is not None
-                result = Accepted(validate_answer(self.model, self.form, content))
-        elif action == "decline":
-            result = Declined()
-        else:
-            result = Cancelled()
-        typed: R = result
-        return typed
+            return Accepted(validate_answer(self.model, self.form, content))
+        return Declined() if action == "decline" else Cancelled()
 
-    def again(self, problem: InvalidResponse) -> Question[R]:
+    def again(self, problem: InvalidResponse) -> Self:
         """This question as its re-ask shows it: each field the last answer got right pre-filled.
 
         A field is pre-filled (as its `default`, which the client sent itself) when the
@@ -131,7 +178,7 @@ class Question(Generic[R]):
         of the form (a size limit, a check across fields), nothing is. The question's
         identity (`id`, `form`) is unchanged, so a 2026-07-28 re-run still matches it.
         """
-        if self.form is None or not problem.content:
+        if not problem.content:
             return self
         form = self.form.kinds or self.form.form
         named = {re.split(r"[.\[]", path, maxsplit=1)[0] for path, _ in problem.errors}
@@ -148,37 +195,9 @@ class Question(Generic[R]):
                 continue
         return replace(self, shown=self.form.prefilled(valid)) if valid else self
 
-    def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool | None) -> R:
-        """The outcome when the client cannot be asked, under `policy` (never `"fallback"`).
-
-        Raises:
-            ElicitationUnsupported: Unless the policy produces an outcome.
-        """
-        result: Any
-        if self.form is None:
-            result = url_unsupported(policy, reason, self.asker)
-        else:
-            assert self.model is not None
-            result = unsupported(
-                self.model, policy, reason, tool=tool, defaults=self.form.fill, asker=self.asker
-            )
-        typed: R = result
-        return typed
-
-    def settle(self, call: Call, outcome: R) -> None:
-        """Record an outcome its policy gave (`"decline"`, `"defaults"`), to be replayed like an answer.
-
-        A call resumed through the fallback asks every open question through the model,
-        so a question its policy settled must be recorded, not asked again.
-        """
-        if isinstance(outcome, Declined):
-            call.answered_now(self, "decline", None)
-        else:
-            call.answered_now(self, "accept", {})  # {}: the model's defaults
-
     def kept(self, wire: WireResult) -> dict[str, Any] | None:
-        """The content recorded for replay: only an accepted form answer keeps any."""
-        return wire.content if wire.action == "accept" and self.form is not None else None
+        """An accepted answer's content (what a replay validates again); None otherwise."""
+        return wire.content if wire.action == "accept" else None
 
     def check_size(self, wire: WireResult, limit: int) -> None:
         """Refuse an answer with more keys than the form has fields, or over `limit` bytes of JSON.
@@ -190,30 +209,234 @@ class Question(Generic[R]):
         over the limit (`json_size`, which stops once past it).
 
         Raises:
-            InvalidResponse: Naming the count or the limit and the fix; it keeps no content
-                (nor any value).
+            InvalidResponse: Naming the count or the limit and the fix; it keeps no content.
         """
         content = wire.content
-        if content is None or self.form is None:
+        if content is None:
             return
         fields = self.form.field_count
         if len(content) > fields:
             raise InvalidResponse(self.subject, [("(answer)", too_many_keys(len(content), fields))], None)
-        if _bound(content, limit) <= limit:
+        if _bound(content, limit) <= limit or json_size(content, limit) <= limit:
             return
-        if json_size(content, limit) > limit:
-            raise InvalidResponse(
-                self.subject,
-                [("(answer)", f"the answer is larger than the limit of {limit} bytes")],
-                None,
-                advice=(
-                    f"An answer may carry at most {limit} bytes of JSON content "
-                    f"(@elicits(max_answer_bytes=...), {DEFAULT_MAX_ANSWER_BYTES} by default), so that it "
-                    "fits in the request state a "
-                    "2026-07-28 round carries. Ask for less per question (set max_length on long text "
-                    "fields, or split the form), or pass a larger max_answer_bytes to @elicits."
-                ),
+        raise InvalidResponse.too_large(self.subject, limit, DEFAULT_MAX_ANSWER_BYTES)
+
+    def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool) -> ElicitResult[M]:
+        """`Declined()`, or `Accepted` of the question's and then the model's defaults, under `policy`.
+
+        Args:
+            policy: `"decline"`, `"defaults"` or `"raise"` (`"fallback"` is the refusal path's).
+            reason: Why the client cannot be asked.
+            tool: Whether the call is a tool inside a request (so the advice may name `"fallback"`).
+
+        Raises:
+            ElicitationUnsupported: Unless the policy produces an outcome; the message
+                advises only the policies that would work here.
+        """
+        if policy == "decline":
+            return Declined()
+        fallback = (
+            ["'fallback' (the model relays the question; needs install_fallback(server))"] if tool else []
+        )
+        if policy == "defaults":
+            try:
+                return Accepted(self.model.model_validate(dict(self.form.fill)))
+            except ValidationError as exc:
+                missing = sorted({".".join(map(str, error["loc"])) for error in exc.errors()})
+                raise ElicitationUnsupported.without_defaults(
+                    self.subject, reason, missing, ["'decline'", *fallback], self.asker
+                ) from None
+        advised = ["'defaults'", "'decline'", *fallback]
+        raise ElicitationUnsupported.for_form(self.subject, reason, advised, self.asker)
+
+
+@dataclass(slots=True, eq=False)
+class UrlQuestion:
+    """A URL-mode question (`ctx.elicit_url`, or a page's consent): accept means consent only.
+
+    Attributes:
+        key: Its wire key.
+        message: Why the user should open the URL.
+        url: The page it sends the user to.
+        elicitation_id: The `elicitationId` it carries on 2025-11-25.
+        asker: `"ctx.elicit_url"` or `"ctx.elicit_page"`.
+    """
+
+    key: str
+    message: str
+    url: str
+    elicitation_id: str
+    asker: str = "ctx.elicit_url"
+
+    kind: ClassVar[Kind] = "url"
+    mode: ClassVar[Mode] = "url"
+
+    @property
+    def model(self) -> None:
+        """No model: consent only."""
+        return None
+
+    @property
+    def schema(self) -> None:
+        """No schema: consent only."""
+        return None
+
+    @property
+    def id(self) -> QuestionId:
+        """Position, the kind `url` and the URL's digest (the URL itself is never recorded)."""
+        return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(self.url))
+
+    @property
+    def subject(self) -> str:
+        """How messages name a URL question."""
+        return "the URL-mode question"
+
+    def params(self, message: str | None = None, *, with_id: bool = True) -> ElicitRequestParams:
+        """The URL request's params (2026-07-28 URL requests carry no `elicitationId`: `with_id=False`)."""
+        return ElicitRequestURLParams(
+            message=self.message if message is None else message,
+            url=self.url,
+            elicitation_id=self.elicitation_id if with_id else None,
+        )
+
+    def outcome(self, action: Action, content: dict[str, Any] | None) -> UrlResult:
+        """`Consented()`, `Declined()` or `Cancelled()`; content sent with an accept is ignored."""
+        if action == "accept":
+            return Consented()
+        return Declined() if action == "decline" else Cancelled()
+
+    def again(self, problem: InvalidResponse) -> Self:
+        """A URL question is never re-asked: no answer to it is invalid."""
+        return self
+
+    def kept(self, wire: WireResult) -> None:
+        """Nothing: consent has no content."""
+        return None
+
+    def check_size(self, wire: WireResult, limit: int) -> None:
+        """Nothing to check: a URL answer's content is ignored."""
+
+    def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool) -> UrlResult:
+        """`Declined()` under `"decline"`; `"defaults"` and `"fallback"` count as `"raise"`.
+
+        Raises:
+            ElicitationUnsupported: Unless the policy is `"decline"`; the message says why a
+                policy inherited from `@elicits` counts as `"raise"`.
+        """
+        if policy == "decline":
+            return Declined()
+        if policy == "defaults":
+            reason += (
+                "; a URL-mode question has no defaults, so on_unsupported='defaults' (from @elicits) "
+                "counts as 'raise' here"
             )
+        if policy == "fallback":
+            reason += (
+                "; a URL must not pass through the model, so on_unsupported='fallback' (from @elicits) "
+                "counts as 'raise' here"
+            )
+        raise ElicitationUnsupported.for_url(reason, self.asker)
+
+
+@dataclass(slots=True, eq=False)
+class PageQuestion(Generic[M]):
+    """A page question (`ctx.elicit_page`): `model`, filled in on a page of the server's own.
+
+    It travels as `consent` (a URL question for the page's URL, with the same key); its
+    answer comes from the page through `host`, and `outcome` validates it with the model.
+
+    Attributes:
+        key: Its wire key.
+        message: The text above the page's form and in the consent question.
+        model: The model asked for (secret fields allowed).
+        form: The model's page record.
+        page: The call's record of the page (the same in every round).
+        host: The pages of the call's server.
+        principal: The call's authenticated principal, which the page is bound to; None if none.
+    """
+
+    key: str
+    message: str
+    model: type[M]
+    form: Reduced
+    page: PageRecord
+    host: PageHost
+    principal: str | None = None
+    asker: str = "ctx.elicit_page"
+
+    kind: ClassVar[Kind] = "page"
+    mode: ClassVar[Mode] = "url"
+
+    async def open(self, function: str) -> None:
+        """Open the page (store its sealed ticket), when the question is first asked.
+
+        Raises:
+            StoreUnavailable: If the store failed.
+        """
+        await self.host.open(self.page, self.model, self.message, function, self.principal)
+
+    @property
+    def consent(self) -> UrlQuestion:
+        """The URL-mode question that sends the user to the page."""
+        return UrlQuestion(
+            self.key, self.message, self.host.url(self.page), self.page.elicitation_id, self.asker
+        )
+
+    @property
+    def id(self) -> QuestionId:
+        """Its consent's id: a recorded consent is pinned to the page's URL."""
+        return self.consent.id
+
+    @property
+    def subject(self) -> str:
+        """The model's name."""
+        return self.model.__name__
+
+    @property
+    def schema(self) -> None:
+        """A page's form is never sent to the client."""
+        return None
+
+    def params(self, message: str | None = None, *, with_id: bool = True) -> ElicitRequestParams:
+        """Its consent's params."""
+        return self.consent.params(message, with_id=with_id)
+
+    def outcome(self, action: Action, content: dict[str, Any] | None) -> ElicitResult[M]:
+        """The outcome of the page's answer: the model validated again (`SecretStr` intact).
+
+        Raises:
+            InvalidResponse: Never for an answer the page accepted; if the model changed
+                between the page and the call, naming fields only.
+        """
+        if action == "accept":
+            return Accepted(validate_form(self.model, self.form.form, content))
+        return Declined() if action == "decline" else Cancelled()
+
+    def answered(self, answer: PageAnswer) -> ElicitResult[M]:
+        """`outcome` of what the user did on the page."""
+        return self.outcome(answer.action, answer.content)
+
+    def again(self, problem: InvalidResponse) -> Self:
+        """A page re-shows itself; the question is never re-asked."""
+        return self
+
+    def kept(self, wire: WireResult) -> None:
+        """Nothing: what a page answers is held by the server, never in the state."""
+        return None
+
+    def check_size(self, wire: WireResult, limit: int) -> None:
+        """Nothing to check: the client's answer is consent only."""
+
+    def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool) -> ElicitResult[M]:
+        """Its consent's outcome under `policy` (`Declined()`, else `ElicitationUnsupported`)."""
+        outcome = self.consent.unsupported(policy, reason, tool=tool)
+        assert not isinstance(outcome, Consented)  # a policy never consents
+        return outcome
+
+
+def as_page(question: Question[Any]) -> PageQuestion[Any] | None:
+    """`question` if it is a page question (its asker waits for the page), else None."""
+    return cast("PageQuestion[Any]", question) if question.kind == "page" else None
 
 
 def _bound(content: dict[str, Any], limit: int) -> int:
@@ -249,152 +472,3 @@ def _bound(content: dict[str, Any], limit: int) -> int:
 
 _UNBOUNDED: Final = 1 << 62
 _BIG: Final = 10**15
-
-
-def out_of_retries(problem: InvalidResponse, retries: int) -> InvalidResponse:
-    """`problem` as raised once the re-asks are used up: with `retries` > 0 its advice says so."""
-    if retries == 0:
-        return problem
-    asked = retries + 1
-    return InvalidResponse(
-        problem.model_name,
-        problem.errors,
-        problem.content,
-        advice=(
-            f"The user was asked {asked} times (retries={retries}) and no answer was valid; "
-            "catch InvalidResponse to carry on without it, or make the form easier to fill in "
-            "(clearer message, titles, descriptions)."
-        ),
-    )
-
-
-def reask(message: str, problem: InvalidResponse) -> str:
-    """The message of a re-ask: the question's own, then what was wrong (paths and rules, no values)."""
-    details = "; ".join(f"{path}: {text}" for path, text in problem.errors)
-    return f"{message}\n\nYour previous answer could not be used ({details}). Please answer again."
-
-
-def check_question(model: object, message: object, call: str = "ctx.elicit") -> None:
-    """Refuse a `ctx.elicit` (or `ctx.elicit_page`, ...) call whose model or message cannot make a question.
-
-    Args:
-        model: What the tool passed as the model.
-        message: What the tool passed as the message.
-        call: The call the tool made, for the message.
-
-    Raises:
-        ElicitArgumentError: If `model` is not a pydantic model class (with a hint when the
-            arguments are in the SDK's order, message first) or `message` is not a string
-            (was a `TypeError`), or `message` is empty or only whitespace (was a `ValueError`).
-    """
-    if not (isinstance(model, type) and issubclass(model, BaseModel)):
-        if isinstance(message, type) and issubclass(message, BaseModel):
-            raise ElicitArgumentError(
-                call,
-                "model",
-                f'takes the model first and the message second: {call}({message.__name__}, "...")',
-                "The SDK's ctx.elicit(message, schema) has the other order.",
-            )
-        got = model.__name__ if isinstance(model, type) else type(model).__name__
-        raise ElicitArgumentError(
-            call,
-            "model",
-            f"needs a pydantic.BaseModel subclass to ask for, got {got}",
-            "Pass the model class itself, e.g. ctx.elicit(Booking).",
-        )
-    if message is None:
-        return
-    if not isinstance(message, str):
-        raise ElicitArgumentError(
-            call,
-            "message",
-            f"needs the message for {model.__name__} as a string, got {type(message).__name__}",
-            "Pass the text the user reads, or no message to use the model's @form(message=...) or docstring.",
-        )
-    if not message.strip():
-        raise ElicitArgumentError(
-            call,
-            "message",
-            f"got a blank message for {model.__name__}: the user would see an empty question",
-            "Say what you are asking for, or pass no message to use the model's "
-            "@form(message=...) or docstring.",
-        )
-
-
-_URL_SCHEMES: Final = ("https", "http")
-
-
-def check_url_question(url: object, message: object, elicitation_id: object) -> None:
-    """Refuse a `ctx.elicit_url` call that cannot make a question.
-
-    The URL must be absolute `https` or `http` with a host, and carry no
-    credentials, because clients display it in full.
-
-    Raises:
-        ElicitArgumentError: Naming the problem (a `ValueError`); credentials, query and
-            fragment are never repeated in the message (the query carries the flow's token).
-    """
-    call = "ctx.elicit_url"
-    if not isinstance(url, str):
-        raise ElicitArgumentError(
-            call, "url", f"needs the URL as a string, got {type(url).__name__}", "Pass the page's URL."
-        )
-    if any(c.isspace() or not c.isprintable() for c in url):
-        raise ElicitArgumentError(
-            call,
-            "url",
-            "refuses a URL containing whitespace or control characters (clients show the URL in full)",
-            "Percent-encode them.",
-        )
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError for an invalid port
-    except ValueError:  # its text may repeat the host part, credentials included
-        raise ElicitArgumentError(
-            call,
-            "url",
-            "got a malformed URL: its host or port cannot be read",
-            "Check the brackets of an IPv6 address, the port number and the host's characters.",
-        ) from None
-    if "@" in parts.netloc:
-        raise ElicitArgumentError(
-            call,
-            "url",
-            f"refuses a URL with credentials in it ({shown(parts)}): clients show the full URL to the user",
-            "Put a short-lived, single-use token in the query instead (mint it with ctx.once).",
-        )
-    if parts.scheme.lower() not in _URL_SCHEMES or not parts.hostname:
-        raise ElicitArgumentError(
-            call,
-            "url",
-            f"needs an absolute https:// (or http://) URL with a host, got {shown(parts)!r}",
-            "Pass the full URL of the page, e.g. https://example.com/connect?flow=...",
-        )
-    if not isinstance(message, str) or not message.strip():
-        raise ElicitArgumentError(
-            call,
-            "message",
-            "needs a message telling the user why they should open the URL",
-            "Say why, in words the user reads next to the URL.",
-        )
-    if elicitation_id is not None and not elicitation_id:
-        raise ElicitArgumentError(
-            call,
-            "elicitation_id",
-            "got an empty elicitation_id",
-            "Pass a non-empty string, or None to mint one.",
-        )
-
-
-def shown(parts: SplitResult) -> str:
-    """A URL fit for an error message: user info, query and fragment become `***`.
-
-    A URL-mode URL carries its single-use token in the query; no message, log or
-    traceback may repeat it.
-    """
-    netloc = parts.netloc
-    if "@" in netloc:
-        netloc = f"***@{netloc.rpartition('@')[2]}"
-    return parts._replace(
-        netloc=netloc, query="***" if parts.query else "", fragment="***" if parts.fragment else ""
-    ).geturl()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 
 from mcp.shared.exceptions import MCPError
-from mcp_types import CallToolResult, InputRequiredResult
+from mcp_types import INVALID_PARAMS, CallToolResult, InputRequiredResult
 
 
 class InputRequired(BaseException):
@@ -27,12 +27,45 @@ class InputRequired(BaseException):
 class RoundRefused(BaseException):
     """Ends a call whose round was already answered (single-use rounds).
 
-    `@elicits` raises its `error`, a JSON-RPC error -32602, to the client.
+    `@elicits` raises its `error`, a JSON-RPC error -32602 with `data.reason`
+    `"round_already_answered"`, to the client. The builders word each case.
     """
 
     def __init__(self, error: MCPError) -> None:
         super().__init__("this round was already answered")
         self.error = error
+
+    @classmethod
+    def _because(cls, message: str) -> RoundRefused:
+        data = {"reason": "round_already_answered"}
+        return cls(MCPError(code=INVALID_PARAMS, message=message, data=data))
+
+    @classmethod
+    def answered(cls, function: str) -> RoundRefused:
+        """A round whose answer was taken already (a resent or replayed `requestState`)."""
+        return cls._because(
+            f"this round of {function} was already answered: each requestState takes one answer, and a "
+            "resent or replayed round is refused (single-use rounds). Answer the latest question with "
+            "the requestState that came with it, or call the tool again without requestState to start "
+            "afresh."
+        )
+
+    @classmethod
+    def page_taken(cls, function: str) -> RoundRefused:
+        """A page's answer that another round of the call took already."""
+        return cls._because(
+            f"the page answer of {function} was already taken by another round: each page is answered "
+            "once. Call the tool again without requestState to start afresh."
+        )
+
+    @classmethod
+    def page_released(cls, function: str) -> RoundRefused:
+        """A page's answer no longer held: the call it belongs to has ended."""
+        return cls._because(
+            f"the page answer of {function} is no longer held: the call it belongs to has ended (a page "
+            "answer is deleted when its call returns or fails), so this round was answered already. "
+            "Call the tool again without requestState to start afresh."
+        )
 
 
 class FallbackRequired(BaseException):

@@ -89,6 +89,25 @@ class Pending(_Record):
     round: str
 
 
+class PageRecord(_Record):
+    """A page a call asked (`ctx.elicit_page`), carried from round to round.
+
+    Attributes:
+        id: The page's id.
+        expires_at: When its link stops working (Unix time).
+        elicitation_id: The `elicitationId` of its consent question (2025-11-25).
+        request: The call the page belongs to (function and first request id).
+        taken: Whether a round of the call took the page's answer (the server holds it
+            until the call ends; the answer itself never travels in the state).
+    """
+
+    id: str
+    expires_at: float
+    elicitation_id: str
+    request: str
+    taken: bool = False
+
+
 class ReplayState(_Record):
     """Everything a call carries from one round to the next.
 
@@ -104,6 +123,7 @@ class ReplayState(_Record):
         rounds: How many rounds of the call have ended (0 before the first).
         trace: The W3C `traceparent` of the first round's span, so that later rounds
             in another trace join it (`_telemetry.resume_round`); None when tracing is off.
+        pages: The call's pages by the key of their question (`ctx.elicit_page`).
     """
 
     v: int = STATE_VERSION
@@ -114,6 +134,7 @@ class ReplayState(_Record):
     once: dict[str, Any] = {}
     rounds: int = 0
     trace: str | None = None
+    pages: dict[str, PageRecord] = {}
 
     def awaiting(self) -> tuple[Pending, ...]:
         """Every question the last round ended on, in the order they were asked."""

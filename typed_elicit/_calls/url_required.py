@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from mcp.shared.exceptions import UrlElicitationRequiredError
 from mcp_types import ElicitRequestURLParams
 
-from typed_elicit._calls.questions import check_url_question
+from typed_elicit._calls.arguments import check_url_question
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ token. The model asks the user in the chat and calls the companion tool that
 `install_fallback` registers with the token and the answer. The companion
 unseals the token and runs the original tool again with its original
 arguments, replaying the answers recorded so far exactly like a 2026-07-28
-round (see `_replay` and `_state`), so the same tool code asks, re-asks and continues.
+round (see `typed_elicit._calls.replay`), so the same tool code asks, re-asks and continues.
 
 The token is sealed with a `RequestStateSecurity` codec (AES-256-GCM by
 default): the model can neither read nor alter it. It expires, names the server
@@ -18,13 +18,12 @@ refuses it after that.
 
 from __future__ import annotations
 
-import contextvars
 import hashlib
 import hmac
 import secrets
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, NoReturn
+from typing import Annotated, Any, Final, Literal, NoReturn
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -33,22 +32,13 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from typed_elicit._calls.plugs import Resume, resuming, route
 from typed_elicit._calls.signals import FallbackRequired
 from typed_elicit._calls.state import ReplayState
 from typed_elicit._core import clock as _clock
 from typed_elicit._forms.spec import describe, parse_requested_schema
-from typed_elicit._observe.hooks import run_question_hooks
-from typed_elicit.errors import (
-    ElicitationUnsupported,
-    FallbackNotInstalled,
-    InvalidFallbackToken,
-    TypedElicitError,
-)
+from typed_elicit.errors import InvalidFallbackToken, TypedElicitError
 from typed_elicit.stores._memory import ClaimStore, InProcessClaimStore, store_for
-
-if TYPE_CHECKING:
-    from typed_elicit._calls.call import Call
-    from typed_elicit._calls.questions import Question
 
 TOKEN_VERSION: Final[Literal[2]] = 2
 META_KEY: Final = "io.github.typed-elicit/fallback"
@@ -76,20 +66,32 @@ class Installed:
     redeemed: ClaimStore | None
     """The store given to `install_fallback`; None means the server's (`store_for`)."""
 
+    @property
+    def tool(self) -> str:
+        """The companion tool's name."""
+        return self.name
 
-@dataclass(frozen=True)
-class Resume:
-    """A call resumed by the companion tool: the original call and the answer it brings."""
+    def hand_over(
+        self,
+        sdk: Context[Any, Any],
+        tool: str,
+        arguments: dict[str, Any],
+        state: ReplayState,
+        message: str,
+        schema: dict[str, Any],
+    ) -> NoReturn:
+        """End the call with a result that asks the model to put the question to the user (`ModelRoute`).
 
-    tool: str
-    arguments: dict[str, Any]
-    state: ReplayState
-    response: WireResult
+        Raises:
+            FallbackRequired: Always: `@elicits` makes its result the call's result.
+        """
+        token = seal_token(self, sdk, tool, arguments, state)
+        raise FallbackRequired(
+            fallback_result(companion=self.name, token=token, message=message, schema=schema)
+        )
 
 
 _installed: weakref.WeakKeyDictionary[MCPServer, Installed] = weakref.WeakKeyDictionary()
-resuming: contextvars.ContextVar[Resume | None] = contextvars.ContextVar("typed_elicit_resume", default=None)
-"""Set by the companion tool while it runs the original tool again; read by `@elicits`."""
 
 
 def installed(server: MCPServer) -> Installed | None:
@@ -181,6 +183,7 @@ def install_fallback(
         structured_output=False,
     )
     _installed[server] = config
+    route(server, config)
 
 
 async def _redeem(
@@ -314,49 +317,3 @@ def fallback_result(*, companion: str, token: str, message: str, schema: dict[st
 def describe_fields(schema: dict[str, Any]) -> list[str]:
     """One readable line per field of a reduced `requestedSchema` (`str(describe(spec))`)."""
     return [str(describe(spec)) for spec in parse_requested_schema(schema).fields]
-
-
-async def ask_the_model(
-    call: Call, question: Question[Any], state: ReplayState, message: str, attempt: int, reason: str
-) -> NoReturn:
-    """End the call with a result that hands `question` to the model (`on_unsupported="fallback"`).
-
-    Args:
-        call: The call asking.
-        question: The form question the client cannot be asked.
-        state: The call's state with `question` pending, sealed into the token.
-        message: The text to show (a re-ask's carries the problems).
-        attempt: The question's attempt, for the hook event.
-        reason: Why the client cannot be asked.
-
-    Raises:
-        FallbackRequired: Always, when the fallback applies; `@elicits` makes it the result.
-        ElicitationUnsupported: In a prompt or resource (the fallback re-runs tool calls only).
-        FallbackNotInstalled: If the server has no companion tool (`install_fallback`).
-    """
-    resume, sdk = call.resume, call.sdk
-    if resume is not None:
-        tool, arguments = resume.tool, resume.arguments
-    else:
-        request = sdk.request_context
-        if request.method != "tools/call":
-            raise ElicitationUnsupported.fallback_outside_tool(
-                reason, request.method, question.subject, question.asker
-            )
-        params = request.params or {}
-        tool, arguments = str(params.get("name", "")), dict(params.get("arguments") or {})
-    config = installed(sdk.mcp_server)
-    if config is None:
-        raise FallbackNotInstalled.for_function(call.function, reason)
-    asked = question.params(message)
-    schema = question.form.schema if question.form is not None else {}
-    ending = FallbackRequired(
-        fallback_result(
-            companion=config.name,
-            token=seal_token(config, sdk, tool, arguments, state),
-            message=asked.message,
-            schema=schema,
-        )
-    )
-    await run_question_hooks(call.hooks, call.event(question, asked, attempt, "fallback"))
-    raise ending

@@ -4,21 +4,25 @@
 a tool then asks with `await ctx.elicit_page(Model)` (a model declared `@form(page=True)`).
 Needs the `pages` extra (Jinja2): `pip install 'typed-elicit[pages]'`.
 
-Also here, for any out-of-band URL (a page of yours, an OAuth consent): `url_required`
-builds the `-32042` error (URL elicitation required, 2025-11-25) that ends a call until the
-user has opened the listed `UrlElicitation`s; `typed_elicit.client.call_tool_with_urls` is
-the client half.
+- `PageBrand`: the default page's title, logo and CSS variables.
+- `PAGE_WORDS`: what a page says about an invalid answer (override with `serve_pages(words=...)`).
+- `Identify`: the type of `serve_pages(identify=...)`, who the browser's user is.
+
+Errors: `PagesNotServed` and `PageSetupError` live in `typed_elicit.errors` (importable here too).
 """
 
-from typed_elicit._calls.url_required import UrlElicitation, url_required
-from typed_elicit.pages._pages import Identify, PageBrand, PageSetupError, PagesNotServed, serve_pages
+from typing import Any
 
-__all__ = [
-    "Identify",
-    "PageBrand",
-    "PageSetupError",
-    "PagesNotServed",
-    "UrlElicitation",
-    "serve_pages",
-    "url_required",
-]
+from typed_elicit._core.deprecation import moved
+from typed_elicit.errors import PageSetupError, PagesNotServed
+from typed_elicit.pages._brand import PageBrand
+from typed_elicit.pages._config import Identify
+from typed_elicit.pages._serve import serve_pages
+from typed_elicit.pages._words import PAGE_WORDS
+
+__all__ = ["PAGE_WORDS", "Identify", "PageBrand", "PageSetupError", "PagesNotServed", "serve_pages"]
+
+
+def __getattr__(name: str) -> Any:
+    """Names that moved away from `typed_elicit.pages`: still importable, with a `DeprecationWarning`."""
+    return moved(__name__, name, {"url_required": "typed_elicit", "UrlElicitation": "typed_elicit"})

@@ -1,0 +1,107 @@
+"""How a question travels: the asker protocol, and whether the client can be reached at all.
+
+`ElicitContext` chooses one asker per call, from the negotiated era, and hands it every
+question; nothing else looks at the era. The askers:
+
+- `PushAsker` (`push`): 2025-06-18 and 2025-11-25, an `elicitation/create` request per question;
+- `ReplayAsker` (`replay`): 2026-07-28, an `InputRequiredResult` round, answered on the retry;
+- `ModelAsker` (`replay`): a call the fallback's companion tool runs again, asking through the model;
+- `UnreachableAsker` (here): no elicitation era at all (outside a request, or an older protocol).
+
+`choose` picks one of them; `reach` (`reach`) decides whether the client can be sent a question.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, TypeVar
+
+from mcp.server.mcpserver import Context
+
+from typed_elicit._calls.call import Call
+from typed_elicit._calls.plugs import Resume
+from typed_elicit._calls.policy import Settings
+from typed_elicit._calls.push import PushAsker, WatchedPushAsker
+from typed_elicit._calls.questions import Question
+from typed_elicit._calls.reach import reach, watched
+from typed_elicit._calls.refusal import refuse
+from typed_elicit._calls.replay import ModelAsker, ReplayAsker, WatchedModelAsker, WatchedReplayAsker
+from typed_elicit._calls.state import ReplayState
+from typed_elicit._core.results import ElicitResult, UrlResult
+from typed_elicit._core.versions import uses_input_required
+from typed_elicit.errors import ElicitationUnsupported
+
+R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
+
+
+class Asker(Protocol):
+    """How one call asks; every question of the call goes through it."""
+
+    async def ask(self, question: Question[R], settings: Settings, /) -> R:
+        """Ask `question` and return its typed result (or end the round or the call)."""
+        ...
+
+    async def complete(self, elicitation_id: str, /) -> bool:
+        """Announce that a URL question's out-of-band flow finished; whether anything was sent."""
+        ...
+
+    def surfaced(self, error: ElicitationUnsupported, /) -> Exception | None:
+        """The error the client gets for `error` escaping the call, where the era words it; else None."""
+        ...
+
+
+def choose(call: Call, sdk: Context[Any, Any], resume: Resume | None) -> Asker:
+    """The call's asker, chosen once: through the model, by rounds, by requests, or none.
+
+    A traced call (an OpenTelemetry provider is set) gets the watched variant, which runs
+    each question inside its span; an untraced one pays nothing for it.
+    """
+    traced = call.channel.traced
+    if resume is not None:
+        assert resume.state.pending is not None, "a fallback token always holds its pending question"
+        responses = {resume.state.pending.question.key: resume.response}
+        return (WatchedModelAsker if traced else ModelAsker)(call, resume.state, responses)
+    if call.era is None:
+        return (WatchedUnreachableAsker if traced else UnreachableAsker)(call)
+    if uses_input_required(call.era):
+        state = ReplayState.decode(sdk.request_state)
+        return (WatchedReplayAsker if traced else ReplayAsker)(call, state, dict(sdk.input_responses or {}))
+    return (WatchedPushAsker if traced else PushAsker)(call)
+
+
+class UnreachableAsker:
+    """The asker of a call with no elicitation era: outside a request, or a protocol before 2025-06-18."""
+
+    __slots__ = ("call",)
+
+    def __init__(self, call: Call) -> None:
+        self.call = call
+
+    async def ask(self, question: Question[R], settings: Settings, /) -> R:
+        """The question's `on_unsupported` outcome; `"fallback"` hands a form to the model in a request.
+
+        Raises:
+            ElicitationUnsupported: If the policy gives no outcome.
+            FallbackRequired: If the question goes to the model (internal signal).
+        """
+        call = self.call
+        reason = reach(call, question, pushes=False)
+        assert reason is not None, "a call without an era reaches no client"
+        return await refuse(call, question, settings, reason)
+
+    async def complete(self, elicitation_id: str, /) -> bool:
+        """Nothing to announce: no URL question was sent."""
+        return False
+
+    def surfaced(self, error: ElicitationUnsupported, /) -> None:
+        """The method's own error (`@elicits` words it)."""
+        return None
+
+
+class WatchedUnreachableAsker(UnreachableAsker):
+    """`UnreachableAsker` of a traced call: each question inside its span."""
+
+    __slots__ = ()
+
+    async def ask(self, question: Question[R], settings: Settings, /) -> R:
+        """`UnreachableAsker.ask` inside the question's span (`reach.watched`)."""
+        return await watched(self.call, question, super().ask(question, settings), None)

@@ -1,0 +1,103 @@
+"""Whether the client can be sent a question at all: the one place that decides, and why not.
+
+Every asker asks `reach` before it sends a question; a reason hands the question to the
+refusal path (`refusal.refuse`). `watched` runs a question inside its span when the call
+is traced; `capability_error` is how a 2026-07-28 client learns it lacks a capability.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    ClientCapabilities,
+    ElicitationCapability,
+    FormElicitationCapability,
+    MissingRequiredClientCapabilityErrorData,
+    UrlElicitationCapability,
+)
+
+from typed_elicit._calls.call import Call
+from typed_elicit._calls.questions import Question
+from typed_elicit._core.results import ElicitResult, UrlResult
+from typed_elicit._core.versions import has_url_mode, uses_input_required
+from typed_elicit.errors import ElicitationUnsupported
+
+R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
+
+
+def reach(call: Call, question: Question[Any], *, pushes: bool) -> str | None:
+    """Why the client cannot be sent `question` in this call, or None if it can.
+
+    Args:
+        call: The call asking.
+        question: The question (a page question needs URL mode).
+        pushes: Whether the asker sends server-to-client requests (push eras), which a
+            stateless or JSON-response HTTP connection cannot carry.
+
+    Returns:
+        The reason, worded for messages, or None.
+    """
+    era, request = call.era, call.request
+    if request is None:
+        return "it is not running inside a request"
+    if era is None:
+        version = request.protocol_version
+        if question.mode == "url":
+            return f"the negotiated protocol {version} has no elicitation"
+        return f"the negotiated protocol {version} has no elicitation (it starts with 2025-06-18)"
+    mode = question.mode
+    if mode == "url" and not has_url_mode(era):
+        needs = "a page" if question.kind == "page" else "URL mode"
+        return f"the negotiated protocol {era} has no URL mode ({needs} needs 2025-11-25 or later)"
+    session = request.session
+    if pushes and not session.can_send_request:
+        return (
+            "this connection cannot carry server-to-client requests (stateless or JSON-response "
+            "HTTP); serve stateful streamable HTTP, or let the client use protocol 2026-07-28"
+        )
+    capabilities = session.client_capabilities
+    elicitation = capabilities.elicitation if capabilities is not None else None
+    if elicitation is None:
+        return "the client did not declare the elicitation capability"
+    if mode == "url":
+        if elicitation.url is None:
+            return "the client declared form-mode elicitation only (no `elicitation.url` capability)"
+        return None
+    if elicitation.form is None and elicitation.url is not None:
+        return "the client declared URL-mode elicitation only, and this question is a form"
+    return None
+
+
+async def watched(call: Call, question: Question[Any], asking: Awaitable[R], round_: int | None) -> R:
+    """Await `asking` inside the question's span (telemetry on only), settled with its result."""
+    subject = "url" if question.kind == "url" else question.subject
+    with call.channel.watch(subject, question.mode, call.era, call.function, round_) as trace:
+        result = await asking
+        trace.settle(result)
+    return result
+
+
+def capability_error(call: Call, error: ElicitationUnsupported) -> Exception | None:
+    """On 2026-07-28, the spec's `-32021` (missing client capability) for `error`; else None.
+
+    The error's message stays its text; its data names the capability the question needed.
+    """
+    if call.era is None or not uses_input_required(call.era):
+        return None
+    needed = (
+        ElicitationCapability(url=UrlElicitationCapability())
+        if error.mode == "url"
+        else ElicitationCapability(form=FormElicitationCapability())
+    )
+    data = MissingRequiredClientCapabilityErrorData(
+        required_capabilities=ClientCapabilities(elicitation=needed)
+    )
+    return MCPError(
+        code=MISSING_REQUIRED_CLIENT_CAPABILITY,
+        message=f"{type(error).__name__}: {error}",
+        data=data.model_dump(by_alias=True, mode="json", exclude_none=True),
+    )

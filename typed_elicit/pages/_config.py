@@ -1,0 +1,51 @@
+"""One server's page settings, as `serve_pages` checked them."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from typed_elicit.pages._brand import PageBrand
+
+Identify = Callable[[Any], Awaitable[str | None]]
+"""`async (starlette Request) -> principal | None`: who the browser's user is (see `serve_pages`)."""
+
+PAGE_POLL_SECONDS: Final = 20.0
+"""On 2026-07-28, how long one round waits for the page's answer before ending with `requestState` only."""
+
+
+@dataclass(frozen=True)
+class PageConfig:
+    """What `serve_pages` was given, checked and normalised.
+
+    Attributes:
+        public_url: The normalised origin and the path prefix, e.g. `https://example.com/app`
+            (what links start with).
+        path: Where the pages live under `public_url`.
+        prefix: The path of `public_url` (`""` for none): the browser's paths start with it.
+        origin: `scheme://host[:port]`, lower-cased, without a default port.
+        secure: Whether the origin is https (the CSRF cookie is then `Secure`).
+        brand: Title, logo and CSS variables of the default template.
+        identify: Who the browser's user is, if the server can tell.
+        env: The Jinja2 environment the pages render with.
+        template: The form's template.
+        poll_seconds: On 2026-07-28, how long one round waits for a page's answer.
+        words: What a page says about an invalid answer (`PAGE_WORDS` with the overrides).
+    """
+
+    public_url: str
+    path: str
+    prefix: str
+    origin: str
+    secure: bool
+    brand: PageBrand
+    identify: Identify | None
+    env: Any  # jinja2.Environment
+    template: str
+    poll_seconds: float
+    words: Mapping[str, str]
+
+    def link(self, page_id: str) -> str:
+        """The page's public URL."""
+        return f"{self.public_url}{self.path}/{page_id}"

@@ -1,0 +1,428 @@
+"""Serving pages: the routes `serve_pages` mounts, and what a submit must be to be taken.
+
+A submit needs the CSRF token of the page the same browser loaded (a double-submit cookie,
+HMAC-bound to the page id) and an `Origin` (or `Referer`) of `public_url`'s origin; the answer is
+checked with the model, sealed and `put` once. Nothing a user types is logged, put in an
+exception, or echoed back for a secret field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import math
+import re
+import secrets
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Final, Literal
+from urllib.parse import parse_qsl, urlsplit
+
+from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel
+
+from typed_elicit._calls.plugs import PageAnswer, host_for, serve
+from typed_elicit._core import clock as _clock
+from typed_elicit._core.text import strip_bidi
+from typed_elicit._forms.reduce import page_reduced, secret_fields
+from typed_elicit._forms.spec import FormSpec
+from typed_elicit._forms.validate import validate_form
+from typed_elicit._forms.wire import check_date, check_datetime, check_email, check_uri
+from typed_elicit.errors import InvalidResponse, PageSetupError
+from typed_elicit.pages._brand import PageBrand
+from typed_elicit.pages._config import PAGE_POLL_SECONDS, Identify, PageConfig
+from typed_elicit.pages._host import Pages
+from typed_elicit.pages._render import CHECKED, TEMPLATES, UNCHECKED, form_page, gone, not_found, plain
+from typed_elicit.pages._tickets import (
+    ANSWER_PREFIX,
+    Ticket,
+    answer_bytes,
+    load_ticket,
+    logger,
+    model_named,
+    seal,
+)
+from typed_elicit.pages._words import model_problems, page_words, said
+from typed_elicit.stores._memory import store_for
+
+MAX_BODY_BYTES: Final = 256 * 1024
+"""The largest submitted form accepted, in bytes."""
+
+
+_CSRF_COOKIE: Final = "te_page_csrf"
+
+
+_DEFAULT_PORTS: Final = {"http": 80, "https": 443}
+
+
+_PREFIX_SEGMENT: Final = re.compile(r"[A-Za-z0-9._~!$&()*+=:@-]+")
+
+
+def _origin(url: str) -> str | None:
+    """The origin of an http(s) URL as `scheme://host[:port]`, or None if it has none.
+
+    Lower-cased, the default port (80 for http, 443 for https) left out, so the forms a browser
+    and a configuration may write compare equal. A URL with credentials, an invalid port or
+    another scheme (`null`, `file:`) has no origin here.
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    host = parts.hostname
+    if parts.scheme not in _DEFAULT_PORTS or not host or "@" in parts.netloc:
+        return None
+    shown = f"[{host}]" if ":" in host else host
+    return f"{parts.scheme}://{shown}" + ("" if port in (None, _DEFAULT_PORTS[parts.scheme]) else f":{port}")
+
+
+def _prefix(public_url: str) -> str:
+    """The path of `public_url` without its trailing slash: a prefix a proxy publishes the app under.
+
+    Raises:
+        PageSetupError: If the path could not be matched as a route (braces, spaces,
+            percent-escapes, empty, `.` or `..` segments).
+    """
+    prefix = urlsplit(public_url).path.rstrip("/")
+    segments = prefix.split("/")[1:]
+    if all(_PREFIX_SEGMENT.fullmatch(s) and s not in (".", "..") for s in segments):
+        return prefix
+    raise PageSetupError(
+        "public_url",
+        f"serve_pages public_url {public_url!r} has a path that cannot be a route: each segment may "
+        "hold letters, digits and -._~!$&()*+=:@ only (no braces, spaces or percent-escapes, no '.' "
+        "or '..'); give the prefix your proxy publishes the app under, e.g. 'https://example.com/app', "
+        "or no path at all",
+    )
+
+
+def serve_pages(
+    server: MCPServer,
+    public_url: str,
+    *,
+    path: str = "/elicit-pages",
+    brand: PageBrand | None = None,
+    template: str | None = None,
+    templates_dir: str | Path | None = None,
+    identify: Identify | None = None,
+    poll_seconds: float = PAGE_POLL_SECONDS,
+    words: Mapping[str, str] | None = None,
+) -> None:
+    """Serve the pages of `ctx.elicit_page` questions on the server's own HTTP app.
+
+    Mounts `GET` and `POST <path>/{page_id}` with the SDK's `custom_route`, so the
+    routes exist on the Starlette app of `server.streamable_http_app()` (and
+    `server.run("streamable-http")`). Call it once, before serving.
+
+    Links and paths. A page's link is `<public_url><path>/<page_id>`: the browser's address,
+    so a path in `public_url` (`https://example.com/app`, a prefix a reverse proxy publishes
+    the app under) is kept in links, in the form's `action` and in the CSRF cookie's `Path`.
+    The app answers the page both at `<path>/<page_id>` (what it receives from a proxy that
+    strips the prefix, or with ASGI `root_path` set to it) and at `<prefix><path>/<page_id>`
+    (what it receives from a proxy that forwards the path unchanged, or directly, e.g. when
+    `public_url` is the MCP endpoint's URL `http://127.0.0.1:8000/mcp`).
+
+    Security: every page id is 256 random bits, bound to its call and principal, single-use
+    (a second submit, an expired or an unknown link get a plain 410/404 page); a submit needs
+    the CSRF token of the page the same browser loaded (a double-submit cookie, HMAC-bound
+    to the page id) and an `Origin` (or `Referer`) of `public_url`'s origin (compared
+    lower-cased, a default port, 443 or 80, left out on both sides). Responses carry
+    `Cache-Control: no-store`, a strict `Content-Security-Policy` (no script at all; a style
+    nonce; `form-action 'self'`; `frame-ancestors 'none'`), `X-Content-Type-Options: nosniff`,
+    and a `Referrer-Policy` (`same-origin` on the form, whose own POST must carry its `Origin`;
+    `no-referrer` on every other page).
+
+    Args:
+        server: The MCP server.
+        public_url: Where the user's browser reaches the server's app, e.g.
+            `https://mcp.example.com` (behind a proxy: the proxy's, with the path prefix the
+            proxy publishes the app under, if any).
+        path: Where the pages live under `public_url`.
+        brand: Title, logo and CSS variables of the default template.
+        template: The name of a template to render forms with instead of the default
+            `page.html` (looked up in `templates_dir` first, then the defaults).
+        templates_dir: A directory of Jinja2 templates that override the defaults
+            (`page.html` for the form, `message.html` for the plain pages).
+        identify: `async (request) -> principal | None`: the principal of the browser's user
+            (from your own login cookie), compared with the principal of the call that asked.
+            Without it, a page of an authenticated call is still bound to its principal on the
+            MCP side (only that principal's call takes the answer), but the browser is not checked.
+        poll_seconds: On 2026-07-28, how long one round waits for the page's answer before it
+            ends with a round that carries only `requestState` (the client then retries).
+        words: Texts that replace some of `PAGE_WORDS`, what a page says about a field's
+            constraints (`{"min_length": "Mindestens {limit} Zeichen"}`); the rest stay.
+
+    Raises:
+        PageSetupError: If `public_url` is not an absolute http(s) URL without query or
+            credentials whose path can be a route, `path` does not start with `/`, `words`
+            has an unknown key or a bad text, or pages are served already (a `ValueError`).
+        ImportError: If Jinja2 is missing (install `typed-elicit[pages]`).
+    """
+    try:
+        import jinja2  # an optional extra
+    except ImportError as exc:  # pragma: no cover - jinja2 is in the dev extra
+        raise ImportError("typed_elicit.pages needs Jinja2: pip install 'typed-elicit[pages]'") from exc
+    origin = _origin(public_url)
+    if origin is None or urlsplit(public_url).query or urlsplit(public_url).fragment:
+        if "@" in public_url.partition("://")[2].partition("/")[0]:
+            raise PageSetupError(
+                "public_url", "serve_pages public_url must not carry credentials (user:password@)"
+            )
+        raise PageSetupError(
+            "public_url",
+            f"serve_pages public_url must be an absolute https (or http) URL, got {public_url!r}: "
+            'write it as the browser reaches the server, e.g. "https://mcp.example.com"',
+        )
+    prefix = _prefix(public_url)
+    if not path.startswith("/") or path.endswith("/") or "{" in path:
+        raise PageSetupError(
+            "path", f"serve_pages path must start with '/' and not end with one, got {path!r}"
+        )
+    if host_for(server) is not None:
+        raise PageSetupError("server", "serve_pages was already called on this server; call it once")
+    if not 0 < poll_seconds < math.inf:
+        raise PageSetupError(
+            "poll_seconds",
+            f"serve_pages poll_seconds must be a positive number of seconds, got {poll_seconds!r}",
+        )
+    said_words = page_words(words)
+    loaders: list[jinja2.BaseLoader] = []
+    if templates_dir is not None:
+        loaders.append(jinja2.FileSystemLoader(str(templates_dir)))
+    loaders.append(jinja2.FileSystemLoader(str(TEMPLATES)))
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    brand = brand or PageBrand()
+    config = PageConfig(
+        public_url=origin + prefix,
+        path=path,
+        prefix=prefix,
+        origin=origin,
+        secure=origin.startswith("https:"),
+        brand=dataclasses.replace(brand, title=strip_bidi(brand.title)),
+        identify=identify,
+        env=env,
+        template=template or "page.html",
+        poll_seconds=poll_seconds,
+        words=said_words,
+    )
+    serve(server, Pages(server, config))
+
+    async def endpoint(request: Any) -> Any:
+        return await _handle(server, config, request)
+
+    # What the app receives: without the prefix (a stripping proxy, or none), and with it.
+    for name, route in (("typed_elicit_page", path), ("typed_elicit_page_prefixed", prefix + path)):
+        if name == "typed_elicit_page" or prefix:
+            server.custom_route(
+                f"{route}/{{page_id}}", methods=["GET", "POST"], name=name, include_in_schema=False
+            )(endpoint)
+
+
+async def _handle(server: MCPServer, config: PageConfig, request: Any) -> Any:
+    try:
+        return await _handle_page(server, config, request)
+    except Exception as exc:  # a plain page, never a traceback (and never the request's values)
+        logger.error("page request failed with %s", type(exc).__name__)
+        return plain(config, 500, "Something went wrong", "The form could not be handled. Try again later.")
+
+
+async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> Any:
+    page_id = str(request.path_params.get("page_id", ""))
+    ticket = await load_ticket(server, page_id)
+    if ticket is None:
+        return not_found(config)
+    if ticket.expires_at <= _clock.now():
+        return gone(config)
+    model = model_named(ticket.model)
+    if model is None:  # another replica asked with a model this process never registered
+        return not_found(config)
+    if ticket.principal is not None and config.identify is not None:
+        browser = await config.identify(request)
+        if browser is None or not hmac.compare_digest(browser.encode(), ticket.principal.encode()):
+            logger.warning("page %s opened by another principal", page_id[:8])
+            return not_found(config)
+    if await store_for(server).get(ANSWER_PREFIX + ticket.id) is not None:
+        return gone(config)
+    form = page_reduced(model).form
+    secret = secret_fields(model)
+    if request.method == "GET":
+        nonce = secrets.token_urlsafe(24)
+        response = form_page(config, ticket, form, secret, values={}, errors={}, csrf=_csrf(ticket, nonce))
+        response.set_cookie(
+            _CSRF_COOKIE,
+            nonce,
+            path=f"{config.prefix}{config.path}/{page_id}",
+            httponly=True,
+            secure=config.secure,
+            samesite="strict",
+            max_age=max(1, math.ceil(ticket.expires_at - _clock.now())),
+        )
+        return response
+    return await _submit(server, config, request, ticket, model, form, secret)
+
+
+def _csrf(ticket: Ticket, nonce: str) -> str:
+    mac = hmac.new(bytes.fromhex(ticket.csrf_key), f"{ticket.id}\n{nonce}".encode(), hashlib.sha256)
+    return mac.hexdigest()
+
+
+def _same_origin(config: PageConfig, request: Any) -> Literal["same", "other", "unsaid"]:
+    """Whether a POST comes from the page's own origin, by its `Origin` (else its `Referer`).
+
+    Returns:
+        `same`, `other` (another origin, `null`, or no origin at all), or `unsaid` (the
+        browser sent neither header, e.g. under strict privacy settings).
+    """
+    origin = request.headers.get("origin")
+    if origin is None:
+        origin = request.headers.get("referer")
+        if origin is None:
+            return "unsaid"
+    return "same" if _origin(str(origin)) == config.origin else "other"
+
+
+async def _submit(
+    server: MCPServer,
+    config: PageConfig,
+    request: Any,
+    ticket: Ticket,
+    model: type[BaseModel],
+    form: FormSpec,
+    secret: frozenset[str],
+) -> Any:
+    verdict = _same_origin(config, request)
+    if verdict == "unsaid":
+        logger.warning("page %s: a submit without Origin or Referer was refused", ticket.id[:8])
+        return plain(
+            config,
+            403,
+            "Form not accepted",
+            "Your browser sent this form without saying which site it came from (it sent neither an "
+            "Origin nor a Referer header), so it cannot be accepted. Browser privacy settings or an "
+            "extension can hold these headers back: allow them for this site, or open the link in "
+            "another browser, then reload the page and submit again.",
+        )
+    if verdict == "other":
+        logger.warning("page %s: a submit from another origin was refused", ticket.id[:8])
+        return plain(config, 403, "Form not accepted", "The form was sent from another site.")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            return plain(config, 413, "Form too large", "The form holds more than this page accepts.")
+    try:
+        pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False)
+    except (UnicodeDecodeError, ValueError):
+        return plain(config, 400, "Form not accepted", "The form could not be read.")
+    data: dict[str, list[str]] = {}
+    for name, value in pairs:
+        data.setdefault(name, []).append(value)
+    cookie = request.cookies.get(_CSRF_COOKIE)
+    token = (data.get("_csrf") or [""])[-1]
+    if not cookie or not hmac.compare_digest(token.encode(), _csrf(ticket, cookie).encode()):
+        logger.warning("page %s: a submit without this page's CSRF token was refused", ticket.id[:8])
+        return plain(
+            config, 403, "Form not accepted", "This form has expired in your browser. Reload the page."
+        )
+    action = (data.get("_action") or ["accept"])[-1]
+    if action in ("decline", "cancel"):
+        return await _store_answer(server, config, ticket, PageAnswer(action))  # type: ignore[arg-type]
+    if action != "accept":
+        return plain(config, 400, "Form not accepted", "The form could not be read.")
+    content, errors = _read_fields(form, data, config.words)
+    if not errors:
+        try:
+            validate_form(model, form, content)
+        except InvalidResponse:
+            errors = model_problems(model, form, content, config.words)
+    if errors:
+        logger.info("page %s: an answer with %d invalid field(s) was shown again", ticket.id[:8], len(errors))
+        kept = {name: values for name, values in data.items() if name in form.by_name and name not in secret}
+        # A secret is never sent back: only whether one was typed (for the "enter it again" hint).
+        kept.update({name: ["*"] for name in secret if any(data.get(name, []))})
+        return form_page(config, ticket, form, secret, values=kept, errors=errors, csrf=token, status=422)
+    return await _store_answer(server, config, ticket, PageAnswer("accept", content))
+
+
+async def _store_answer(server: MCPServer, config: PageConfig, ticket: Ticket, answer: PageAnswer) -> Any:
+    key = ANSWER_PREFIX + ticket.id
+    sealed = seal(server, key, answer_bytes(answer))
+    if not await store_for(server).put(key, sealed, ticket.expires_at):
+        return gone(config)
+    logger.info("page %s answered (%s)", ticket.id[:8], answer.action)
+    if answer.action == "accept":
+        return plain(
+            config, 200, "Thank you", "Your answer was sent. You can close this tab and go back to your app."
+        )
+    return plain(config, 200, "Nothing was sent", "You can close this tab and go back to your app.")
+
+
+_FORMATS: Final[Mapping[str, tuple[Callable[[str], str], str]]] = {
+    "email": (check_email, "email"),
+    "uri": (check_uri, "uri"),
+    "date": (check_date, "date"),
+    "date-time": (check_datetime, "date_time"),
+}
+
+
+def _read_fields(
+    form: FormSpec, data: Mapping[str, list[str]], words: Mapping[str, str]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The wire content of a submitted form, and what to tell of each field that holds no value of its kind.
+
+    A number must read as one, a check box as ticked or not, a formatted text (email, web
+    address, date, date and time) in its format; the rest is left to the model.
+    """
+    content: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for spec in form.fields:
+        values = data.get(spec.name, [])
+        last = values[-1] if values else ""
+        if spec.kind == "boolean":
+            ticked = last.lower()
+            if ticked in CHECKED or ticked in UNCHECKED:
+                content[spec.name] = ticked in CHECKED
+            else:
+                errors[spec.name] = said(words, "boolean")
+        elif spec.kind == "multi_choice":
+            picked = [v for v in values if v]
+            if picked or spec.required or spec.has_default:
+                content[spec.name] = picked
+        elif last == "":
+            continue  # left out: the default applies, or "required"
+        elif spec.kind in ("integer", "number"):
+            number = _number(last, integer=spec.kind == "integer")
+            if number is None:
+                errors[spec.name] = said(words, spec.kind)
+            else:
+                content[spec.name] = number
+        elif spec.format is not None:
+            check, key = _FORMATS[spec.format]
+            try:
+                content[spec.name] = check(last)
+            except ValueError:
+                errors[spec.name] = said(words, key)
+        else:
+            content[spec.name] = last
+    return content, errors
+
+
+def _number(text: str, *, integer: bool) -> int | float | None:
+    text = text.strip()
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if not math.isfinite(value):
+        return None
+    if integer:
+        if not value.is_integer():
+            return None
+        return int(text) if re.fullmatch(r"-?\d+", text) else int(value)
+    return value

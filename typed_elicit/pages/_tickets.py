@@ -1,0 +1,263 @@
+"""What a page is in the store: its sealed ticket and answer, the page forms it can show, and shared waits.
+
+A page id is 256 random bits (URL-safe), bound to the call and to the authenticated principal
+when there is one, expiring with the question's timeout. The ticket is kept sealed in the
+server's `Store` under `page-ticket:<id>`, the answer under `page:<id>`, so any replica sharing
+the store and the seal key serves the page. The seal binds each value to its key, so a value
+cannot be moved to another page. The key is the server's 2026-07-28 request-state key when it
+has a `RequestStateBoundary` (every `MCPServer` does), else one made for it in this process.
+"""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import json
+import logging
+import os
+import re
+import secrets
+import threading
+import weakref
+from dataclasses import dataclass
+from typing import Any, Final, cast
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.server.request_state import (
+    AESGCMRequestStateCodec,
+    InvalidRequestState,
+    RequestStateBoundary,
+    RequestStateCodec,
+    RequestStateSecurity,
+)
+from pydantic import BaseModel
+
+from typed_elicit._calls.plugs import PageAnswer
+from typed_elicit._calls.state import model_id
+from typed_elicit._core import clock as _clock
+from typed_elicit._forms.reduce import page_forms, page_reduced
+from typed_elicit.stores._memory import Store, store_for
+
+logger = logging.getLogger("typed_elicit.pages")
+
+
+TICKET_PREFIX: Final = "page-ticket:"
+
+
+ANSWER_PREFIX: Final = "page:"
+
+
+ID_BYTES: Final = 32
+"""Random bytes in a page id (256 bits; the id is their unpadded base64url, 43 characters)."""
+
+
+MAX_PAGE_SECONDS: Final = 24 * 3600.0
+"""The longest a page lives: a question without a timeout (`math.inf`) still gets a link that expires."""
+
+
+_ID_PATTERN: Final = re.compile(r"^[A-Za-z0-9_-]{43}$")
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """What a page id is bound to (kept sealed in the store; never sent to the client)."""
+
+    id: str
+    model: str
+    """`module.QualName` of the model (`_replay.model_id`)."""
+    message: str
+    function: str
+    """The function (tool) that asked."""
+    request: str
+    """The call the page belongs to: the request id on push eras, the call's first-round id on 2026-07-28."""
+    principal: str | None
+    """The authenticated principal of the call, or None on an unauthenticated transport."""
+    expires_at: float
+    csrf_key: str
+
+    def to_bytes(self) -> bytes:
+        """The ticket as compact JSON."""
+        return json.dumps(self.__dict__, separators=(",", ":")).encode()
+
+    @classmethod
+    def from_bytes(cls, raw: bytes) -> Ticket:
+        """A ticket from `to_bytes`; ValueError if it is not one."""
+        data: object = json.loads(raw)
+        if not isinstance(data, dict):
+            raise ValueError("not a ticket")
+        return cls(**cast("dict[str, Any]", data))
+
+
+_process_codecs: weakref.WeakKeyDictionary[MCPServer, RequestStateCodec] = weakref.WeakKeyDictionary()
+
+
+def _codec(server: MCPServer) -> RequestStateCodec:
+    """The server's request-state codec, else one under a key made for it in this process."""
+    for middleware in server.middleware:
+        if isinstance(middleware, RequestStateBoundary):
+            security = getattr(middleware, "_security", None)
+            if isinstance(security, RequestStateSecurity):
+                return security.codec
+    codec = _process_codecs.get(server)
+    if codec is None:
+        codec = _process_codecs[server] = AESGCMRequestStateCodec([os.urandom(32)])
+    return codec
+
+
+def seal(server: MCPServer, key: str, payload: bytes) -> bytes:
+    """`payload` sealed for the store under `key` (the key is bound into the sealed bytes)."""
+    return _codec(server).seal(key.encode() + b"\n" + payload).encode()
+
+
+def unseal(server: MCPServer, key: str, sealed: bytes) -> bytes | None:
+    """What `seal(server, key, ...)` sealed, or None if `sealed` is not that (tampered, moved, foreign)."""
+    try:
+        raw = _codec(server).unseal(sealed.decode("ascii"))
+    except (InvalidRequestState, UnicodeDecodeError, ValueError):
+        return None
+    head, sep, payload = raw.partition(b"\n")
+    if not sep or not hmac.compare_digest(head, key.encode()):
+        return None
+    return payload
+
+
+_models: dict[str, weakref.ref[type[BaseModel]]] = {}
+
+
+def register_model(model: type[BaseModel]) -> str:
+    """Make `model` known to this process's page routes; returns its id.
+
+    Raises:
+        SchemaError: If the model cannot be asked on a page.
+    """
+    page_reduced(model)
+    name = model_id(model)
+    _models[name] = weakref.ref(model)
+    return name
+
+
+def model_named(name: str) -> type[BaseModel] | None:
+    """The page form named `name`: asked in this process, or declared `@form(page=True)` here.
+
+    A replica that never asked the question still serves its page, as long as it imported
+    the model (the same server code).
+    """
+    ref = _models.get(name)
+    model = None if ref is None else ref()
+    if model is None:
+        model = next((m for m in page_forms() if model_id(m) == name), None)
+    return model
+
+
+def new_page_id() -> str:
+    """A fresh page id: 256 random bits as unpadded base64url."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(ID_BYTES)).decode().rstrip("=")
+
+
+def page_expiry(timeout: float) -> float:
+    """When a page for a question with `timeout` seconds expires (at most `MAX_PAGE_SECONDS` away)."""
+    return _clock.now() + min(timeout, MAX_PAGE_SECONDS)
+
+
+async def load_ticket(server: MCPServer, page_id: str) -> Ticket | None:
+    """The ticket of `page_id`, or None if there is none (unknown, expired, or not sealed by us)."""
+    if not _ID_PATTERN.match(page_id):
+        return None
+    key = TICKET_PREFIX + page_id
+    sealed = await store_for(server).get(key)
+    raw = None if sealed is None else unseal(server, key, sealed)
+    if raw is None:
+        return None
+    try:
+        ticket = Ticket.from_bytes(raw)
+    except (ValueError, TypeError):  # pragma: no cover - sealed by us, so well-formed
+        return None
+    return ticket if ticket.id == page_id else None
+
+
+def opened(server: MCPServer, key: str, sealed: bytes | None) -> PageAnswer | None:
+    """The answer sealed under `key`, or None if there is none (or it is not ours)."""
+    raw = None if sealed is None else unseal(server, key, sealed)
+    if raw is None:
+        return None
+    try:
+        return answer_from_bytes(raw)
+    except (ValueError, TypeError):  # pragma: no cover - sealed by us, so well-formed
+        return None
+
+
+class _SharedWait:
+    """One store wait for a page's answer, joined by every round of this process waiting for it."""
+
+    __slots__ = ("done", "sealed")
+
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.sealed: bytes | None = None
+
+
+_local = threading.local()
+
+
+def _waits() -> dict[tuple[int, str], _SharedWait]:
+    """This thread's waits in progress, per (store, page key); an entry lives only while its wait runs."""
+    waits: dict[tuple[int, str], _SharedWait] | None = getattr(_local, "waits", None)
+    if waits is None:
+        waits = _local.waits = {}
+    return waits
+
+
+async def wait_shared(store: Store, key: str, timeout: float) -> bytes | None:
+    """`store.wait(key, timeout)`, sharing one wait among every caller waiting for `key` at once.
+
+    A 2026-07-28 round that carries no answer (a page poll) can be replayed many times at
+    once. The first caller waits in the store; each later one joins that wait and returns
+    what it found, the answer or None when it ended without one (its round then ends with
+    `requestState` only, as at the end of its own poll), making no store operation at all.
+    The map is keyed by page keys the server minted (from sealed state) and an entry goes
+    when its wait ends, so nothing a client sends makes it grow beyond the pages waited on.
+    """
+    waits = _waits()
+    slot = (id(store), key)
+    shared = waits.get(slot)
+    if shared is not None:
+        with anyio.move_on_after(timeout):
+            await shared.done.wait()
+        return shared.sealed
+    shared = waits[slot] = _SharedWait()
+    try:
+        shared.sealed = await store.wait(key, timeout)
+    finally:
+        del waits[slot]
+        shared.done.set()
+    return shared.sealed
+
+
+TAKEN_PREFIX: Final = "page-taken:"
+
+
+KEPT_PREFIX: Final = "page-kept:"
+"""Where a 2026-07-28 call holds a page answer it took, until the call ends (at most its deadline)."""
+
+
+def answer_bytes(answer: PageAnswer) -> bytes:
+    """A page's answer as compact JSON (sealed before it reaches the store)."""
+    return json.dumps({"action": answer.action, "content": answer.content}, separators=(",", ":")).encode()
+
+
+def answer_from_bytes(raw: bytes) -> PageAnswer:
+    """An answer from `answer_bytes`.
+
+    Raises:
+        ValueError: If `raw` is not one.
+    """
+    loaded: object = json.loads(raw)
+    if not isinstance(loaded, dict):
+        raise ValueError("not a page answer")
+    data = cast("dict[str, Any]", loaded)
+    action = data.get("action")
+    content = data.get("content")
+    if action not in ("accept", "decline", "cancel") or not isinstance(content, dict):
+        raise ValueError("not a page answer")
+    return PageAnswer(action=action, content=cast("dict[str, Any]", content))
