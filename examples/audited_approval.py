@@ -7,7 +7,8 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field
 
-from typed_elicit import Accepted, AnswerEvent, ElicitContext, ElicitHook, QuestionEvent, elicits
+from typed_elicit import Accepted, ElicitContext, elicits
+from typed_elicit.hooks import AnswerEvent, ElicitHook, QuestionEvent
 
 server = MCPServer("refunds")
 AUDIT: list[str] = []

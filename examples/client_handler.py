@@ -15,7 +15,8 @@ from mcp_types import TextContent
 from pydantic import BaseModel
 
 from typed_elicit import Cancelled, Declined, ElicitResult
-from typed_elicit.client import FormRequest, InvalidAnswer, UrlAnswer, UrlRequest, elicitation_handler
+from typed_elicit.client import FormRequest, UrlAnswer, UrlRequest, elicitation_handler
+from typed_elicit.errors import InvalidResponse as InvalidResponse
 
 ANSWERS = {
     "environment": "staging",
@@ -38,7 +39,7 @@ async def on_form(request: FormRequest) -> ElicitResult[BaseModel]:
         return Cancelled()
     try:
         return request.accept(values)  # validated against the requested schema, defaults applied
-    except InvalidAnswer as problem:
+    except InvalidResponse as problem:
         print(f"not sending an invalid answer: {problem}")
         return Declined()
 

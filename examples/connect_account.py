@@ -27,15 +27,8 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
-from typed_elicit import (
-    Accepted,
-    Cancelled,
-    Consented,
-    Declined,
-    ElicitationUnsupported,
-    ElicitContext,
-    elicits,
-)
+from typed_elicit import Accepted, Cancelled, Consented, Declined, ElicitContext, elicits
+from typed_elicit.errors import ElicitationUnsupported
 
 server = MCPServer("accounts")
 

@@ -12,9 +12,8 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 
-from typed_elicit import ElicitContext, elicits
+from typed_elicit import ElicitContext, UrlElicitation, elicits, url_required
 from typed_elicit.client import UrlAnswer, UrlHandler, UrlRequest, call_tool_with_urls
-from typed_elicit.pages import UrlElicitation, url_required
 
 server = MCPServer("drive")
 CONNECTED: set[str] = set()

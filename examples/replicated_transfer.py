@@ -12,7 +12,8 @@ import os
 from mcp.server.mcpserver import MCPServer, RequestStateSecurity
 from pydantic import BaseModel, Field
 
-from typed_elicit import Accepted, ElicitContext, configure, elicits, form
+from typed_elicit import Accepted, ElicitContext, elicits, form
+from typed_elicit.stores import configure
 
 APPLIED: list[int] = []
 

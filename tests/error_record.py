@@ -12,7 +12,7 @@ One kind of instance is not checked: a message-first constructor (`ElicitationTi
 called from outside typed_elicit, which is how code that predates the builders (or a test of
 that compatibility) makes one. Every instance typed_elicit makes is checked, however it was made.
 
-`tests/test_errors.py::test_every_error_raised_in_the_suite_carries_its_documented_fields`
+`tests/errors/test_errors.py::test_every_error_raised_in_the_suite_carries_its_documented_fields`
 runs last (see `tests/conftest.py`) and fails on any shortfall.
 """
 
@@ -66,11 +66,15 @@ the test that an instance is that case (a None anywhere else is a shortfall)."""
 _ENTRY: Final = re.compile(r"^(\w+)(?: \([^)]*\))?: (.*)$")
 
 
+DEPRECATED_MODULES = frozenset({"typed_elicit.terminal", "typed_elicit.pytest_plugin"})
+"""Shims of 0.2's module paths (they warn when imported and define nothing of their own)."""
+
+
 def error_classes() -> list[type[TypedElicitError]]:
     """Every `TypedElicitError` subclass typed_elicit defines, after importing all its modules."""
     for module in pkgutil.walk_packages(typed_elicit.__path__, "typed_elicit."):
-        if not module.name.endswith(".__main__"):  # runs the CLI when imported
-            importlib.import_module(module.name)
+        if not module.name.endswith(".__main__") and module.name not in DEPRECATED_MODULES:
+            importlib.import_module(module.name)  # (__main__ runs the CLI when imported)
     found: list[type[TypedElicitError]] = []
     pending = [TypedElicitError]
     while pending:
@@ -78,7 +82,7 @@ def error_classes() -> list[type[TypedElicitError]]:
         for sub in cls.__subclasses__():
             if sub not in found:
                 pending.append(sub)
-                if _ours(sub):
+                if _ours(sub) and sub.__module__ != "typed_elicit.errors._base":  # not the branches
                     found.append(sub)
     return sorted(found, key=lambda cls: cls.__qualname__)
 

@@ -183,6 +183,9 @@ async def test_the_complete_page_client_example_fills_the_bank_page_and_the_tool
 
 PUBLIC_MODULES = (
     "typed_elicit",
+    "typed_elicit.errors",
+    "typed_elicit.hooks",
+    "typed_elicit.fallback",
     "typed_elicit.client",
     "typed_elicit.testing",
     "typed_elicit.client.terminal",

@@ -13,6 +13,7 @@ import pytest
 
 import typed_elicit
 import typed_elicit.client
+import typed_elicit.errors
 import typed_elicit.pages
 import typed_elicit.stores
 import typed_elicit.testing
@@ -32,32 +33,13 @@ SERVER_SURFACE = {
     "Declined",
     "ElicitResult",
     "UrlResult",
-    # every error a server meets
+    # a URL question raised from anywhere in a tool (it is not about pages: issue 19)
+    "url_required",
+    "UrlElicitation",
+    # the root of the error tree (the tree is typed_elicit.errors)
     "TypedElicitError",
-    "SchemaError",
-    "InvalidResponse",
-    "ElicitationUnsupported",
-    "ClientError",
-    "ElicitationTimeout",
-    "ReplayMismatch",
-    "HookError",
-    "FallbackNotInstalled",
-    "OptionsError",
-    "InvalidFallbackToken",
-    "ElicitUsageError",
-    "ElicitArgumentError",  # issue 18: argument mistakes, typed (a ValueError and a TypeError)
-    "StoreUnavailable",  # issue 12: the shared store failed the call
-    # hooks
-    "AnswerEvent",
-    "ElicitHook",
-    "QuestionEvent",
-    "add_hooks",
-    "remove_hooks",
-    # the fallback and the server's store
+    # the fallback
     "install_fallback",
-    "ClaimStore",
-    "Store",
-    "configure",
     # timeouts
     "get_default_timeout",
     "set_default_timeout",
@@ -65,6 +47,46 @@ SERVER_SURFACE = {
     "ProtocolVersion",
     "PROTOCOL_VERSIONS",
 }
+
+FACES = {
+    "typed_elicit.errors": {
+        "TypedElicitError",
+        "DeclarationError",
+        "NoAnswerError",
+        "ServerStateError",
+        "SchemaError",
+        "OptionsError",
+        "ElicitUsageError",
+        "ElicitArgumentError",
+        "FallbackNotInstalled",
+        "PagesNotServed",
+        "PageSetupError",
+        "StoreUrlError",
+        "RequestedSchemaError",
+        "ScriptMistake",
+        "ElicitationUnsupported",
+        "ElicitationTimeout",
+        "InvalidResponse",
+        "ClientError",
+        "HookError",
+        "ReplayMismatch",
+        "InvalidFallbackToken",
+        "StoreUnavailable",
+    },
+    "typed_elicit.hooks": {"AnswerEvent", "ElicitHook", "QuestionEvent", "add_hooks", "remove_hooks"},
+    "typed_elicit.stores": {"Store", "InProcessStore", "RedisStore", "configure", "StoreUrlError"},
+    "typed_elicit.fallback": {"install_fallback"},
+    "typed_elicit.pages": {
+        "serve_pages",
+        "PageBrand",
+        "Identify",
+        "PAGE_WORDS",
+        "PagesNotServed",
+        "PageSetupError",
+    },
+    "typed_elicit.logs": {"HideAnswerValues", "hide_answer_values"},
+}
+"""Each optional part's face: a package with a small `__all__` of its own (issue 19)."""
 
 CLIENT_SURFACE = {
     "elicitation_handler",
@@ -81,21 +103,14 @@ CLIENT_SURFACE = {
     "model_from_schema",
     "PinnedHandshake",
     "RequestedSchemaError",
-    "InvalidAnswer",
+    "InvalidResponse",
     "call_tool_with_urls",
 }
 
 
 @pytest.mark.parametrize(
     "module",
-    [
-        "typed_elicit",
-        "typed_elicit.client",
-        "typed_elicit.testing",
-        "typed_elicit.client.terminal",
-        "typed_elicit.pages",
-        "typed_elicit.stores",
-    ],
+    ["typed_elicit", "typed_elicit.client", "typed_elicit.testing", "typed_elicit.client.terminal", *FACES],
 )
 def test_every_name_in_all_is_importable(module: str) -> None:
     imported = importlib.import_module(module)
@@ -103,17 +118,62 @@ def test_every_name_in_all_is_importable(module: str) -> None:
     assert missing == []
 
 
-def test_the_top_level_is_the_server_framework_in_at_most_39_names() -> None:
-    # 35 until issue 13 added Choices (the marker) and OptionsError, issue 12 StoreUnavailable and
-    # issue 18 ElicitArgumentError (every error is public).
+def test_the_top_level_is_the_server_framework_in_at_most_25_names() -> None:
+    # 39 in 0.2; issue 19 moved the errors, hooks and stores into faces of their own.
     assert set(typed_elicit.__all__) == SERVER_SURFACE
-    assert len(typed_elicit.__all__) == len(SERVER_SURFACE) <= 39
+    assert len(typed_elicit.__all__) == len(SERVER_SURFACE) <= 25
+
+
+@pytest.mark.parametrize("module", sorted(FACES))
+def test_each_optional_part_has_a_small_face_of_its_own(module: str) -> None:
+    assert set(importlib.import_module(module).__all__) == FACES[module]
+
+
+@pytest.mark.parametrize(
+    ("old_home", "name", "new_home"),
+    [
+        *(
+            ("typed_elicit", name, "typed_elicit.errors")
+            for name in FACES["typed_elicit.errors"]
+            - {
+                "TypedElicitError",
+                "DeclarationError",
+                "NoAnswerError",
+                "ServerStateError",
+                "PagesNotServed",
+                "PageSetupError",
+                "StoreUrlError",
+                "RequestedSchemaError",
+                "ScriptMistake",
+            }
+        ),
+        *(("typed_elicit", name, "typed_elicit.hooks") for name in FACES["typed_elicit.hooks"]),
+        ("typed_elicit", "Store", "typed_elicit.stores"),
+        ("typed_elicit", "configure", "typed_elicit.stores"),
+        ("typed_elicit", "ClaimStore", "typed_elicit.stores:Store"),
+        ("typed_elicit.stores", "ClaimStore", "typed_elicit.stores:Store"),
+        ("typed_elicit.stores", "InProcessClaimStore", "typed_elicit.stores:InProcessStore"),
+        ("typed_elicit.pages", "url_required", "typed_elicit"),
+        ("typed_elicit.pages", "UrlElicitation", "typed_elicit"),
+        ("typed_elicit.client", "InvalidAnswer", "typed_elicit.errors:InvalidResponse"),
+    ],
+)
+def test_a_moved_name_still_imports_from_its_old_home_with_a_warning_naming_the_new_one(
+    old_home: str, name: str, new_home: str
+) -> None:
+    module_name, _, new_name = new_home.partition(":")
+    with pytest.warns(DeprecationWarning, match=new_home.replace(":", r"\.")):
+        found = getattr(importlib.import_module(old_home), name)
+    assert found is getattr(importlib.import_module(module_name), new_name or name)
+    assert name not in importlib.import_module(old_home).__all__
 
 
 def test_the_client_half_is_its_own_module_and_not_the_top_level() -> None:
     assert set(typed_elicit.client.__all__) == CLIENT_SURFACE
     assert not CLIENT_SURFACE & set(typed_elicit.__all__)
-    assert sorted(name for name in CLIENT_SURFACE if hasattr(typed_elicit, name)) == []
+    assert (
+        sorted(name for name in CLIENT_SURFACE - set(typed_elicit.MOVED) if hasattr(typed_elicit, name)) == []
+    )
 
 
 def test_public_modules_list_no_private_name() -> None:
@@ -121,7 +181,7 @@ def test_public_modules_list_no_private_name() -> None:
     assert [n for n in names if n.startswith("_")] == []
 
 
-@pytest.mark.parametrize("module", [typed_elicit, typed_elicit.client])
+@pytest.mark.parametrize("module", [typed_elicit.errors, typed_elicit.client])
 def test_every_error_derives_from_the_one_base(module: ModuleType) -> None:
     names: list[str] = module.__all__
     errors = [
@@ -136,7 +196,7 @@ def test_every_error_derives_from_the_one_base(module: ModuleType) -> None:
 def test_every_library_error_is_importable_from_a_public_module() -> None:
     importlib.import_module("typed_elicit._cli")  # load every module that defines an error
     modules = (
-        typed_elicit,
+        typed_elicit.errors,
         typed_elicit.client,
         typed_elicit.testing,
         typed_elicit.pages,
@@ -159,9 +219,9 @@ def test_the_package_ships_its_type_marker() -> None:
     assert importlib.resources.files("typed_elicit").joinpath("py.typed").is_file()
 
 
-def test_the_store_protocol_and_configure_are_public() -> None:
-    assert {"ClaimStore", "configure"} <= set(typed_elicit.__all__)
-    assert "RedeemedTokens" not in typed_elicit.__all__
+def test_one_store_protocol_and_configure_are_public_with_the_stores() -> None:
+    assert {"Store", "configure"} <= set(typed_elicit.stores.__all__)
+    assert not {"ClaimStore", "RedeemedTokens"} & {*typed_elicit.stores.__all__, *typed_elicit.__all__}
 
 
 def _loaded_after(code: str) -> set[str]:

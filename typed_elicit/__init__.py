@@ -1,83 +1,87 @@
 """typed_elicit: typed, safe MCP elicitation over the official `mcp` SDK.
 
-This top level is the server framework. The client half (answering a server's
-questions) is `typed_elicit.client`; the testing kit is `typed_elicit.testing`; the
-terminal forms (which need the `cli` extra) are `typed_elicit.terminal`. Every error
-typed_elicit raises is importable from here, except the two only a client meets
-(`typed_elicit.client.RequestedSchemaError` and `InvalidAnswer`).
+This top level is what a server's tools use: declare a question (`form`, `Titles`,
+`Choices`, `reduce_schema`), ask it (`elicits`, `ElicitContext`), read the outcome
+(`ElicitResult`, `UrlResult` and their cases), and the few settings around them. The rest
+lives in packages with faces of their own:
+
+- `typed_elicit.errors`: every error, as one tree (`TypedElicitError` is also here);
+- `typed_elicit.hooks`: observing and rewriting questions and answers;
+- `typed_elicit.stores`: what replicas share (`Store`, `RedisStore`, `configure`);
+- `typed_elicit.pages`: questions asked on the server's own web page (secrets);
+- `typed_elicit.client`: answering a server's questions (and `.terminal`);
+- `typed_elicit.testing`: the scripted user and in-memory connections for tests;
+- `typed_elicit.logs`: keeping answer values out of the SDK's DEBUG logs.
 """
 
 import logging
+from typing import Any
 
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
 from typed_elicit._calls.policy import get_default_timeout, set_default_timeout
 from typed_elicit._calls.url_required import UrlElicitation, url_required
+from typed_elicit._core.deprecation import moved
 from typed_elicit._core.results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from typed_elicit._core.versions import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._forms.reduce import Choices, Titles, form, reduce_schema
-from typed_elicit._observe.hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
-from typed_elicit.errors import (
-    ClientError,
-    ElicitArgumentError,
-    ElicitationTimeout,
-    ElicitationUnsupported,
-    ElicitUsageError,
-    FallbackNotInstalled,
-    HookError,
-    InvalidFallbackToken,
-    InvalidResponse,
-    OptionsError,
-    ReplayMismatch,
-    SchemaError,
-    StoreUnavailable,
-    TypedElicitError,
-)
-from typed_elicit.fallback._companion import install_fallback
-from typed_elicit.stores._memory import ClaimStore, Store, configure
+from typed_elicit.errors import TypedElicitError
+from typed_elicit.fallback import install_fallback
 
 logging.getLogger("typed_elicit").addHandler(logging.NullHandler())
 
 __all__ = [
     "PROTOCOL_VERSIONS",
     "Accepted",
-    "AnswerEvent",
     "Cancelled",
     "Choices",
-    "ClaimStore",
-    "ClientError",
     "Consented",
     "Declined",
-    "ElicitArgumentError",
     "ElicitContext",
-    "ElicitHook",
     "ElicitResult",
-    "ElicitUsageError",
-    "ElicitationTimeout",
-    "ElicitationUnsupported",
-    "FallbackNotInstalled",
-    "HookError",
-    "InvalidFallbackToken",
-    "InvalidResponse",
-    "OptionsError",
     "ProtocolVersion",
-    "QuestionEvent",
-    "ReplayMismatch",
-    "SchemaError",
-    "Store",
-    "StoreUnavailable",
     "Titles",
     "TypedElicitError",
     "UrlElicitation",
     "UrlResult",
-    "add_hooks",
-    "configure",
     "elicits",
     "form",
     "get_default_timeout",
     "install_fallback",
     "reduce_schema",
-    "remove_hooks",
     "set_default_timeout",
     "url_required",
 ]
+
+MOVED = {
+    **dict.fromkeys(
+        (
+            "ClientError",
+            "ElicitArgumentError",
+            "ElicitUsageError",
+            "ElicitationTimeout",
+            "ElicitationUnsupported",
+            "FallbackNotInstalled",
+            "HookError",
+            "InvalidFallbackToken",
+            "InvalidResponse",
+            "OptionsError",
+            "ReplayMismatch",
+            "SchemaError",
+            "StoreUnavailable",
+        ),
+        "typed_elicit.errors",
+    ),
+    **dict.fromkeys(
+        ("AnswerEvent", "ElicitHook", "QuestionEvent", "add_hooks", "remove_hooks"), "typed_elicit.hooks"
+    ),
+    "Store": "typed_elicit.stores",
+    "configure": "typed_elicit.stores",
+    "ClaimStore": "typed_elicit.stores:Store",
+}
+"""Names of 0.2 that moved in 0.3, and their new homes (importable from here until 0.4, with a warning)."""
+
+
+def __getattr__(name: str) -> Any:
+    """A name that moved: from its new home, with a `DeprecationWarning` naming it."""
+    return moved(__name__, name, MOVED)

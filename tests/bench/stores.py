@@ -25,8 +25,8 @@ from mcp_types import CallToolResult, ElicitResult, InputRequiredResult
 from pydantic import BaseModel
 from redis import asyncio as redis_asyncio
 
-from typed_elicit import Accepted, ElicitContext, Store, configure, elicits
-from typed_elicit.stores import InProcessStore, RedisStore
+from typed_elicit import Accepted, ElicitContext, elicits
+from typed_elicit.stores import InProcessStore, RedisStore, Store, configure
 
 from ._common import alternate
 

@@ -117,7 +117,7 @@ def main() -> None:
     server = load_server(args.file, args.attr)
     store_url = os.environ.get("PEERS_STORE_URL")
     if store_url:  # replicas sharing one store (tests/peers/replicas.sh: Redis)
-        from typed_elicit import configure
+        from typed_elicit.stores import configure
 
         configure(server, store=store_url)
     app: ASGIApp = server.streamable_http_app(

@@ -6,7 +6,8 @@ from typing import Any
 
 from typing_extensions import assert_type
 
-from typed_elicit import AnswerEvent, ElicitContext, ElicitHook, QuestionEvent, add_hooks, elicits
+from typed_elicit import ElicitContext, elicits
+from typed_elicit.hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks
 
 
 class Audit(ElicitHook):

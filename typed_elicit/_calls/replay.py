@@ -41,7 +41,7 @@ from typed_elicit.errors import (
     ElicitationUnsupported,
     ReplayMismatch,
 )
-from typed_elicit.stores._memory import store_for
+from typed_elicit.stores._config import store_for
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 M = TypeVar("M", bound=BaseModel)

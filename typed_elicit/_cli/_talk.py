@@ -25,11 +25,11 @@ from typed_elicit._forms.spec import describe
 from typed_elicit.client._handler import (
     FieldSpec,
     FormRequest,
-    RequestedSchemaError,
     UrlRequest,
     read_request,
 )
 from typed_elicit.client._responder import Responder
+from typed_elicit.errors import RequestedSchemaError
 from typed_elicit.testing._kit import connect
 
 from ._common import EXIT_OK, EXIT_PROBLEMS, UsageError

@@ -17,7 +17,8 @@ def moved(module: str, name: str, homes: Mapping[str, str]) -> Any:
     Args:
         module: The module the name was imported from.
         name: The name asked for.
-        homes: Each moved name's new module.
+        homes: Each moved name's new home: a module (`"typed_elicit.errors"`), or a module
+            and a new name (`"typed_elicit.errors:InvalidResponse"`) for a name that changed.
 
     Returns:
         The object, from its new home.
@@ -28,10 +29,12 @@ def moved(module: str, name: str, homes: Mapping[str, str]) -> Any:
     home = homes.get(name)
     if home is None:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    home, _, new = home.partition(":")
+    new = new or name
     warnings.warn(
-        f"{module}.{name} moved to {home}.{name}; import it from there ({module}.{name} goes in "
+        f"{module}.{name} moved to {home}.{new}; import it from there ({module}.{name} goes in "
         f"typed_elicit {REMOVED_IN})",
         DeprecationWarning,
         stacklevel=3,
     )
-    return getattr(importlib.import_module(home), name)
+    return getattr(importlib.import_module(home), new)

@@ -42,7 +42,7 @@ from pydantic import (
     create_model,
 )
 
-from typed_elicit._core.text import escaped, has_control, quoted
+from typed_elicit._core.text import has_control, quoted
 from typed_elicit._forms.wire import (
     check_date,
     check_datetime,
@@ -53,7 +53,7 @@ from typed_elicit._forms.wire import (
     kind_of,
     wire_number,
 )
-from typed_elicit.errors import TypedElicitError, bounded
+from typed_elicit.errors import InvalidResponse, RequestedSchemaError
 
 logger = logging.getLogger("typed_elicit.client")
 
@@ -104,44 +104,7 @@ _FORBIDDEN_KEYWORDS: Final = (
 _FLOAT_MAX: Final = int(sys.float_info.max)
 _SHOWN: Final = 40
 _LONG_DIGITS: Final = re.compile(r"[0-9]{21,}")
-_LINE: Final = 300
 _CHOICE_KEYS: Final = ("enum", "oneOf", "const")
-
-
-class RequestedSchemaError(TypedElicitError, ValueError):
-    """A server's requested schema is not a valid elicitation schema.
-
-    The client answers such a request with a JSON-RPC error (-32602) instead of
-    showing a form it cannot render or validate.
-
-    Attributes:
-        problems: One line per problem, as `path: what is wrong` (at most `MAX_PROBLEMS`
-            lines, the last counting any others, of at most 300 characters; values are shown
-            shortened and ASCII-escaped).
-    """
-
-    def __init__(self, problems: Sequence[str]) -> None:
-        count = len(problems)
-        self.problems = bounded(problems, lambda problem: escaped(problem, _LINE), lambda more: more)
-        plural = "s" if count != 1 else ""
-        header = f"the requested schema is not a valid elicitation schema ({count} problem{plural}):"
-        super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
-
-
-class InvalidAnswer(TypedElicitError, ValueError):
-    """An answer does not satisfy the form the server asked for.
-
-    Attributes:
-        errors: One `(field name, message)` pair per problem; the field name is
-            empty for problems with the whole answer.
-        content: The answer as given.
-    """
-
-    def __init__(self, errors: Sequence[tuple[str, str]], content: Mapping[str, Any]) -> None:
-        self.errors = tuple(errors)
-        self.content = dict(content)
-        details = "; ".join(f"{name or '(form)'}: {message}" for name, message in self.errors)
-        super().__init__(f"the answer does not fit the requested form: {details}")
 
 
 @dataclass(frozen=True)
@@ -211,7 +174,7 @@ class FormSpec:
             An instance of `model`.
 
         Raises:
-            InvalidAnswer: The answer does not satisfy the schema.
+            InvalidResponse: The answer does not satisfy the schema.
         """
         if isinstance(answer, BaseModel):
             # warnings=False: pydantic's serializer warnings quote the offending value.
@@ -224,7 +187,7 @@ class FormSpec:
             return self.model.model_validate({k: v for k, v in values.items() if v is not None})
         except ValidationError as exc:
             errors = [(str(err["loc"][0]) if err["loc"] else "", err["msg"]) for err in exc.errors()]
-            raise InvalidAnswer(errors, values) from None
+            raise InvalidResponse.not_the_form(errors, values) from None
 
     def content(self, answer: Mapping[str, Any] | BaseModel) -> dict[str, ContentValue]:
         """Validate an answer and return the `content` to send, defaults included.
@@ -236,7 +199,7 @@ class FormSpec:
             The wire content: every answered or defaulted field, by wire name.
 
         Raises:
-            InvalidAnswer: The answer does not satisfy the schema.
+            InvalidResponse: The answer does not satisfy the schema.
         """
         return cast("dict[str, ContentValue]", to_wire(self.instance(answer)))
 
@@ -252,13 +215,14 @@ def check_value(spec: FieldSpec, value: object) -> ContentValue:
         The value as it will travel on the wire.
 
     Raises:
-        InvalidAnswer: The value does not fit the field.
+        InvalidResponse: The value does not fit the field.
     """
     adapter = _adapter(spec)
     try:
         return cast("ContentValue", adapter.dump_python(adapter.validate_python(value), mode="json"))
     except ValidationError as exc:
-        raise InvalidAnswer([(spec.name, err["msg"]) for err in exc.errors()], {spec.name: value}) from None
+        errors = [(spec.name, err["msg"]) for err in exc.errors()]
+        raise InvalidResponse.not_the_form(errors, {spec.name: value}) from None
 
 
 def _adapter(spec: FieldSpec) -> TypeAdapter[Any]:

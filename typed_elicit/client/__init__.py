@@ -12,20 +12,22 @@ the server framework). The outcomes a form handler returns (`Accepted`, `Decline
 - `PinnedHandshake` pins the protocol revision a client offers.
 - `call_tool_with_urls` calls a tool and, when it answers `-32042` (URL elicitation
   required), runs the listed URLs through a URL handler and calls it once more.
-- Errors: `RequestedSchemaError` (the server's schema is not a valid elicitation
-  schema) and `InvalidAnswer` (an answer does not fit the form). Both derive from
-  `typed_elicit.TypedElicitError`.
+- Errors (from `typed_elicit.errors`): `RequestedSchemaError` (the server's schema is not a
+  valid elicitation schema) and `InvalidResponse` (an answer does not fit the form: the
+  same error a server raises for a client's answer that does not fit).
+- `typed_elicit.client.terminal`: interactive terminal forms (the `cli` extra).
 """
 
+from typing import Any
+
+from typed_elicit._core.deprecation import moved
 from typed_elicit.client._handler import (
     FieldSpec,
     FormHandler,
     FormRequest,
     FormSpec,
-    InvalidAnswer,
     Option,
     PinnedHandshake,
-    RequestedSchemaError,
     UrlAnswer,
     UrlHandler,
     UrlRequest,
@@ -35,13 +37,14 @@ from typed_elicit.client._handler import (
     parse_requested_schema,
 )
 from typed_elicit.client._responder import Responder
+from typed_elicit.errors import InvalidResponse, RequestedSchemaError
 
 __all__ = [
     "FieldSpec",
     "FormHandler",
     "FormRequest",
     "FormSpec",
-    "InvalidAnswer",
+    "InvalidResponse",
     "Option",
     "PinnedHandshake",
     "RequestedSchemaError",
@@ -54,3 +57,8 @@ __all__ = [
     "model_from_schema",
     "parse_requested_schema",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`InvalidAnswer` is `typed_elicit.errors.InvalidResponse` now: still importable, with a warning."""
+    return moved(__name__, name, {"InvalidAnswer": "typed_elicit.errors:InvalidResponse"})

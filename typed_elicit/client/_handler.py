@@ -40,9 +40,7 @@ from typed_elicit._forms.spec import FieldKind as FieldKind
 from typed_elicit._forms.spec import FieldSpec as FieldSpec
 from typed_elicit._forms.spec import Format as Format
 from typed_elicit._forms.spec import FormSpec as FormSpec
-from typed_elicit._forms.spec import InvalidAnswer as InvalidAnswer
 from typed_elicit._forms.spec import Option as Option
-from typed_elicit._forms.spec import RequestedSchemaError as RequestedSchemaError
 from typed_elicit._forms.spec import _parse_cached as _parse_cached  # pyright: ignore[reportPrivateUsage]
 from typed_elicit._forms.spec import _Parser as _Parser  # pyright: ignore[reportPrivateUsage]
 from typed_elicit._forms.spec import check_request_text
@@ -51,7 +49,8 @@ from typed_elicit._forms.spec import model_from_schema as model_from_schema
 from typed_elicit._forms.spec import parse_requested_schema as parse_requested_schema
 from typed_elicit._forms.spec import show_value as show_value
 from typed_elicit._forms.spec import to_wire as to_wire
-from typed_elicit.errors import MAX_PROBLEMS as MAX_PROBLEMS
+from typed_elicit.errors import InvalidResponse, RequestedSchemaError
+from typed_elicit.errors._base import MAX_PROBLEMS as MAX_PROBLEMS
 
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
@@ -93,7 +92,7 @@ class FormRequest:
             `Accepted` holding an instance of `model`, ready to return from a handler.
 
         Raises:
-            InvalidAnswer: The answer does not satisfy the schema.
+            InvalidResponse: The answer does not satisfy the schema.
         """
         return Accepted(self.form.instance(answer))
 
@@ -226,7 +225,7 @@ def elicitation_handler(form: FormHandler, *, url: UrlHandler | None = None) -> 
             return schema_error_reply(exc)
         try:
             return await _answer(request, form, url)
-        except InvalidAnswer as exc:
+        except InvalidResponse as exc:
             fields = ", ".join(sorted({name or "(form)" for name, _ in exc.errors}))
             logger.error("the form handler's answer does not fit the requested form (fields: %s)", fields)
             return types.ErrorData(

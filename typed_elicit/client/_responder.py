@@ -15,13 +15,12 @@ from typed_elicit.client._handler import (
     ContentValue,
     FieldSpec,
     FormRequest,
-    InvalidAnswer,
-    RequestedSchemaError,
     read_request,
     redacted_url,
     schema_error_reply,
     show_value,
 )
+from typed_elicit.errors import InvalidResponse, RequestedSchemaError
 
 logger = logging.getLogger("typed_elicit.responder")
 
@@ -117,7 +116,7 @@ class Responder:
             )
         try:
             content = request.form.content(answer)
-        except InvalidAnswer as exc:
+        except InvalidResponse as exc:
             return self._decline(request.message, str(exc))
         self.log.append(ResponderEntry(request.message, "accept", content=content))
         logger.debug(

@@ -22,12 +22,12 @@ from typed_elicit._forms.spec import describe
 from typed_elicit.client._handler import (
     FieldSpec,
     FormRequest,
-    InvalidAnswer,
     UrlAnswer,
     UrlRequest,
     check_value,
     elicitation_handler,
 )
+from typed_elicit.errors import InvalidResponse
 
 if TYPE_CHECKING:
     from mcp.client.session import ElicitationFnT
@@ -157,7 +157,7 @@ class TerminalForms:
                         raise ValueError("this field is required")
                     return _OMIT
                 return check_value(spec, value)
-            except InvalidAnswer as exc:
+            except InvalidResponse as exc:
                 problems = "; ".join(clean(message, one_line=True) for _, message in exc.errors)
                 self.say(("class:error", f"  {problems}; try again"))
             except ValueError as exc:

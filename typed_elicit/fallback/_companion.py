@@ -12,7 +12,7 @@ The token is sealed with a `RequestStateSecurity` codec (AES-256-GCM by
 default): the model can neither read nor alter it. It expires, names the server
 (its audience) and, when the transport authenticates, the principal. It also
 carries a random id (`jti`), and is single-use: the companion claims `token:<jti>`
-in a `ClaimStore` (the server's, see `configure`) when it accepts the token, and
+in a `Store` (the server's, see `typed_elicit.stores.configure`) when it accepts the token, and
 refuses it after that.
 """
 
@@ -38,22 +38,12 @@ from typed_elicit._calls.state import ReplayState
 from typed_elicit._core import clock as _clock
 from typed_elicit._forms.spec import describe, parse_requested_schema
 from typed_elicit.errors import InvalidFallbackToken, TypedElicitError
-from typed_elicit.stores._memory import ClaimStore, InProcessClaimStore, store_for
+from typed_elicit.stores._config import store_for
+from typed_elicit.stores._protocol import Store
 
 TOKEN_VERSION: Final[Literal[2]] = 2
 META_KEY: Final = "io.github.typed-elicit/fallback"
 """The `_meta` key of a fallback result: token, companion tool name, message and schema."""
-
-
-RedeemedTokens = ClaimStore
-"""Where the companion tool records the fallback tokens it accepted: a `ClaimStore`.
-
-Kept under this name for code written before `ClaimStore`; the companion claims
-`token:<id>` keys in it.
-"""
-
-InProcessRedeemedTokens = InProcessClaimStore
-"""The in-process `ClaimStore`, under its former name."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +53,7 @@ class Installed:
     name: str
     security: RequestStateSecurity
     audience: str
-    redeemed: ClaimStore | None
+    redeemed: Store | None
     """The store given to `install_fallback`; None means the server's (`store_for`)."""
 
     @property
@@ -104,7 +94,7 @@ def install_fallback(
     *,
     name: str = "send_elicitation_result",
     security: RequestStateSecurity | None = None,
-    redeemed: ClaimStore | None = None,
+    redeemed: Store | None = None,
 ) -> None:
     """Register the companion tool that `on_unsupported="fallback"` needs.
 
@@ -138,7 +128,7 @@ def install_fallback(
         redeemed: Records the tokens already redeemed. None uses the server's
             store (`configure(server, store=...)`; by default one in this process,
             which holds across replicas only with sticky routing); several replicas
-            need one shared store (see `ClaimStore`).
+            need one shared store (see `typed_elicit.stores.Store`).
 
     Raises:
         ValueError: If `server` already has a companion tool from `install_fallback`.

@@ -31,7 +31,7 @@ from typed_elicit.pages._tickets import (
     seal,
     wait_shared,
 )
-from typed_elicit.stores._memory import store_for
+from typed_elicit.stores._config import store_for
 
 
 class Pages:

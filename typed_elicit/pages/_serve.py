@@ -44,7 +44,7 @@ from typed_elicit.pages._tickets import (
     seal,
 )
 from typed_elicit.pages._words import model_problems, page_words, said
-from typed_elicit.stores._memory import store_for
+from typed_elicit.stores._config import store_for
 
 MAX_BODY_BYTES: Final = 256 * 1024
 """The largest submitted form accepted, in bytes."""

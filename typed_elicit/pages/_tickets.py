@@ -37,7 +37,8 @@ from typed_elicit._calls.plugs import PageAnswer
 from typed_elicit._calls.state import model_id
 from typed_elicit._core import clock as _clock
 from typed_elicit._forms.reduce import page_forms, page_reduced
-from typed_elicit.stores._memory import Store, store_for
+from typed_elicit.stores._config import store_for
+from typed_elicit.stores._protocol import Store
 
 logger = logging.getLogger("typed_elicit.pages")
 

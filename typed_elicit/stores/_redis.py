@@ -34,7 +34,8 @@ from urllib.parse import parse_qs, urlsplit
 import anyio
 
 from typed_elicit._core import clock as _clock
-from typed_elicit.errors import StoreOperation, StoreUnavailable, TypedElicitError
+from typed_elicit.errors import StoreUnavailable, StoreUrlError
+from typed_elicit.errors._server_state import StoreOperation
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -47,32 +48,7 @@ DEFAULT_TIMEOUT: Final = 2.0
 DEFAULT_MAX_CONNECTIONS: Final = 50
 REREAD_SECONDS: Final = 1.0
 """A wait reads its key at least this often, so a wake-up lost in a reconnect costs at most this."""
-_URL_FORM: Final = (
-    "write it as redis://host:6379/0 (the database number after the port; "
-    "redis://:password@host:6379/0 with a password, rediss:// for TLS, "
-    "unix:///path/to/redis.sock?db=0 for a socket)"
-)
 _DATABASE: Final = re.compile(r"^[0-9]{1,9}$")
-
-
-class StoreUrlError(TypedElicitError, ValueError):
-    """A store URL that names no Redis: refused before anything connects.
-
-    The message says what is wrong and how to write the URL; it never quotes the URL
-    (it may carry a password).
-
-    Attributes:
-        problem: What is wrong with the URL, in a few words.
-    """
-
-    def __init__(self, problem: str) -> None:
-        """Build the error.
-
-        Args:
-            problem: What is wrong with the URL (never a part of it that may hold a secret).
-        """
-        self.problem = problem
-        super().__init__(f"a Redis store URL {problem}; {_URL_FORM}")
 
 
 def parse_store_url(url: str) -> str:
@@ -385,7 +361,7 @@ class RedisStore:
     """A `Store` on Redis, shared by every replica given the same server and prefix.
 
     Build it with `RedisStore.from_url("redis://host:6379/0")`, or pass that URL
-    to `typed_elicit.configure(server, store=...)`. Values reaching it are already
+    to `typed_elicit.stores.configure(server, store=...)`. Values reaching it are already
     sealed (a page's answer): Redis never holds an answer in clear.
 
     Claims, puts and reads use the client's pool; waits use one pub/sub connection of
@@ -482,7 +458,7 @@ class RedisStore:
         return cls(client, prefix=prefix, timeout=timeout, where=where)
 
     async def claim(self, key: str, expires_at: float, /) -> bool:
-        """Record `key` as used; False if it was recorded already (see `ClaimStore`).
+        """Record `key` as used; False if it was recorded already (see `Store`).
 
         Raises:
             StoreUnavailable: If Redis did not answer within the timeout; the claim

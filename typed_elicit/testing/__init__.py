@@ -4,13 +4,13 @@ Kept in its own public module so that `accept`, `decline` and `cancel` (script s
 never mix with the result types of the same names' outcomes in `typed_elicit`.
 """
 
+from typed_elicit.errors import ScriptMistake
 from typed_elicit.testing._kit import (
     Answer,
     Question,
     Reply,
     ReplyFunction,
     ScriptedUser,
-    ScriptMistake,
     Step,
     Target,
     accept,

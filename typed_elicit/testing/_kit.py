@@ -36,15 +36,13 @@ from typed_elicit.client._handler import (
     ContentValue,
     FieldSpec,
     FormSpec,
-    InvalidAnswer,
     PinnedHandshake,
-    RequestedSchemaError,
     UrlRequest,
     parse_requested_schema,
     read_request,
     schema_error_reply,
 )
-from typed_elicit.errors import TypedElicitError
+from typed_elicit.errors import InvalidResponse, RequestedSchemaError, ScriptMistake
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -103,24 +101,6 @@ ReplyFunction: TypeAlias = Callable[[types.ElicitRequestParams], Awaitable[Reply
 from the server's outbox); awaited when its question comes."""
 Step: TypeAlias = Reply | ReplyFunction
 """One item of a `ScriptedUser`'s queue."""
-
-
-class ScriptMistake(TypedElicitError, AssertionError):
-    """The test's script went wrong, not the tool: no answer left, or an answer that does not fit.
-
-    A question came with no scripted answer left, or an `accept` did not fit the question
-    it answered. Raised by `call_tool`, `get_prompt` and `read_resource` of a client opened with
-    `connect` (or the `elicit_connect` fixture) on every protocol revision, after the
-    call the mistake happened in. It is an `AssertionError`, so pytest reports it as a
-    failed test, never as a tool result a test could take for the tool's own error.
-
-    Attributes:
-        problems: The mistakes made during the call, one line each.
-    """
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("ScriptedUser: " + "; ".join(self.problems))
 
 
 @dataclass(frozen=True)
@@ -269,7 +249,7 @@ class ScriptedUser:
             return self._send(types.ElicitResult(action="accept"))
         try:
             content = request.form.content(answer.data or {})
-        except InvalidAnswer as exc:
+        except InvalidResponse as exc:
             return self._mistake(
                 f"scripted answer to question {number} does not fit ({exc}); fix the answer, or send it "
                 "unchecked with send_raw()"
