@@ -204,7 +204,7 @@ def test_the_server_s_form_modules_never_import_the_client_stack(module):
 
 
 def test_the_reducer_keeps_one_record_per_model_and_revision():
-    from typed_elicit._calls.state import schema_digest
+    from typed_elicit._core.digests import schema_digest
     from typed_elicit._forms.reduce import reduced
 
     for version in PROTOCOL_VERSIONS:

@@ -27,7 +27,8 @@ from typing_extensions import Self
 
 from typed_elicit._calls.plugs import PageAnswer, PageHost
 from typed_elicit._calls.policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported
-from typed_elicit._calls.state import URL_QUESTION, PageRecord, QuestionId, model_id, url_digest
+from typed_elicit._calls.state import URL_QUESTION, PageRecord, QuestionId, model_id
+from typed_elicit._core.digests import url_digest
 from typed_elicit._core.results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from typed_elicit._forms.reduce import Reduced
 from typed_elicit._forms.spec import check_wire_value, too_many_keys

@@ -11,12 +11,16 @@ from contextvars import ContextVar
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, InputRequiredResult
 
+from typed_elicit._core.suspension import Suspension
 
-class InputRequired(BaseException):
+
+class InputRequired(Suspension):
     """Ends a 2026-07-28 round because a question has no answer yet.
 
     `@elicits` turns it into the round's `InputRequiredResult`.
     """
+
+    outcome = "input_required"
 
     def __init__(self, result: InputRequiredResult) -> None:
         super().__init__("a question awaits the client's answer")
@@ -68,11 +72,13 @@ class RoundRefused(BaseException):
         )
 
 
-class FallbackRequired(BaseException):
+class FallbackRequired(Suspension):
     """Ends a tool call because a question goes to the model (`on_unsupported="fallback"`).
 
     `@elicits` turns it into the call's result.
     """
+
+    outcome = "fallback"
 
     def __init__(self, result: CallToolResult) -> None:
         super().__init__("a question awaits the model's relayed answer")

@@ -20,8 +20,6 @@ each round single-use.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import logging
 import secrets
@@ -181,24 +179,6 @@ class ReplayState(_Record):
 def model_id(model: type[BaseModel]) -> str:
     """The stable name a recorded answer is pinned to: `module.QualName`."""
     return f"{model.__module__}.{model.__qualname__}"
-
-
-def schema_digest(schema: dict[str, Any]) -> str:
-    """A short digest of a `requestedSchema`, stable across processes and key order.
-
-    Computed once per model and revision, by the reducer's record (`Reduced.digest`).
-    """
-    return _digest(json.dumps(schema, sort_keys=True, separators=(",", ":")))
-
-
-def url_digest(url: str) -> str:
-    """A short digest of a URL-mode question's URL (the URL itself is never recorded)."""
-    return _digest(url)
-
-
-def _digest(text: str) -> str:
-    digest = hashlib.sha256(text.encode()).digest()[:9]
-    return base64.urlsafe_b64encode(digest).decode()
 
 
 def new_round() -> str:

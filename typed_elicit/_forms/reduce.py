@@ -39,7 +39,7 @@ from pydantic_core import (
     to_jsonable_python,
 )
 
-from typed_elicit._calls.state import schema_digest
+from typed_elicit._core.digests import schema_digest
 from typed_elicit._core.versions import (
     LATEST_PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,

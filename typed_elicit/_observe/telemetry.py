@@ -39,8 +39,8 @@ from contextvars import ContextVar, Token
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
-from typed_elicit._calls.signals import FallbackRequired, InputRequired
 from typed_elicit._core.results import Accepted, Consented, Declined
+from typed_elicit._core.suspension import Suspension
 from typed_elicit.errors import ElicitationTimeout
 
 if TYPE_CHECKING:
@@ -115,11 +115,10 @@ class QuestionTrace:
             context.detach(self._attached)
         error_type: str | None = None
         if error is not None:
-            if isinstance(error, InputRequired):
-                self.outcome = "input_required"
-            elif isinstance(error, FallbackRequired):
-                self.outcome = "fallback"
-                self.event("typed_elicit.fallback")
+            if isinstance(error, Suspension):
+                self.outcome = error.outcome
+                if error.outcome == "fallback":
+                    self.event("typed_elicit.fallback")
             elif isinstance(error, ElicitationTimeout):
                 self.outcome = "timeout"
                 self.event("typed_elicit.timeout", _timeout_attributes(error))
