@@ -12,6 +12,7 @@ from typing import Any
 import anyio
 import pytest
 import uvicorn
+from hypothesis import settings
 from mcp import Client
 from mcp.client.session import ElicitationFnT
 from mcp.server.mcpserver import MCPServer
@@ -25,6 +26,19 @@ from typed_elicit._core.versions import ProtocolVersion
 os.environ.setdefault(
     "TYPED_ELICIT_STORE", os.environ.get("TYPED_ELICIT_TEST_REDIS", "redis://127.0.0.1:6379/13")
 )
+
+settings.register_profile("default", deadline=None, derandomize=True, database=None)
+settings.register_profile("fast", settings.get_profile("default"), max_examples=10)
+settings.register_profile("thorough", settings.get_profile("default"), max_examples=1000)
+settings.load_profile(os.environ.get("TYPED_ELICIT_HYPOTHESIS", "default"))
+"""Hypothesis profiles, chosen by TYPED_ELICIT_HYPOTHESIS: `default` (100 examples a property, the
+same ones on every run, no example database), `fast` (10) and `thorough` (1,000)."""
+
+
+def examples(n: int) -> int:
+    """`n` examples under the default profile, scaled by the profile in force (at least one)."""
+    return max(1, n * settings.default.max_examples // 100)
+
 
 ERAS = ("2025-06-18", "2025-11-25", "2026-07-28")
 PUSH_ERAS = ERAS[:2]

@@ -10,6 +10,8 @@ import pytest
 from tests.bench.__main__ import Config, Results, run
 from tests.bench.report import BEGIN, END, render_markdown, targets, write_outputs
 
+pytestmark = pytest.mark.slow  # runs the benchmark harness
+
 
 @pytest.fixture(scope="module")
 def results() -> Results:

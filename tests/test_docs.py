@@ -86,6 +86,7 @@ async def test_the_readme_tool_answers_as_the_readme_says_on_every_era(
     user.assert_done()
 
 
+@pytest.mark.slow
 def test_declaring_models_example_prints_each_modern_schema() -> None:
     out = subprocess.run(
         [sys.executable, str(ROOT / "examples" / "declaring_models.py")],
@@ -121,6 +122,7 @@ def test_no_tracked_text_file_holds_a_merge_conflict_marker():
 # --- the client examples the docs link to (issue 18, item 17) ----------------------------------
 
 
+@pytest.mark.slow
 def test_the_pinned_client_example_negotiates_2025_06_18_over_stdio() -> None:
     done = subprocess.run(
         [sys.executable, "examples/pinned_client.py"],
@@ -136,6 +138,7 @@ def test_the_pinned_client_example_negotiates_2025_06_18_over_stdio() -> None:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 @pytest.mark.parametrize("era", ["2025-11-25", "2026-07-28"])
 async def test_the_complete_page_client_example_fills_the_bank_page_and_the_tool_gets_the_login(

@@ -6,7 +6,6 @@ import importlib
 import importlib.resources
 import subprocess
 import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -235,6 +234,7 @@ def _loaded_after(code: str) -> set[str]:
     return set(out.split())
 
 
+@pytest.mark.slow
 def test_importing_the_server_framework_loads_no_client_half() -> None:
     loaded = _loaded_after("import typed_elicit")
     client_half = {
@@ -249,32 +249,10 @@ def test_importing_the_server_framework_loads_no_client_half() -> None:
     assert sorted(client_half & loaded) == []
 
 
+@pytest.mark.slow
 def test_importing_the_server_framework_adds_no_sdk_client_module_to_what_the_sdk_loads() -> None:
     # The SDK's own `mcp/__init__.py` imports `mcp.client` (Client, ClientSession, stdio_client),
     # so any server that imports `mcp.server` has it; typed_elicit adds none of its own.
     sdk = {m for m in _loaded_after("import mcp.server.mcpserver") if m.startswith("mcp.client")}
     ours = {m for m in _loaded_after("import typed_elicit") if m.startswith("mcp.client")}
     assert sorted(ours - sdk) == []
-
-
-CROSS_CUTTING = {"docs", "public", "security", "bench"}
-"""Test modules named after a concern that spans the package instead of one of its modules."""
-
-
-def test_the_test_tree_mirrors_the_package() -> None:
-    package = Path(typed_elicit.__file__).parent
-    modules = {path.stem.lstrip("_") for path in package.glob("*.py")} | {
-        path.name.lstrip("_")
-        for path in package.iterdir()
-        if path.is_dir() and (path / "__init__.py").exists()
-    }
-    tests = Path(__file__).parent
-    unmatched = [
-        path.name
-        for path in sorted(tests.glob("test_*.py"))
-        if not any(
-            path.stem == f"test_{name}" or path.stem.startswith(f"test_{name}_")
-            for name in modules | CROSS_CUTTING
-        )
-    ]
-    assert unmatched == []

@@ -311,6 +311,7 @@ def fuzz(max_examples: int) -> settings:
     )
 
 
+@pytest.mark.slow
 def test_revalidation_of_fuzzed_answers_refuses_or_returns_a_fitting_instance_never_crashes() -> None:
     tally = Tally()
 

@@ -29,6 +29,8 @@ from typed_elicit._cli import (
 )
 from typed_elicit.errors import SchemaError
 
+pytestmark = pytest.mark.slow  # most tests run the command in a subprocess or a terminal
+
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "typed_elicit._cli"]
 WIZARD = f"{sys.executable} examples/deployment_wizard.py"

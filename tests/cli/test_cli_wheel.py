@@ -2,7 +2,7 @@
 
 The venv borrows the dependencies (mcp, pydantic, ...) of the test's own environment
 through a `.pth` line, so nothing but the build backend is fetched; typed_elicit itself
-comes only from the wheel. About 10 s, in the default suite.
+comes only from the wheel. About 10 s; marked slow.
 """
 
 from __future__ import annotations
@@ -14,6 +14,10 @@ import sysconfig
 import venv
 import zipfile
 from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # builds a wheel and a venv
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 120

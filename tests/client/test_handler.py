@@ -175,6 +175,7 @@ def test_read_request_works_without_a_connection() -> None:
     assert request.server_name is None
 
 
+@pytest.mark.slow
 def test_the_client_handler_example_answers_the_wizard_over_stdio() -> None:
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run(

@@ -35,6 +35,7 @@ from mcp_types import (
 from pydantic import BaseModel
 
 from tests.client.test_handler_schema import HOSTILE as STRUCTURAL
+from tests.conftest import examples
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._core.results import ElicitResult as TypedResult
 from typed_elicit.client import (
@@ -406,13 +407,14 @@ def round_trips(form: FormSpec) -> bool:
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_random_json_ish_schemas_are_parsed_or_refused_never_crashed_on() -> None:
     schemas: list[object] = []
     tally = {"tried": 0, "accepted": 0, "round_tripped": 0, "refused": 0, "crashes": 0}
 
     @settings(
-        max_examples=500,
+        max_examples=examples(500),
         derandomize=True,
         deadline=None,
         database=None,
@@ -489,6 +491,7 @@ def many_fields(seed: int, fields: int, pad: int = 0) -> dict[str, object]:
     return {**obj(**{f"f{seed}_{i}": {"type": "boolean"} for i in range(fields)}), "description": "d" * pad}
 
 
+@pytest.mark.slow
 def test_schemas_over_the_cached_size_are_parsed_but_not_kept() -> None:
     long_one, wide_one = big_form(0, 1, 90), many_fields(0, CACHED_FIELDS + 1)
     assert CACHED_SCHEMA_LENGTH < len(json.dumps(long_one)) < 2 * CACHED_SCHEMA_LENGTH
@@ -504,6 +507,7 @@ def test_schemas_over_the_cached_size_are_parsed_but_not_kept() -> None:
     assert wide < 4 * 1024 * 1024  # typing's own LRU caches (128 entries each), full after ~128 forms
 
 
+@pytest.mark.slow
 def test_the_cache_holds_at_most_its_entries_of_at_most_the_cached_size() -> None:
     pad = CACHED_SCHEMA_LENGTH - len(json.dumps(many_fields(999, CACHED_FIELDS))) - 10
     retained = retained_after(many_fields(i, CACHED_FIELDS, pad) for i in range(3 * CACHE_ENTRIES))
@@ -632,6 +636,7 @@ BOUNDED_CASES: dict[str, tuple[Callable[[], object], str]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(BOUNDED_CASES))
 def test_a_huge_schema_is_refused_allocating_a_bounded_amount(case: str) -> None:
     make, expected = BOUNDED_CASES[case]

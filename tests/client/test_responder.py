@@ -146,6 +146,7 @@ async def test_the_responder_declines_a_url_request_over_the_wire() -> None:
     assert content.text == "decline None"
 
 
+@pytest.mark.slow
 def test_the_ci_responder_example_deploys_then_declines_with_the_reason() -> None:
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run(

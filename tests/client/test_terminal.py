@@ -23,6 +23,8 @@ from typed_elicit.client._handler import read_request
 from typed_elicit.client._terminal import TerminalForms, clean, terminal_handler
 from typed_elicit.testing._kit import connect
 
+pytestmark = pytest.mark.slow  # each test drives a real pseudo-terminal
+
 SCRIPT = Path(__file__).with_name("terminal_script.py")
 SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import AnyUrl, BaseModel, ConfigDict, EmailStr, Field, ValidationInfo, field_validator
 
+from tests.conftest import examples
 from tests.spec_check import assert_spec_valid
 from typed_elicit import PROTOCOL_VERSIONS, Titles, form, reduce_schema
 from typed_elicit._forms.validate import validate_content
@@ -407,7 +408,8 @@ DEFAULTS = st.one_of(
 )
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kind=st.sampled_from(KINDS), default=DEFAULTS)
 def test_a_default_the_reducer_accepts_is_accepted_by_the_client_and_the_server(
     kind: tuple[Any, dict[str, Any]], default: Any

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from pydantic import BaseModel, Field, StringConstraints
 
 import typed_elicit._forms.reduce as reducer_module
+from tests.conftest import examples
 from tests.counting import CountingDict, CountingList, CountingMapping, CountingSequence
 from tests.spec_check import assert_spec_valid
 from typed_elicit import Choices, Titles, form, reduce_schema
@@ -146,7 +147,7 @@ def test_the_offered_options_are_what_the_answer_is_checked_against() -> None:
     assert "'c'" not in str(caught.value)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=valid_answers(reduce_schema(Pick, options=OPTIONS, defaults={"amount": 50})))
 def test_every_answer_the_kit_calls_valid_for_a_shaped_schema_is_taken(data: dict[str, Any]) -> None:
     record = shaped(Pick, "2026-07-28", options=OPTIONS, defaults={"amount": 50})
@@ -157,7 +158,7 @@ def test_every_answer_the_kit_calls_valid_for_a_shaped_schema_is_taken(data: dic
     assert answer.amount == data.get("amount", 50)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=invalid_answers(reduce_schema(Pick, options=OPTIONS)))
 def test_every_answer_the_kit_calls_invalid_for_a_shaped_schema_is_refused(data: dict[str, Any]) -> None:
     record = shaped(Pick, "2026-07-28", options=OPTIONS)

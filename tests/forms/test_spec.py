@@ -364,11 +364,12 @@ def test_the_demo_value_of_every_field_fits_it():
 def test_hypothesis_answers_honour_exclusive_bounds():
     from hypothesis import given, settings
 
+    from tests.conftest import examples
     from typed_elicit.testing import valid_answers
 
     form = parse_requested_schema(OPEN_RANGES)
 
-    @settings(max_examples=60, deadline=None, database=None)
+    @settings(max_examples=examples(60), deadline=None, database=None)
     @given(valid_answers(OPEN_RANGES))
     def every_answer_fits(answer: dict[str, Any]) -> None:
         form.instance(answer)

@@ -114,6 +114,7 @@ async def test_without_heartbeats_the_same_client_gives_up(era: str, connect: Co
     assert impatient.progress == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
 @pytest.mark.parametrize("era", PUSH_ERAS)
 async def test_over_streamable_http_the_heartbeats_reach_the_waiting_call(era: str, connect: Connect) -> None:

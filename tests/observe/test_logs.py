@@ -417,6 +417,7 @@ def test_a_bug_in_the_filter_hides_the_whole_record_rather_than_let_a_value_thro
 # --- the documented set-up, in a server process of its own ---------------------------------------
 
 
+@pytest.mark.slow
 async def test_the_debug_logs_example_writes_every_chunk_with_the_values_hidden():
     """`examples/debug_logs.py`: the SDK's `log_level="DEBUG"` to stderr, `hide_answer_values()` on."""
     root = Path(__file__).resolve().parents[2]
@@ -429,7 +430,10 @@ async def test_the_debug_logs_example_writes_every_chunk_with_the_values_hidden(
         [sys.executable, "examples/debug_logs.py", str(port)],
         cwd=root,
         stdout=subprocess.DEVNULL,
-        env={**os.environ, "COLUMNS": "100000"},  # the SDK logs through rich when it is installed: no wrapping
+        env={
+            **os.environ,
+            "COLUMNS": "100000",
+        },  # the SDK logs through rich when it is installed: no wrapping
     )
     assert process.stderr is not None
 

@@ -306,6 +306,7 @@ async def test_with_no_provider_set_nothing_is_recorded_and_the_state_carries_no
     assert "1" in text(result)
 
 
+@pytest.mark.slow
 def test_the_traced_wizard_example_prints_one_tree_per_era() -> None:
     import subprocess
     import sys

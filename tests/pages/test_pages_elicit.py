@@ -228,6 +228,7 @@ async def test_on_2026_07_28_rounds_carry_only_request_state_until_the_page_is_s
     assert runs["once"] == 1
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 @pytest.mark.parametrize("era", URL_ERAS)
 async def test_a_page_not_submitted_in_time_times_out(era: str):
@@ -543,6 +544,7 @@ async def test_on_2025_11_25_a_decline_before_any_submit_wins_and_the_page_is_no
     assert ids == []  # nothing was submitted, so nothing completed
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_on_2026_07_28_a_page_timeout_names_the_budget_of_the_clients_rounds():
     server, _ = make_server(timeout=1.0, poll=0.05)
@@ -561,6 +563,7 @@ async def test_on_2026_07_28_a_page_timeout_names_the_budget_of_the_clients_roun
     assert "about 0.5 s" in text
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_a_page_timeout_within_the_budget_of_the_clients_rounds_does_not_mention_it():
     server, _ = make_server(timeout=1.0, poll=0.5)
@@ -755,6 +758,7 @@ async def test_a_call_whose_held_answer_cannot_be_deleted_still_returns_and_logs
     assert SECRET not in caplog.text
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_on_2025_11_25_a_page_submitted_before_a_reply_that_never_comes_is_the_result():
     server, _ = make_server(timeout=1.0)

@@ -801,6 +801,7 @@ async def replays_against_other_users(
     return failures, len(replay_errors), rounds, operations
 
 
+@pytest.mark.slow
 async def test_concurrent_poll_replays_of_one_call_leave_other_users_calls_unaffected(kind, redis_url):
     import uuid
 

@@ -23,6 +23,7 @@ from mcp_types import INVALID_PARAMS, TextContent, TextResourceContents
 from pydantic import ValidationError
 
 from tests.client_servers import Traveller, raw, typed
+from tests.conftest import examples
 from typed_elicit import PROTOCOL_VERSIONS, Accepted, ElicitContext, ProtocolVersion, elicits, reduce_schema
 from typed_elicit._cli import sample_argument
 from typed_elicit.client import parse_requested_schema
@@ -324,7 +325,7 @@ async def test_connect_refuses_an_unknown_era() -> None:
 # --- Hypothesis strategies -------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(valid_answers(Traveller))
 def test_valid_answers_fit_both_the_wire_schema_and_the_model(answer: dict[str, Any]) -> None:
     content = parse_requested_schema(reduce_schema(Traveller)).content(answer)
@@ -332,7 +333,7 @@ def test_valid_answers_fit_both_the_wire_schema_and_the_model(answer: dict[str, 
     Traveller.model_validate(content)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(invalid_answers(Traveller))
 def test_invalid_answers_break_the_wire_schema_and_the_model(answer: dict[str, Any]) -> None:
     with pytest.raises(InvalidResponse):
@@ -363,7 +364,7 @@ RICH = {
 }
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(valid_answers(RICH), invalid_answers(RICH))
 def test_strategies_cover_formats_ranges_and_multi_select(good: dict[str, Any], bad: dict[str, Any]) -> None:
     form = parse_requested_schema(RICH)
@@ -378,7 +379,7 @@ def test_a_form_without_fields_has_no_invalid_answers() -> None:
         invalid_answers({"type": "object", "properties": {}})
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(st.lists(invalid_answers(Traveller), min_size=1, max_size=3))
 def test_generated_invalid_answers_are_all_refused_by_a_typed_tool(answers: list[dict[str, Any]]) -> None:
     user = ScriptedUser(*(send_raw(answer) for answer in answers))
@@ -434,6 +435,7 @@ def documented_command() -> str:
     return str(command)
 
 
+@pytest.mark.slow
 def test_the_documented_command_runs_the_example_tests_from_a_checkout() -> None:
     # Exactly as written in the docs, from the repository root, with this environment's pytest.
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
@@ -453,6 +455,7 @@ def test_the_documented_command_runs_the_example_tests_from_a_checkout() -> None
     assert "9 passed" in done.stdout
 
 
+@pytest.mark.slow
 def test_the_example_tests_pass_in_a_project_of_their_own(tmp_path: Path) -> None:
     # An installed typed_elicit in someone else's project: no configuration of ours applies.
     shutil.copy(ROOT / "examples" / "test_user_tools.py", tmp_path)

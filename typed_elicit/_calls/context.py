@@ -7,13 +7,10 @@ Each method checks its arguments, resolves the question's settings, builds one q
 from __future__ import annotations
 
 import inspect
-import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypedDict, TypeVar, overload
+from typing import Any, TypeVar, overload
 
-import anyio
 from mcp.server.mcpserver import Context
-from mcp.server.request_state import authenticated_principal
 from pydantic import BaseModel, GetCoreSchemaHandler
 from pydantic_core import CoreSchema
 from typing_extensions import Unpack
@@ -23,28 +20,23 @@ from typed_elicit._calls.arguments import (
     check_elicitation_id,
     check_models,
     check_once,
-    check_question,
     check_url_question,
     json_stable,
-    per_model,
 )
 from typed_elicit._calls.askers import Asker, choose
+from typed_elicit._calls.build import AskAll, ask_all, form_question, page_question, url_question
 from typed_elicit._calls.call import Call
-from typed_elicit._calls.plugs import Resume, host_for
+from typed_elicit._calls.plugs import Resume
 from typed_elicit._calls.policy import (
     DEFAULT_POLICY,
-    URL_ON_UNSUPPORTED,
     OnUnsupported,
     Policy,
-    Settings,
     UrlOnUnsupported,
-    resolve,
 )
-from typed_elicit._calls.questions import FormQuestion, PageQuestion, UrlQuestion
 from typed_elicit._core.results import ElicitResult, UrlResult
-from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
-from typed_elicit._forms.reduce import OptionsArg, form_message, is_page_form, page_reduced, reduced, shaped
-from typed_elicit.errors import ElicitArgumentError, ElicitUsageError, PagesNotServed, SchemaError
+from typed_elicit._core.versions import ProtocolVersion
+from typed_elicit._forms.reduce import OptionsArg
+from typed_elicit.errors import ElicitUsageError
 
 M = TypeVar("M", bound=BaseModel)
 M1 = TypeVar("M1", bound=BaseModel)
@@ -54,16 +46,6 @@ M4 = TypeVar("M4", bound=BaseModel)
 M5 = TypeVar("M5", bound=BaseModel)
 M6 = TypeVar("M6", bound=BaseModel)
 J = TypeVar("J", bound=JSON)
-
-
-class AskAll(TypedDict, total=False):
-    """The keyword arguments of `ElicitContext.elicit_all` (see there)."""
-
-    timeout: float | None
-    retries: int | None
-    on_unsupported: OnUnsupported | None
-    options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None
-    defaults: Mapping[type[BaseModel], Mapping[str, object]] | None
 
 
 class ElicitContext:
@@ -157,40 +139,10 @@ class ElicitContext:
             ElicitArgumentError: If an argument is invalid (a `TypeError` and a `ValueError`), or
                 the policy is `"fallback"` outside a tool.
         """
-        question, settings = self._form(
-            model, message, "ctx.elicit", timeout, retries, on_unsupported, options, defaults
+        question, settings = form_question(
+            self._call, model, message, "ctx.elicit", timeout, retries, on_unsupported, options, defaults
         )
         return await self._asker.ask(question, settings)
-
-    def _form(
-        self,
-        model: type[M],
-        message: str | None,
-        asker: str,
-        timeout: float | None,
-        retries: int | None,
-        on_unsupported: OnUnsupported | None,
-        options: Mapping[str, OptionsArg] | None,
-        defaults: Mapping[str, object] | None,
-    ) -> tuple[FormQuestion[M], Settings]:
-        """The form question `asker` (`ctx.elicit`, `ctx.elicit_all`) asks, and its settings."""
-        check_question(model, message, asker)
-        if is_page_form(model):
-            raise SchemaError.page_form(model.__name__, asker)
-        call = self._call
-        settings = resolve(
-            call.policy, asker, timeout=timeout, retries=retries, on_unsupported=on_unsupported
-        )
-        if on_unsupported == "fallback" and call.resume is None and not call.in_tool:
-            assert call.request is not None
-            raise ElicitArgumentError.fallback_outside_tool(asker, call.function, call.request.method)
-        version = call.era or LATEST_PROTOCOL_VERSION
-        if options is None and defaults is None:
-            form = reduced(model, version)
-        else:
-            form = shaped(model, version, options=options, defaults=defaults)
-        text = form_message(model) if message is None else message
-        return FormQuestion(call.next_key(), text, model, form, asker), settings
 
     async def elicit_url(
         self,
@@ -227,17 +179,7 @@ class ElicitContext:
             ElicitArgumentError: If an argument is invalid (a `ValueError`).
         """
         check_url_question(url, message, elicitation_id)
-        why = ": a URL-mode question has no defaults, and never passes through the model"
-        call = self._call
-        settings = resolve(
-            call.policy,
-            "ctx.elicit_url",
-            timeout=timeout,
-            on_unsupported=on_unsupported,
-            allowed=URL_ON_UNSUPPORTED,
-            why=why,
-        )
-        question = UrlQuestion(call.next_key(), message, url, elicitation_id or str(uuid.uuid4()))
+        question, settings = url_question(self._call, url, message, elicitation_id, timeout, on_unsupported)
         return await self._asker.ask(question, settings)
 
     async def elicit_page(
@@ -266,20 +208,7 @@ class ElicitContext:
             ClientError: If the client answered the consent with a JSON-RPC error (2025-11-25).
             ElicitArgumentError: If an argument is invalid (a `TypeError` and a `ValueError`).
         """
-        check_question(model, message, "ctx.elicit_page")
-        call = self._call
-        settings = resolve(call.policy, "ctx.elicit_page", timeout=timeout)
-        form = page_reduced(model)  # a model no page can ask fails here, on every era
-        host = host_for(call.sdk.mcp_server)
-        if host is None:
-            raise PagesNotServed(call.sdk.mcp_server.name)
-        key = call.next_key()
-        if key not in call.pages:
-            request = "" if call.request is None else str(call.request.request_id)
-            call.pages[key] = host.mint(call.function, f"{call.function}:{request}", settings.timeout)
-        text = form_message(model) if message is None else message
-        principal = None if call.request is None else authenticated_principal(call.request)
-        question = PageQuestion(key, text, model, form, call.pages[key], host, principal)
+        question, settings = page_question(self._call, model, message, timeout)
         return await self._asker.ask(question, settings)
 
     async def complete_url(self, elicitation_id: str) -> bool:
@@ -371,44 +300,8 @@ class ElicitContext:
             ElicitationTimeout: If a question is not answered in time.
             ElicitUsageError: Through the fallback, which asks one question per round.
         """
-        asker = "ctx.elicit_all"
-        check_models(models, asker)
-        for model in models:  # every question's shape is checked before any is sent
-            if is_page_form(model):
-                raise SchemaError.page_form(model.__name__, asker)
-        call, timeout, retries = self._call, settings.get("timeout"), settings.get("retries")
-        policy = settings.get("on_unsupported")
-        resolve(call.policy, asker, timeout=timeout, retries=retries, on_unsupported=policy)
-        offers = per_model("options", settings.get("options"), models, "[...]")
-        filled = per_model("defaults", settings.get("defaults"), models, "...")
-        for model in models:
-            if model in offers or model in filled:
-                shaped(
-                    model,
-                    call.era or LATEST_PROTOCOL_VERSION,
-                    options=offers.get(model),
-                    defaults=filled.get(model),
-                )
-        results: list[ElicitResult[Any] | None] = [None] * len(models)
-
-        async def ask(index: int, model: type[BaseModel]) -> None:
-            question, resolved = self._form(
-                model, None, asker, timeout, retries, policy, offers.get(model), filled.get(model)
-            )
-            results[index] = await self._asker.ask(question, resolved)
-
-        try:
-            async with anyio.create_task_group() as group:
-                for index, model in enumerate(models):
-                    group.start_soon(ask, index, model)
-        except BaseException as exc:
-            inner: tuple[BaseException, ...] = getattr(exc, "exceptions", ())
-            # A question's own error reaches the caller as itself, as if asked alone; internal
-            # signals (the round's end) stay in the group for @elicits to merge.
-            if inner and all(isinstance(leaf, Exception) for leaf in inner):
-                raise inner[0] from None
-            raise
-        return tuple(result for result in results if result is not None)
+        check_models(models, "ctx.elicit_all")
+        return await ask_all(self._call, self._asker, models, settings)
 
     @overload
     async def once(self, key: str, fn: Callable[[], Awaitable[J]]) -> J: ...

@@ -1,0 +1,178 @@
+"""The questions `ElicitContext` asks, built from a method's arguments, and `elicit_all`'s fan-out.
+
+Each builder checks what only the call knows (the era, the policy in force, the page host),
+resolves the question's settings once (`policy.resolve`) and returns the question the
+call's asker takes; the facade checks the arguments' own shape first (`arguments`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any, TypedDict, TypeVar
+
+import anyio
+from mcp.server.request_state import authenticated_principal
+from pydantic import BaseModel
+
+from typed_elicit._calls.arguments import check_question, per_model
+from typed_elicit._calls.askers import Asker
+from typed_elicit._calls.call import Call
+from typed_elicit._calls.plugs import host_for
+from typed_elicit._calls.policy import (
+    URL_ON_UNSUPPORTED,
+    OnUnsupported,
+    Settings,
+    UrlOnUnsupported,
+    resolve,
+)
+from typed_elicit._calls.questions import FormQuestion, PageQuestion, UrlQuestion
+from typed_elicit._core.results import ElicitResult
+from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
+from typed_elicit._forms.reduce import OptionsArg, form_message, is_page_form, page_reduced, reduced, shaped
+from typed_elicit.errors import ElicitArgumentError, PagesNotServed, SchemaError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class AskAll(TypedDict, total=False):
+    """The keyword arguments of `ElicitContext.elicit_all` (see there)."""
+
+    timeout: float | None
+    retries: int | None
+    on_unsupported: OnUnsupported | None
+    options: Mapping[type[BaseModel], Mapping[str, OptionsArg]] | None
+    defaults: Mapping[type[BaseModel], Mapping[str, object]] | None
+
+
+def form_question(
+    call: Call,
+    model: type[M],
+    message: str | None,
+    asker: str,
+    timeout: float | None,
+    retries: int | None,
+    on_unsupported: OnUnsupported | None,
+    options: Mapping[str, OptionsArg] | None,
+    defaults: Mapping[str, object] | None,
+) -> tuple[FormQuestion[M], Settings]:
+    """The form question `asker` (`ctx.elicit`, `ctx.elicit_all`) asks, and its settings.
+
+    Raises:
+        SchemaError: If `model` is a page form, or cannot be elicited on the call's era.
+        OptionsError: If `options`/`defaults` do not fit `model`.
+        ElicitArgumentError: If a setting is invalid, or the policy is `"fallback"` outside a tool.
+    """
+    check_question(model, message, asker)
+    if is_page_form(model):
+        raise SchemaError.page_form(model.__name__, asker)
+    settings = resolve(call.policy, asker, timeout=timeout, retries=retries, on_unsupported=on_unsupported)
+    if on_unsupported == "fallback" and call.resume is None and not call.in_tool:
+        assert call.request is not None
+        raise ElicitArgumentError.fallback_outside_tool(asker, call.function, call.request.method)
+    version = call.era or LATEST_PROTOCOL_VERSION
+    if options is None and defaults is None:
+        form = reduced(model, version)
+    else:
+        form = shaped(model, version, options=options, defaults=defaults)
+    text = form_message(model) if message is None else message
+    return FormQuestion(call.next_key(), text, model, form, asker), settings
+
+
+def url_question(
+    call: Call,
+    url: str,
+    message: str,
+    elicitation_id: str | None,
+    timeout: float | None,
+    on_unsupported: UrlOnUnsupported | None,
+) -> tuple[UrlQuestion, Settings]:
+    """The URL question `ctx.elicit_url` asks, and its settings (`elicitation_id` minted if None).
+
+    Raises:
+        ElicitArgumentError: If a setting is invalid.
+    """
+    why = ": a URL-mode question has no defaults, and never passes through the model"
+    settings = resolve(
+        call.policy,
+        "ctx.elicit_url",
+        timeout=timeout,
+        on_unsupported=on_unsupported,
+        allowed=URL_ON_UNSUPPORTED,
+        why=why,
+    )
+    return UrlQuestion(call.next_key(), message, url, elicitation_id or str(uuid.uuid4())), settings
+
+
+def page_question(
+    call: Call, model: type[M], message: str | None, timeout: float | None
+) -> tuple[PageQuestion[M], Settings]:
+    """The page question `ctx.elicit_page` asks, its page minted once per call, and its settings.
+
+    Raises:
+        SchemaError: If no page can ask `model` (on every era).
+        PagesNotServed: If the server does not serve pages.
+        ElicitArgumentError: If a setting is invalid.
+    """
+    check_question(model, message, "ctx.elicit_page")
+    settings = resolve(call.policy, "ctx.elicit_page", timeout=timeout)
+    form = page_reduced(model)
+    host = host_for(call.sdk.mcp_server)
+    if host is None:
+        raise PagesNotServed(call.sdk.mcp_server.name)
+    key = call.next_key()
+    if key not in call.pages:
+        request = "" if call.request is None else str(call.request.request_id)
+        call.pages[key] = host.mint(call.function, f"{call.function}:{request}", settings.timeout)
+    text = form_message(model) if message is None else message
+    principal = None if call.request is None else authenticated_principal(call.request)
+    return PageQuestion(key, text, model, form, call.pages[key], host, principal), settings
+
+
+async def ask_all(
+    call: Call, asker: Asker, models: tuple[type[BaseModel], ...], settings: AskAll
+) -> tuple[ElicitResult[Any], ...]:
+    """Ask `models` (at least one) together through `asker`: every shape checked before any is sent.
+
+    Raises:
+        SchemaError: If a model is a page form.
+        OptionsError: If any question's options or defaults do not fit.
+        ElicitArgumentError: If an argument is invalid.
+        Exception: The first question's own error, as if it had been asked alone.
+    """
+    name = "ctx.elicit_all"
+    for model in models:
+        if is_page_form(model):
+            raise SchemaError.page_form(model.__name__, name)
+    timeout, retries, policy = (
+        settings.get("timeout"),
+        settings.get("retries"),
+        settings.get("on_unsupported"),
+    )
+    resolve(call.policy, name, timeout=timeout, retries=retries, on_unsupported=policy)
+    offers = per_model("options", settings.get("options"), models, "[...]")
+    filled = per_model("defaults", settings.get("defaults"), models, "...")
+    for model in models:
+        if model in offers or model in filled:
+            era = call.era or LATEST_PROTOCOL_VERSION
+            shaped(model, era, options=offers.get(model), defaults=filled.get(model))
+    results: list[ElicitResult[Any] | None] = [None] * len(models)
+
+    async def ask(index: int, model: type[BaseModel]) -> None:
+        question, resolved = form_question(
+            call, model, None, name, timeout, retries, policy, offers.get(model), filled.get(model)
+        )
+        results[index] = await asker.ask(question, resolved)
+
+    try:
+        async with anyio.create_task_group() as group:
+            for index, model in enumerate(models):
+                group.start_soon(ask, index, model)
+    except BaseException as exc:
+        inner: tuple[BaseException, ...] = getattr(exc, "exceptions", ())
+        # A question's own error reaches the caller as itself, as if asked alone; internal
+        # signals (the round's end) stay in the group for @elicits to merge.
+        if inner and all(isinstance(leaf, Exception) for leaf in inner):
+            raise inner[0] from None
+        raise
+    return tuple(result for result in results if result is not None)
