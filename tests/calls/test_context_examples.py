@@ -21,7 +21,8 @@ from mcp_types import (
     TextContent,
 )
 
-from tests.conftest import BOUND, Reply, accept, cancel, decline, user
+from tests.conftest import BOUND
+from typed_elicit.testing import ScriptedUser, Step, accept, cancel, decline
 
 pytestmark = pytest.mark.anyio
 
@@ -48,7 +49,7 @@ class Scenario:
     module: str
     tool: str
     arguments: dict[str, Any]
-    replies: list[Reply]
+    replies: list[Step]
     expected: str
     questions: int = field(default=-1)
 
@@ -59,7 +60,11 @@ class Scenario:
 
 SCENARIOS = {
     "delete-confirmed": Scenario(
-        "delete_file", "delete_file", {"path": "/tmp/x"}, [accept(confirm=True)], "Deleted /tmp/x"
+        "delete_file",
+        "delete_file",
+        {"path": "/tmp/x"},
+        [ElicitResult(action="accept", content={"confirm": True})],
+        "Deleted /tmp/x",
     ),
     "delete-declined": Scenario(
         "delete_file", "delete_file", {"path": "/tmp/x"}, [decline()], "Deletion cancelled"
@@ -68,7 +73,7 @@ SCENARIOS = {
         "registration",
         "register",
         {"username": "ann"},
-        [accept(email="ann@example.com", age=30)],
+        [ElicitResult(action="accept", content={"email": "ann@example.com", "age": 30})],
         "Registered ann with email ann@example.com (age 30, newsletter=False)",
     ),
     "registration-cancelled": Scenario(
@@ -78,45 +83,58 @@ SCENARIOS = {
         "project_creation",
         "create_project",
         {"name": "demo"},
-        [accept(description="A demo")],
+        [ElicitResult(action="accept", content={"description": "A demo"})],
         "Created project 'demo': A demo (public=False, max_users=10)",
     ),
     "deploy": Scenario(
         "deployment_wizard",
         "deploy",
         {"app_name": "web"},
-        [accept(environment="production"), accept(cpu_cores=4, memory_gb=16, auto_scale=True)],
+        [
+            ElicitResult(action="accept", content={"environment": "production"}),
+            ElicitResult(action="accept", content={"cpu_cores": 4, "memory_gb": 16, "auto_scale": True}),
+        ],
         "Deployed web to production (4 cores, 16GB, auto_scale=True)",
     ),
     "deploy-stopped-at-step-two": Scenario(
         "deployment_wizard",
         "deploy",
         {"app_name": "web"},
-        [accept(environment="staging"), decline()],
+        [ElicitResult(action="accept", content={"environment": "staging"}), decline()],
         "Deployment cancelled",
     ),
     "pizza-with-toppings": Scenario(
         "pizza_order",
         "order_pizza",
         {"size": "large"},
-        [accept(want_toppings=True), accept(toppings="ham, olives", crust="thin")],
+        [
+            ElicitResult(action="accept", content={"want_toppings": True}),
+            ElicitResult(action="accept", content={"toppings": "ham, olives", "crust": "thin"}),
+        ],
         "large thin-crust pizza with ham, olives",
     ),
     "pizza-plain-asks-once": Scenario(
-        "pizza_order", "order_pizza", {"size": "small"}, [accept(want_toppings=False)], "small plain pizza"
+        "pizza_order",
+        "order_pizza",
+        {"size": "small"},
+        [ElicitResult(action="accept", content={"want_toppings": False})],
+        "small plain pizza",
     ),
     "contact-email-asked-again": Scenario(
         "contact_form",
         "contact_us",
         {"topic": "billing"},
-        [accept(name="Ann", email="not-an-email"), accept(name="Ann", email="ann@example.com")],
+        [
+            ElicitResult(action="accept", content={"name": "Ann", "email": "not-an-email"}),
+            ElicitResult(action="accept", content={"name": "Ann", "email": "ann@example.com"}),
+        ],
         "Ticket about 'billing' opened for Ann <ann@example.com>",
     ),
     "expense-approved": Scenario(
         "expense_approval",
         "submit_expense",
         {"description": "Laptop", "amount": 1500},
-        [accept(approved=True, note="ok")],
+        [ElicitResult(action="accept", content={"approved": True, "note": "ok"})],
         "Processed Laptop ($1500.00), approved: ok",
     ),
     "expense-small-needs-no-question": Scenario(
@@ -130,21 +148,25 @@ SCENARIOS = {
         "funds_transfer",
         "transfer_funds",
         {"from_account": "A", "to_account": "B", "amount": 50},
-        [accept(confirmed=True), latest_code],
+        [ElicitResult(action="accept", content={"confirmed": True}), latest_code],
         "Transferred $50.00 from A to B",
     ),
     "transfer-wrong-code": Scenario(
         "funds_transfer",
         "transfer_funds",
         {"from_account": "A", "to_account": "B", "amount": 50},
-        [accept(confirmed=True), accept(code="12ab"), wrong_code],
+        [
+            ElicitResult(action="accept", content={"confirmed": True}),
+            ElicitResult(action="accept", content={"code": "12ab"}),
+            wrong_code,
+        ],
         "Invalid verification code; transfer cancelled",
     ),
     "dev-config": Scenario(
         "dev_config",
         "configure_dev",
         {"project": "web"},
-        [accept(editor="vim", port=8080)],
+        [ElicitResult(action="accept", content={"editor": "vim", "port": 8080})],
         "web: editor=vim port=8080 hot_reload=True",
     ),
 }
@@ -155,31 +177,31 @@ async def test_seed_scenario_behaves_the_same_on_every_era(connect, era, name):
     scenario = SCENARIOS[name]
     module = example(scenario.module)
     sent_before = len(example("funds_transfer").OUTBOX)
-    scripted = user(*scenario.replies)
+    scripted = ScriptedUser(*scenario.replies)
     async with connect(module.server, era, scripted) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool(scenario.tool, scenario.arguments)
     assert isinstance(result.content[0], TextContent)
     assert (result.is_error, result.content[0].text) == (False, scenario.expected)
-    assert len(scripted.asked) == scenario.questions
-    if scenario.module == "funds_transfer" and len(scripted.asked) > 1:
+    assert len(scripted.questions) == scenario.questions
+    if scenario.module == "funds_transfer" and len(scripted.questions) > 1:
         assert len(example("funds_transfer").OUTBOX) == sent_before + 1
 
 
 async def test_contact_form_states_the_email_problem_when_asking_again(connect, era):
-    scripted = user(*SCENARIOS["contact-email-asked-again"].replies)
+    scripted = ScriptedUser(*SCENARIOS["contact-email-asked-again"].replies)
     async with connect(example("contact_form").server, era, scripted) as client:
         with anyio.fail_after(BOUND):
             await client.call_tool("contact_us", {"topic": "billing"})
-    assert "email: value is not a valid email address" in scripted.asked[1].message
+    assert "email: value is not a valid email address" in scripted.questions[1].message
 
 
 async def test_dev_config_shows_titled_editors_in_the_era_shape(connect, era):
-    scripted = user(accept(editor="emacs"))
+    scripted = ScriptedUser(accept(editor="emacs"))
     async with connect(example("dev_config").server, era, scripted) as client:
         with anyio.fail_after(BOUND):
             await client.call_tool("configure_dev", {"project": "web"})
-    editor = scripted.asked[0].requested_schema["properties"]["editor"]
+    editor = scripted.questions[0].requested_schema["properties"]["editor"]
     if era == "2025-06-18":
         assert editor["enumNames"] == ["VS Code", "Vim", "Emacs", "Sublime Text"]
     else:
@@ -198,7 +220,7 @@ async def test_a_resent_final_round_moves_the_money_once(connect):
     bank = example("funds_transfer")
     arguments = {"from_account": "A", "to_account": "B", "amount": 25}
     before = dict(bank.TRANSFERS)
-    async with connect(bank.server, "2026-07-28", user()) as client:
+    async with connect(bank.server, "2026-07-28", ScriptedUser()) as client:
         session = client.session
         with anyio.fail_after(BOUND):
             first = await session.call_tool("transfer_funds", arguments, allow_input_required=True)
@@ -206,12 +228,12 @@ async def test_a_resent_final_round_moves_the_money_once(connect):
             second = await session.call_tool(
                 "transfer_funds",
                 arguments,
-                input_responses={"q0": accept(confirmed=True)},
+                input_responses={"q0": ElicitResult(action="accept", content={"confirmed": True})},
                 request_state=first.request_state,
                 allow_input_required=True,
             )
             assert isinstance(second, InputRequiredResult)
-            final = {"q1": accept(code=bank.OUTBOX[-1])}
+            final = {"q1": ElicitResult(action="accept", content={"code": bank.OUTBOX[-1]})}
             done = await session.call_tool(
                 "transfer_funds", arguments, input_responses=final, request_state=second.request_state
             )

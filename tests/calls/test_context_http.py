@@ -8,10 +8,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import ElicitResult, TextContent
 from pydantic import BaseModel
 
-from tests.conftest import BOUND, accept, decline, serve_http, user
+from tests.conftest import BOUND, serve_http
 from typed_elicit import Accepted, Declined
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
+from typed_elicit.testing import ScriptedUser, accept, decline, send_raw
 
 pytestmark = pytest.mark.anyio
 
@@ -48,21 +49,21 @@ def build_server() -> MCPServer:
 
 
 async def test_two_dependent_questions_work_over_http(connect, era):
-    scripted = user(accept(name="prod"), accept(cpus=4))
+    scripted = ScriptedUser(accept(name="prod"), accept(cpus=4))
     async with serve_http(build_server()) as url, connect(url, era, scripted) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("wizard", {"app": "web"})
     assert isinstance(result.content[0], TextContent)
     assert result.content[0].text == "web@prodx4"
-    assert [q.message for q in scripted.asked] == ["Where to?", "How big in prod?"]
+    assert [q.message for q in scripted.questions] == ["Where to?", "How big in prod?"]
 
 
 async def test_decline_and_errors_travel_over_http(connect, era):
     async with serve_http(build_server()) as url:
-        async with connect(url, era, user(accept(name="dev"), decline())) as client:
+        async with connect(url, era, ScriptedUser(send_raw({"name": "dev"}), decline())) as client:
             with anyio.fail_after(BOUND):
                 declined = await client.call_tool("wizard", {"app": "api"})
-        async with connect(url, era, user(accept(name=7))) as client:
+        async with connect(url, era, ScriptedUser(send_raw({"name": 7}))) as client:
             with anyio.fail_after(BOUND):
                 invalid = await client.call_tool("wizard", {"app": "api"})
     assert isinstance(declined.content[0], TextContent)
@@ -83,7 +84,7 @@ async def test_push_timeout_over_http_cancels_the_question(connect, push_era):
             stopped.set()
         raise AssertionError("unreachable")
 
-    async with serve_http(build_server()) as url, connect(url, push_era, user(never)) as client:
+    async with serve_http(build_server()) as url, connect(url, push_era, ScriptedUser(never)) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("wizard", {"app": "web"})
             await stopped.wait()
@@ -93,7 +94,7 @@ async def test_push_timeout_over_http_cancels_the_question(connect, push_era):
 
 
 async def test_stateless_http_cannot_ask_on_push_eras_but_can_on_2026_07_28(connect, era):
-    scripted = user(accept(name="prod"), accept(cpus=2))
+    scripted = ScriptedUser(accept(name="prod"), accept(cpus=2))
     async with serve_http(build_server(), stateless_http=True) as url, connect(url, era, scripted) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("wizard", {"app": "web"})

@@ -12,12 +12,13 @@ from mcp_types import ElicitRequestFormParams, ElicitResult, InputRequiredResult
 from pydantic import BaseModel
 
 import typed_elicit._calls.policy as policy_module
-from tests.conftest import BOUND, accept, task_count, user
+from tests.conftest import BOUND, task_count
 from typed_elicit import Accepted
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
 from typed_elicit._calls.policy import get_default_timeout, set_default_timeout
 from typed_elicit.errors import SchemaError
+from typed_elicit.testing import ScriptedUser, accept, send_raw
 
 pytestmark = pytest.mark.anyio
 
@@ -114,7 +115,7 @@ def forever(started: anyio.Event, stopped: anyio.Event) -> Any:
 
 async def test_push_timeout_cancels_the_pending_question_and_leaks_nothing(connect, push_era):
     asked, stopped = anyio.Event(), anyio.Event()
-    async with connect(server, push_era, user(forever(asked, stopped))) as client:
+    async with connect(server, push_era, ScriptedUser(forever(asked, stopped))) as client:
         await anyio.wait_all_tasks_blocked()
         baseline = task_count()
         with anyio.fail_after(BOUND):
@@ -130,7 +131,7 @@ async def test_push_timeout_cancels_the_pending_question_and_leaks_nothing(conne
 
 async def test_per_call_timeout_overrides_the_decorator(connect, push_era):
     asked, stopped = anyio.Event(), anyio.Event()
-    async with connect(server, push_era, user(forever(asked, stopped))) as client:
+    async with connect(server, push_era, ScriptedUser(forever(asked, stopped))) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("hurried", {"per_call": 0.05})
     assert isinstance(result.content[0], TextContent)
@@ -142,7 +143,7 @@ async def test_global_default_timeout_applies_when_nothing_else_is_set(connect, 
     asked, stopped = anyio.Event(), anyio.Event()
     set_default_timeout(0.05)
     try:
-        async with connect(server, push_era, user(forever(asked, stopped))) as client:
+        async with connect(server, push_era, ScriptedUser(forever(asked, stopped))) as client:
             with anyio.fail_after(BOUND):
                 result = await client.call_tool("defaulted", {})
     finally:
@@ -163,7 +164,7 @@ async def test_client_disconnect_mid_question_ends_the_tool_and_leaks_nothing(co
     before = task_count()
 
     async def use_then_vanish() -> None:
-        async with connect(server, era, user(forever(asked, stopped))) as client:
+        async with connect(server, era, ScriptedUser(forever(asked, stopped))) as client:
             await client.call_tool("abandoned", {})
 
     with anyio.fail_after(BOUND):
@@ -179,7 +180,7 @@ async def test_client_disconnect_mid_question_ends_the_tool_and_leaks_nothing(co
 
 async def test_a_different_question_on_replay_is_a_replay_mismatch(connect, era):
     RUNS.clear()
-    async with connect(server, era, user(accept(confirm=True), accept(text="t"))) as client:
+    async with connect(server, era, ScriptedUser(accept(confirm=True), accept(text="t"))) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("drifting", {"drift_on_round": 2})
     assert isinstance(result.content[0], TextContent)
@@ -195,7 +196,7 @@ async def test_a_different_question_on_replay_is_a_replay_mismatch(connect, era)
 
 async def test_a_recorded_answer_pinned_to_another_question_is_a_replay_mismatch(connect):
     RUNS.clear()
-    async with connect(server, "2026-07-28", user(accept(confirm=True), accept(text="t"))) as client:
+    async with connect(server, "2026-07-28", ScriptedUser(accept(confirm=True), accept(text="t"))) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("drifting", {"drift_on_round": 3})
     assert result.is_error
@@ -205,7 +206,7 @@ async def test_a_recorded_answer_pinned_to_another_question_is_a_replay_mismatch
 
 
 async def test_a_missing_answer_gets_the_question_asked_again(connect):
-    async with connect(server, "2026-07-28", user()) as client:
+    async with connect(server, "2026-07-28", ScriptedUser()) as client:
         session = client.session
         with anyio.fail_after(BOUND):
             first = await session.call_tool("confirm", {}, allow_input_required=True)
@@ -221,7 +222,7 @@ async def test_a_missing_answer_gets_the_question_asked_again(connect):
             done = await session.call_tool(
                 "confirm",
                 {},
-                input_responses={"q0": accept(confirm=True)},
+                input_responses={"q0": ElicitResult(action="accept", content={"confirm": True})},
                 request_state=again.request_state,
             )
     assert isinstance(done.content[0], TextContent)
@@ -229,16 +230,19 @@ async def test_a_missing_answer_gets_the_question_asked_again(connect):
 
 
 async def test_an_answer_to_a_question_never_asked_is_ignored(connect):
-    async with connect(server, "2026-07-28", user()) as client:
+    async with connect(server, "2026-07-28", ScriptedUser()) as client:
         with anyio.fail_after(BOUND):
             result = await client.session.call_tool(
-                "confirm", {}, input_responses={"q0": accept(confirm=True)}, allow_input_required=True
+                "confirm",
+                {},
+                input_responses={"q0": ElicitResult(action="accept", content={"confirm": True})},
+                allow_input_required=True,
             )
     assert isinstance(result, InputRequiredResult)
 
 
 async def test_prompts_can_elicit_on_every_era(connect, era):
-    async with connect(server, era, user(accept(text="hello"))) as client:
+    async with connect(server, era, ScriptedUser(accept(text="hello"))) as client:
         with anyio.fail_after(BOUND):
             result = await client.get_prompt("greet", {"topic": "news"})
     content = result.messages[0].content
@@ -247,14 +251,14 @@ async def test_prompts_can_elicit_on_every_era(connect, era):
 
 
 async def test_resource_templates_can_elicit_on_every_era(connect, era):
-    async with connect(server, era, user(accept(text="x"))) as client:
+    async with connect(server, era, ScriptedUser(accept(text="x"))) as client:
         with anyio.fail_after(BOUND):
             result = await client.read_resource("note://bob")
     assert getattr(result.contents[0], "text", None) == "bob=x"
 
 
 async def test_prompt_errors_reach_the_client_with_their_cause(connect, era):
-    async with connect(server, era, user(accept(text=3))) as client:
+    async with connect(server, era, ScriptedUser(send_raw({"text": 3}))) as client:
         with pytest.raises(
             MCPError, match=r"InvalidResponse: the answer to Note is invalid: text: expected a string"
         ):
@@ -263,7 +267,7 @@ async def test_prompt_errors_reach_the_client_with_their_cause(connect, era):
 
 
 async def test_resource_errors_reach_the_client_with_their_cause(connect, era):
-    async with connect(server, era, user(accept(other=1))) as client:
+    async with connect(server, era, ScriptedUser(send_raw({"other": 1}))) as client:
         with pytest.raises(MCPError, match=r"InvalidResponse: .*other: was not asked for"):
             with anyio.fail_after(BOUND):
                 await client.read_resource("note://bob")

@@ -12,9 +12,10 @@ from mcp_types import ElicitRequestFormParams, ElicitResult, TextContent
 from pydantic import BaseModel, Field
 
 import typed_elicit._forms.reduce as reducer_module
-from tests.conftest import BOUND, accept, decline, user
+from tests.conftest import BOUND
 from tests.counting import CountingMapping, CountingSequence
 from typed_elicit import Accepted, Choices, ElicitContext, elicits
+from typed_elicit.testing import ScriptedUser, accept, decline, send_raw
 
 pytestmark = pytest.mark.anyio
 
@@ -108,28 +109,28 @@ def reset_offer() -> None:
 
 
 async def test_a_choices_field_offers_exactly_the_options_given_on_every_era(connect, era):
-    scripted = user(accept(account="acc-2"))
+    scripted = ScriptedUser(accept(account="acc-2"))
     async with connect(server, era, scripted) as client:
         assert await call(client, "pick") == (False, "acc-2")
-    assert scripted.asked[0].requested_schema == {
+    assert scripted.questions[0].requested_schema == {
         "type": "object",
         "properties": {"account": {"type": "string", "enum": ["acc-1", "acc-2"]}},
         "required": ["account"],
     }
-    assert scripted.asked[0].message == "Which account?"
+    assert scripted.questions[0].message == "Which account?"
 
 
 async def test_an_answer_outside_the_offered_options_is_asked_again_naming_only_that_field(connect, era):
-    scripted = user(accept(account="acc-3"), accept(account="acc-1"))
+    scripted = ScriptedUser(send_raw({"account": "acc-3"}), send_raw({"account": "acc-1"}))
     async with connect(server, era, scripted) as client:
         assert await call(client, "pick") == (False, "acc-1")
-    again = scripted.asked[1].message
+    again = scripted.questions[1].message
     assert "account: is not one of the offered options" in again
     assert "acc-3" not in again
 
 
 async def test_an_answer_outside_the_offered_options_is_refused_when_retries_run_out(connect, era):
-    scripted = user(accept(account="x"), accept(account="y"))
+    scripted = ScriptedUser(send_raw({"account": "x"}), send_raw({"account": "y"}))
     async with connect(server, era, scripted) as client:
         is_error, text = await call(client, "pick")
     assert is_error
@@ -139,40 +140,43 @@ async def test_an_answer_outside_the_offered_options_is_refused_when_retries_run
 
 
 async def test_titled_options_and_defaults_travel_in_the_shape_of_each_era(connect, era):
-    scripted = user(accept(account="acc-1", amount=7))
+    scripted = ScriptedUser(accept(account="acc-1", amount=7))
     async with connect(server, era, scripted) as client:
         is_error, text = await call(client, "charge")
     if era == "2025-06-18":  # no defaults but booleans on the wire: refused before anything is sent
         assert is_error
         assert "Charge.account: protocol 2025-06-18 carries defaults for yes/no fields only" in text
         assert "Charge.amount:" in text
-        assert scripted.asked == []
+        assert scripted.questions == []
         return
     assert (is_error, json.loads(text)) == (False, {"account": "acc-1", "amount": 7, "note": ""})
-    assert scripted.asked[0].requested_schema["properties"]["account"] == {
+    assert scripted.questions[0].requested_schema["properties"]["account"] == {
         "type": "string",
         "oneOf": [{"const": "acc-1", "title": "Checking"}, {"const": "acc-2", "title": "Savings"}],
         "default": "acc-2",
     }
-    assert scripted.asked[0].requested_schema["properties"]["amount"]["default"] == 40
-    assert "required" not in scripted.asked[0].requested_schema  # every field has a default now
+    assert scripted.questions[0].requested_schema["properties"]["amount"]["default"] == 40
+    assert "required" not in scripted.questions[0].requested_schema  # every field has a default now
 
 
 async def test_a_left_out_field_gets_its_call_time_default(connect, modern_era):
-    scripted = user(accept())  # the raw accept leaves every field out
+    scripted = ScriptedUser(accept())  # the raw accept leaves every field out
     async with connect(server, modern_era, scripted) as client:
         assert await call(client, "charge") == (False, '{"account":"acc-2","amount":40,"note":""}')
 
 
 async def test_a_bool_default_travels_on_every_era(connect, era):
-    scripted = user(accept())
+    scripted = ScriptedUser(accept())
     async with connect(server, era, scripted) as client:
         assert await call(client, "confirm") == (False, "True")
-    assert scripted.asked[0].requested_schema["properties"]["confirm"] == {"type": "boolean", "default": True}
+    assert scripted.questions[0].requested_schema["properties"]["confirm"] == {
+        "type": "boolean",
+        "default": True,
+    }
 
 
 async def test_multi_select_with_call_time_options_keeps_its_item_bounds(connect, era):
-    scripted = user(accept(tags=["a", "c"]))
+    scripted = ScriptedUser(accept(tags=["a", "c"]))
     async with connect(server, era, scripted) as client:
         is_error, text = await call(client, "tag")
     if era == "2025-06-18":
@@ -180,7 +184,7 @@ async def test_multi_select_with_call_time_options_keeps_its_item_bounds(connect
         assert "multi-select fields need protocol 2025-11-25" in text
         return
     assert (is_error, text) == (False, "a,c")
-    assert scripted.asked[0].requested_schema["properties"]["tags"] == {
+    assert scripted.questions[0].requested_schema["properties"]["tags"] == {
         "type": "array",
         "items": {"type": "string", "enum": ["a", "b", "c"]},
         "minItems": 1,
@@ -196,7 +200,7 @@ async def test_multi_select_with_call_time_options_keeps_its_item_bounds(connect
 async def test_a_multi_select_answer_outside_the_offer_or_its_bounds_is_refused(
     connect, modern_era, tags, problem
 ):
-    scripted = user(accept(tags=tags))
+    scripted = ScriptedUser(send_raw({"tags": tags}))
     async with connect(server, modern_era, scripted) as client:
         is_error, text = await call(client, "tag")
     assert is_error
@@ -204,12 +208,12 @@ async def test_a_multi_select_answer_outside_the_offer_or_its_bounds_is_refused(
 
 
 async def test_a_choices_field_asked_without_options_fails_before_anything_is_sent(connect, era):
-    scripted = user()
+    scripted = ScriptedUser()
     async with connect(server, era, scripted) as client:
         is_error, text = await call(client, "unoptioned")
     assert is_error
     assert "PickAccount.account: is a Choices() field, so each question must offer its options" in text
-    assert scripted.asked == []
+    assert scripted.questions == []
 
 
 async def test_a_replay_offering_other_options_is_a_replay_mismatch():
@@ -219,7 +223,7 @@ async def test_a_replay_offering_other_options_is_a_replay_mismatch():
         OFFERED["options"] = ["acc-1", "acc-9"]  # what the tool will offer when it runs again
         return ElicitResult(action="accept", content={"account": "acc-1"})
 
-    scripted = user(answer_then_change)
+    scripted = ScriptedUser(answer_then_change)
     async with kit.connect(server, "2026-07-28", elicitation_callback=scripted) as client:
         is_error, text = await call(client, "pick")
     assert is_error
@@ -229,25 +233,28 @@ async def test_a_replay_offering_other_options_is_a_replay_mismatch():
 async def test_a_replay_offering_the_same_options_takes_the_answer():
     from typed_elicit import testing as kit
 
-    scripted = user(accept(account="acc-1"))
+    scripted = ScriptedUser(accept(account="acc-1"))
     async with kit.connect(server, "2026-07-28", elicitation_callback=scripted) as client:
         assert await call(client, "pick") == (False, "acc-1")
 
 
 async def test_a_reask_prefills_the_fields_that_were_valid(connect, era):
-    scripted = user(accept(account="acc-1", amount=5000, note="hello"), accept(account="acc-1", amount=5))
+    scripted = ScriptedUser(
+        send_raw({"account": "acc-1", "amount": 5000, "note": "hello"}),
+        send_raw({"account": "acc-1", "amount": 5}),
+    )
     async with connect(server, era, scripted) as client:
         is_error, text = await call(client, "charge")
     if era == "2025-06-18":
         assert is_error  # its non-bool defaults cannot travel (see the test above)
         return
     assert (is_error, json.loads(text)) == (False, {"account": "acc-1", "amount": 5, "note": ""})
-    first, again = (q.requested_schema["properties"] for q in scripted.asked)
+    first, again = (q.requested_schema["properties"] for q in scripted.questions)
     assert first["note"].get("default") == ""
     assert again["account"]["default"] == "acc-1"  # valid: pre-filled with what the user chose
     assert again["note"]["default"] == "hello"
     assert again["amount"]["default"] == 40  # invalid: keeps the question's own default
-    message = scripted.asked[1].message
+    message = scripted.questions[1].message
     assert "amount:" in message
     assert "account:" not in message
     assert "note:" not in message
@@ -266,10 +273,10 @@ async def test_a_reask_prefills_booleans_on_every_era(connect, era):
         result = await ctx.elicit(Pair, "Pair?", retries=1)
         return result.data.model_dump_json() if isinstance(result, Accepted) else "no"
 
-    scripted = user(accept(ok=False, count=-1), accept(ok=False, count=2))
+    scripted = ScriptedUser(send_raw({"ok": False, "count": -1}), send_raw({"ok": False, "count": 2}))
     async with connect(pair_server, era, scripted) as client:
         assert await call(client, "ask") == (False, '{"ok":false,"count":2}')
-    again = scripted.asked[1].requested_schema
+    again = scripted.questions[1].requested_schema
     assert again["properties"]["ok"] == {"type": "boolean", "default": False}
     assert again["properties"]["count"].get("default") is None
     assert again["required"] == ["ok", "count"]  # a pre-fill shows; it never fills in on arrival
@@ -288,17 +295,19 @@ async def test_a_reask_prefills_a_multi_select_choice_of_several_offered_options
         result = await ctx.elicit(Picks, "Picks?", options={"tags": ["a", "b", "c"]}, retries=1)
         return result.data.model_dump_json() if isinstance(result, Accepted) else "no"
 
-    scripted = user(accept(tags=["a", "c"], count=-1), accept(tags=["a", "c"], count=2))
+    scripted = ScriptedUser(
+        send_raw({"tags": ["a", "c"], "count": -1}), send_raw({"tags": ["a", "c"], "count": 2})
+    )
     async with connect(picks_server, modern_era, scripted) as client:
         assert await call(client, "ask") == (False, '{"tags":["a","c"],"count":2}')
-    assert scripted.asked[1].requested_schema["properties"]["tags"]["default"] == ["a", "c"]
+    assert scripted.questions[1].requested_schema["properties"]["tags"]["default"] == ["a", "c"]
 
 
 async def test_a_reask_after_a_problem_across_fields_prefills_nothing(connect, modern_era):
-    scripted = user(accept(account="acc-1", amount=5, zzz=1), decline())
+    scripted = ScriptedUser(send_raw({"account": "acc-1", "amount": 5, "zzz": 1}), decline())
     async with connect(server, modern_era, scripted) as client:
         assert await call(client, "charge") == (False, "Declined")
-    assert scripted.asked[1].requested_schema == scripted.asked[0].requested_schema
+    assert scripted.questions[1].requested_schema == scripted.questions[0].requested_schema
 
 
 async def test_no_per_question_record_is_kept():
@@ -318,7 +327,7 @@ async def test_no_per_question_record_is_kept():
 
 
 async def test_an_elicit_decline_is_unaffected_by_options(connect, era):
-    async with connect(server, era, user(decline())) as client:
+    async with connect(server, era, ScriptedUser(decline())) as client:
         assert await call(client, "pick") == (False, "Declined")
 
 
@@ -338,7 +347,7 @@ async def test_elicits_listing_a_choices_model_checks_it_at_import_and_refuses_o
         assert isinstance(second, Accepted)
         return first.data.account + second.data.tags[0]
 
-    scripted = user(accept(account="a"), accept(tags=["t"]))
+    scripted = ScriptedUser(accept(account="a"), accept(tags=["t"]))
     async with connect(listed, era, scripted) as client:
         is_error, text = await call(client, "both")
     if era == "2025-06-18":
@@ -418,11 +427,13 @@ async def test_hooks_see_the_questions_own_schema_on_a_reask_never_the_prefilled
         result = await ctx.elicit(Named, "Name?")
         return result.data.name if isinstance(result, Accepted) else "no"
 
-    scripted = user(accept(name="Secretive", ok="nope"), accept(name="Secretive", ok=True))
+    scripted = ScriptedUser(
+        send_raw({"name": "Secretive", "ok": "nope"}), send_raw({"name": "Secretive", "ok": True})
+    )
     async with connect(watched, era, scripted) as client:
         assert await call(client, "ask") == (False, "Secretive")
     if era != "2025-06-18":
-        assert scripted.asked[1].requested_schema["properties"]["name"]["default"] == "Secretive"
+        assert scripted.questions[1].requested_schema["properties"]["name"]["default"] == "Secretive"
     assert seen
     assert all("Secretive" not in json.dumps(event.schema) for event in seen)
 
@@ -453,16 +464,16 @@ def build_all() -> MCPServer:
 
 
 async def test_elicit_all_shapes_each_question_with_its_models_options_and_defaults(connect, era):
-    scripted = user(accept(account="acc-2"), accept())
+    scripted = ScriptedUser(accept(account="acc-2"), accept())
     async with connect(build_all(), era, scripted) as client:
         assert await call(client, "ask_both") == (False, "acc-2 True")
-    schemas = {tuple(q.requested_schema["properties"]): q.requested_schema for q in scripted.asked}
+    schemas = {tuple(q.requested_schema["properties"]): q.requested_schema for q in scripted.questions}
     assert schemas[("account",)]["properties"]["account"]["enum"] == ["acc-1", "acc-2"]
     assert schemas[("confirm",)]["properties"]["confirm"] == {"type": "boolean", "default": True}
 
 
 async def test_elicit_all_checks_every_questions_shape_before_sending_any(connect, era):
-    scripted = user()
+    scripted = ScriptedUser()
     async with connect(build_all(), era, scripted) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("ask_both", {"bad": True})
@@ -470,7 +481,7 @@ async def test_elicit_all_checks_every_questions_shape_before_sending_any(connec
     assert result.is_error
     assert "PickAccount.account: offers no options" in result.content[0].text
     assert stray.is_error  # a ValueError, whose message the SDK keeps to the server's log
-    assert scripted.asked == []
+    assert scripted.questions == []
 
 
 # --- limits checked first: a hostile offer is refused with work bounded by the limit ----------
@@ -514,10 +525,10 @@ async def test_a_hostile_offer_fails_before_anything_is_sent_having_read_a_bound
     connect, era, offer, problem, tool
 ):
     HOSTILE["offer"] = given = offer()
-    scripted = user()
+    scripted = ScriptedUser()
     async with connect(build_hostile(), era, scripted) as client:
         is_error, text = await call(client, tool)
     assert is_error
     assert f"PickAccount.account: {problem}" in text
-    assert scripted.asked == []
+    assert scripted.questions == []
     assert given.read <= 2  # elicit_all checks every question's shape, then asks: two reads at most

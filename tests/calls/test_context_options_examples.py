@@ -10,7 +10,8 @@ import pytest
 from mcp_types import ElicitRequestFormParams, ElicitResult, TextContent
 
 from tests.calls.test_context_examples import example
-from tests.conftest import BOUND, accept, decline, user
+from tests.conftest import BOUND
+from typed_elicit.testing import ScriptedUser, accept, decline, send_raw
 
 pytestmark = pytest.mark.anyio
 
@@ -32,14 +33,14 @@ def folder(tmp_path: Path) -> Path:
 async def open_file(connect: Any, era: str, folder: Path, *replies: Any) -> tuple[str, list[Any]]:
     module = example("pick_file")
     module.LISTINGS.clear()
-    scripted = user(*replies)
+    scripted = ScriptedUser(*replies)
     async with connect(module.server, era, scripted) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("open_file", {"directory": str(folder)})
     assert not result.is_error
     assert isinstance(result.content[0], TextContent)
     assert [str(folder)] == module.LISTINGS  # listed once per call, also when the body re-runs
-    return result.content[0].text, scripted.asked
+    return result.content[0].text, scripted.questions
 
 
 async def test_the_matching_files_are_offered_by_name_and_the_chosen_one_is_read(connect, era, folder):
@@ -55,7 +56,11 @@ async def test_the_matching_files_are_offered_by_name_and_the_chosen_one_is_read
 
 async def test_a_file_that_was_not_offered_cannot_be_opened(connect, era, folder):
     text, asked = await open_file(
-        connect, era, folder, accept(path=str(folder / "c.md")), accept(path=str(folder / "a.txt"))
+        connect,
+        era,
+        folder,
+        send_raw({"path": str(folder / "c.md")}),
+        send_raw({"path": str(folder / "a.txt")}),
     )
     assert text == "a.txt: alpha"
     assert "path: is not one of the offered options" in asked[1].message
@@ -72,13 +77,13 @@ async def test_a_file_created_during_the_question_does_not_change_the_offer(conn
 
 async def test_an_empty_directory_asks_nothing(connect, era, tmp_path):
     module = example("pick_file")
-    scripted = user()
+    scripted = ScriptedUser()
     async with connect(module.server, era, scripted) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("open_file", {"directory": str(tmp_path)})
     assert isinstance(result.content[0], TextContent)
     assert result.content[0].text == f"No file in {tmp_path} matches *.txt"
-    assert scripted.asked == []
+    assert scripted.questions == []
 
 
 async def test_declining_opens_nothing(connect, era, folder):
@@ -88,7 +93,7 @@ async def test_declining_opens_nothing(connect, era, folder):
 
 async def test_split_bill_prefills_the_computed_share_and_offers_the_friends(connect, era):
     module = example("split_bill")
-    scripted = user(accept(friends=["bo", "cy"], round_up=True))
+    scripted = ScriptedUser(accept(friends=["bo", "cy"], round_up=True))
     async with connect(module.server, era, scripted) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("split_bill", {"total": 3050})
@@ -98,7 +103,7 @@ async def test_split_bill_prefills_the_computed_share_and_offers_the_friends(con
         assert "multi-select fields need protocol 2025-11-25" in result.content[0].text
         return
     assert (result.is_error, result.content[0].text) == (False, "Bo, Cy pay 1600 each")
-    properties = scripted.asked[0].requested_schema["properties"]
+    properties = scripted.questions[0].requested_schema["properties"]
     assert properties["share"]["default"] == 1525
     assert properties["friends"]["default"] == ["ann"]
     assert properties["friends"]["items"]["anyOf"][1] == {"const": "bo", "title": "Bo"}
@@ -109,7 +114,7 @@ async def test_split_bill_prefills_the_computed_share_and_offers_the_friends(con
 @pytest.mark.parametrize(("total", "half"), [(0, 5), (3, 5), (3002, 1500), (3050, 1525)])
 async def test_split_bill_suggests_a_share_its_field_accepts_for_any_total(connect, modern_era, total, half):
     module = example("split_bill")
-    scripted = user(accept(friends=["ann"]))
+    scripted = ScriptedUser(accept(friends=["ann"]))
     async with connect(module.server, modern_era, scripted) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("split_bill", {"total": total})

@@ -12,10 +12,11 @@ from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY, ElicitRequestFormParam
 from pydantic import BaseModel, Field, field_validator
 
 import typed_elicit._core.clock as clock_module
-from tests.conftest import BOUND, ERAS, accept, cancel, decline, user
+from tests.conftest import BOUND, ERAS
 from typed_elicit import Accepted, Cancelled, Declined, Titles, form
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
+from typed_elicit.testing import ScriptedUser, accept, cancel, decline, send_raw
 
 pytestmark = pytest.mark.anyio
 
@@ -146,11 +147,11 @@ async def call(client: object, name: str, arguments: dict[str, object] | None = 
 
 
 async def test_accepted_answer_reaches_the_tool_as_a_typed_model(connect, era):
-    scripted = user(accept(confirm=True))
+    scripted = ScriptedUser(accept(confirm=True))
     async with connect(server, era, scripted) as client:
         assert await call(client, "confirm", {"path": "/tmp/a"}) == (False, "deleted /tmp/a")
-    assert [q.message for q in scripted.asked] == ["Delete /tmp/a?"]
-    assert scripted.asked[0].requested_schema == {
+    assert [q.message for q in scripted.questions] == ["Delete /tmp/a?"]
+    assert scripted.questions[0].requested_schema == {
         "type": "object",
         "properties": {"confirm": {"type": "boolean"}},
         "required": ["confirm"],
@@ -159,7 +160,7 @@ async def test_accepted_answer_reaches_the_tool_as_a_typed_model(connect, era):
 
 @pytest.mark.parametrize(("reply", "expected"), [(decline(), "declined"), (cancel(), "cancelled")])
 async def test_decline_and_cancel_reach_the_tool_as_their_own_outcomes(connect, era, reply, expected):
-    async with connect(server, era, user(reply)) as client:
+    async with connect(server, era, ScriptedUser(reply)) as client:
         assert await call(client, "confirm", {"path": "p"}) == (False, expected)
 
 
@@ -173,18 +174,18 @@ async def test_context_parameter_is_hidden_from_the_input_schema(connect, era):
 
 
 async def test_message_comes_from_the_call_then_form_then_docstring(connect, era):
-    scripted = user(accept(colour="g"), accept(name="Ann", age=3))
+    scripted = ScriptedUser(accept(colour="g"), accept(name="Ann", age=3))
     async with connect(server, era, scripted) as client:
         assert await call(client, "colour") == (False, "g")
         assert await call(client, "profile") == (False, "Ann/3/False")
-    assert [q.message for q in scripted.asked] == ["Pick a colour", "Tell us about yourself."]
+    assert [q.message for q in scripted.questions] == ["Pick a colour", "Tell us about yourself."]
 
 
 async def test_titled_enums_travel_in_the_shape_of_the_negotiated_era(connect, era):
-    scripted = user(accept(colour="r"))
+    scripted = ScriptedUser(accept(colour="r"))
     async with connect(server, era, scripted) as client:
         assert await call(client, "colour") == (False, "r")
-    prop = scripted.asked[0].requested_schema["properties"]["colour"]
+    prop = scripted.questions[0].requested_schema["properties"]["colour"]
     if era == "2025-06-18":
         assert prop == {"type": "string", "enum": ["r", "g"], "enumNames": ["Red", "Green"]}
     else:
@@ -195,7 +196,7 @@ async def test_titled_enums_travel_in_the_shape_of_the_negotiated_era(connect, e
 
 
 async def test_invalid_answer_fails_the_tool_with_field_paths_and_no_values(connect, era):
-    async with connect(server, era, user(accept(name="R2D2", age=200))) as client:
+    async with connect(server, era, ScriptedUser(send_raw({"name": "R2D2", "age": 200}))) as client:
         is_error, text = await call(client, "profile")
     assert is_error
     assert "InvalidResponse" in text
@@ -206,26 +207,26 @@ async def test_invalid_answer_fails_the_tool_with_field_paths_and_no_values(conn
 
 
 async def test_invalid_answer_is_asked_again_with_the_problems_stated(connect, era):
-    scripted = user(accept(name="R2D2", age=5), accept(name="Artoo", age=5))
+    scripted = ScriptedUser(accept(name="R2D2", age=5), accept(name="Artoo", age=5))
     async with connect(server, era, scripted) as client:
         assert await call(client, "profile", {"retries": 1}) == (False, "Artoo/5/False")
-    first, second = scripted.asked
+    first, second = scripted.questions
     assert first.message == "Tell us about yourself."
     assert second.message.startswith("Tell us about yourself.\n\nYour previous answer could not be used")
     assert "name: Value error, a name has no digits" in second.message
 
 
 async def test_retries_run_out_into_invalid_response(connect, era):
-    scripted = user(accept(name="1", age=1), accept(name="2", age=2))
+    scripted = ScriptedUser(accept(name="1", age=1), accept(name="2", age=2))
     async with connect(server, era, scripted) as client:
         is_error, text = await call(client, "profile", {"retries": 1})
     assert is_error
     assert "InvalidResponse" in text
-    assert len(scripted.asked) == 2
+    assert len(scripted.questions) == 2
 
 
 async def test_used_up_retries_say_how_often_the_user_was_asked_instead_of_advising_retries(connect, era):
-    scripted = user(accept(name="1", age=1), accept(name="2", age=2))
+    scripted = ScriptedUser(accept(name="1", age=1), accept(name="2", age=2))
     async with connect(server, era, scripted) as client:
         is_error, text = await call(client, "profile", {"retries": 1})
     assert is_error
@@ -235,7 +236,7 @@ async def test_used_up_retries_say_how_often_the_user_was_asked_instead_of_advis
 
 
 async def test_an_invalid_answer_without_retries_advises_passing_retries(connect, era):
-    async with connect(server, era, user(accept(name="1", age=1))) as client:
+    async with connect(server, era, ScriptedUser(accept(name="1", age=1))) as client:
         is_error, text = await call(client, "profile")
     assert is_error
     assert "Pass retries=N to ctx.elicit to ask the user again" in text
@@ -251,20 +252,20 @@ async def test_an_invalid_answer_without_retries_advises_passing_retries(connect
     ],
 )
 async def test_answers_are_revalidated_strictly_on_arrival(connect, era, content, problem):
-    async with connect(server, era, user(accept(**content))) as client:
+    async with connect(server, era, ScriptedUser(send_raw({**content}))) as client:
         is_error, text = await call(client, "profile")
     assert is_error
     assert problem in text
 
 
 async def test_numeric_strings_count_as_numbers(connect, era):
-    async with connect(server, era, user(accept(name="Ann", age="42", newsletter=True))) as client:
+    async with connect(server, era, ScriptedUser(accept(name="Ann", age="42", newsletter=True))) as client:
         assert await call(client, "profile") == (False, "Ann/42/True")
 
 
 @pytest.mark.parametrize("age", [" 7 ", "1_0", "+7", "07", "NaN", "Infinity", "7.5"])
 async def test_numeric_strings_outside_the_json_number_grammar_are_refused(connect, era, age):
-    async with connect(server, era, user(accept(name="Ann", age=age))) as client:
+    async with connect(server, era, ScriptedUser(send_raw({"name": "Ann", "age": age}))) as client:
         is_error, text = await call(client, "profile")
     assert is_error
     if age == "7.5":
@@ -307,19 +308,19 @@ async def test_defaults_policy_still_fails_when_a_field_has_no_default(connect, 
 
 
 async def test_capable_client_is_asked_even_when_a_policy_is_set(connect, era):
-    async with connect(server, era, user(accept(size=9, label="y"))) as client:
+    async with connect(server, era, ScriptedUser(accept(size=9, label="y"))) as client:
         assert await call(client, "sized") == (False, "y9")
 
 
 async def test_once_runs_a_side_effect_once_across_rounds(connect, era):
     SIDE_EFFECTS.clear()
-    async with connect(server, era, user(accept(confirm=False), decline())) as client:
+    async with connect(server, era, ScriptedUser(accept(confirm=False), decline())) as client:
         assert await call(client, "two_steps") == (False, "123456 Accepted Declined")
     assert SIDE_EFFECTS == ["sent"]
 
 
 async def test_the_same_tool_code_runs_three_rounds_on_2026_07_28_only(connect, era):
-    async with connect(server, era, user(accept(confirm=True), accept())) as client:
+    async with connect(server, era, ScriptedUser(accept(confirm=True), accept())) as client:
         rounds = 0
         original = client.session.call_tool
 
@@ -349,7 +350,7 @@ async def test_late_answer_on_2026_07_28_is_an_elicitation_timeout(connect, monk
         clock.now += 301
         return accept(confirm=True)
 
-    async with connect(server, "2026-07-28", user(slow)) as client:
+    async with connect(server, "2026-07-28", ScriptedUser(slow)) as client:
         is_error, text = await call(client, "confirm", {"path": "p"})
     assert is_error
     assert "ElicitationTimeout: the answer to Confirm arrived 301 s after it was asked" in text

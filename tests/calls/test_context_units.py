@@ -10,7 +10,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import TextContent
 from pydantic import BaseModel
 
-from tests.conftest import BOUND, accept, user
+from tests.conftest import BOUND
 from typed_elicit import Accepted, get_default_timeout, reduce_schema, set_default_timeout
 from typed_elicit._calls.call import negotiated_era
 from typed_elicit._calls.context import ElicitContext
@@ -20,6 +20,7 @@ from typed_elicit._core.digests import schema_digest
 from typed_elicit._forms.spec import RequestedSchemaError
 from typed_elicit._forms.validate import validate_content
 from typed_elicit.errors import InvalidResponse
+from typed_elicit.testing import ScriptedUser, accept
 
 
 class Picks(BaseModel):
@@ -98,7 +99,7 @@ async def pick(ctx: ElicitContext) -> str:
 
 @pytest.mark.anyio
 async def test_multi_select_is_a_schema_error_only_on_2025_06_18(connect, era):
-    async with connect(server, era, user(accept(picks=["b", "a"]))) as client:
+    async with connect(server, era, ScriptedUser(accept(picks=["b", "a"]))) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("pick", {})
     assert isinstance(result.content[0], TextContent)

@@ -23,7 +23,7 @@ from mcp_types import CallToolResult, InputRequiredResult, TextContent
 from pydantic import BaseModel, Field
 
 import typed_elicit._calls.signals as signals_module
-from tests.conftest import BOUND, ERAS, accept, serve_http, user
+from tests.conftest import BOUND, ERAS, serve_http
 from typed_elicit import install_fallback
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
@@ -31,6 +31,7 @@ from typed_elicit._calls.settle import settle as _settle
 from typed_elicit._calls.signals import FallbackRequired, InputRequired
 from typed_elicit._cli import EXIT_OK, EXIT_PROBLEMS, main
 from typed_elicit.errors import ElicitationUnsupported, ElicitUsageError
+from typed_elicit.testing import ScriptedUser, accept
 
 pytestmark = pytest.mark.anyio
 
@@ -219,7 +220,7 @@ async def outcome(client: object, name: str) -> str:
 
 
 async def test_a_model_the_revision_refuses_fails_before_the_body_runs(connect, era):
-    scripted = user(accept(confirm=True), accept(picks=["a"]))
+    scripted = ScriptedUser(accept(confirm=True), accept(picks=["a"]))
     async with connect(server, era, scripted) as client:
         is_error, text = await call(client, "wizard")
     if era == "2025-06-18":
@@ -227,7 +228,7 @@ async def test_a_model_the_revision_refuses_fails_before_the_body_runs(connect, 
         assert text.startswith("Error executing tool wizard: SchemaError: Picks cannot be elicited")
         assert "Picks.picks: multi-select fields need protocol 2025-11-25 or later" in text
         assert SIDE_EFFECTS == []
-        assert scripted.asked == []
+        assert scripted.questions == []
     else:
         assert (is_error, text) == (False, "Accepted Accepted")
         assert (["started"] * (3 if era == "2026-07-28" else 1)) == SIDE_EFFECTS
@@ -387,37 +388,37 @@ def test_a_resource_template_without_elicits_is_refused_by_the_sdk_naming_the_pa
 
 
 async def test_concurrent_questions_travel_in_one_round_on_2026_07_28_and_the_server_carries_on(connect):
-    scripted = user(accept(confirm=True), accept(confirm=True), accept(confirm=True))
+    scripted = ScriptedUser(accept(confirm=True), accept(confirm=True), accept(confirm=True))
     async with connect(server, "2026-07-28", scripted) as client:
         assert await call(client, "both") == (False, "one:Accepted,two:Accepted")
         assert await call(client, "ping") == (False, "pong")
         assert await call(client, "cleans_up") == (False, "Accepted")
-    assert sorted(q.message for q in scripted.asked) == ["Clean?", "one", "two"]
+    assert sorted(q.message for q in scripted.questions) == ["Clean?", "one", "two"]
 
 
 async def test_concurrent_questions_over_http_are_answered_not_a_500(connect):
-    scripted = user(accept(confirm=True), accept(confirm=True))
+    scripted = ScriptedUser(accept(confirm=True), accept(confirm=True))
     async with serve_http(server) as url, connect(url, "2026-07-28", scripted) as client:
         assert await call(client, "both") == (False, "one:Accepted,two:Accepted")
         assert await call(client, "ping") == (False, "pong")
 
 
 async def test_concurrent_questions_are_separate_requests_on_push_eras(connect, push_era):
-    scripted = user(accept(confirm=True), accept(confirm=False))
+    scripted = ScriptedUser(accept(confirm=True), accept(confirm=False))
     async with connect(server, push_era, scripted) as client:
         assert await call(client, "both") == (False, "one:Accepted,two:Accepted")
-    assert sorted(q.message for q in scripted.asked) == ["one", "two"]
+    assert sorted(q.message for q in scripted.questions) == ["one", "two"]
 
 
 @pytest.mark.parametrize("in_child", [False, True])
 async def test_a_lone_question_inside_a_task_group_is_asked_on_every_era(connect, era, in_child):
-    scripted = user(accept(confirm=True))
+    scripted = ScriptedUser(accept(confirm=True))
     async with connect(server, era, scripted) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("beside_a_heartbeat", {"in_child": in_child})
     assert not result.is_error
     assert result.structured_content == {"result": "Accepted"}
-    assert [q.message for q in scripted.asked] == ["Alone?"]
+    assert [q.message for q in scripted.questions] == ["Alone?"]
 
 
 def _suspension() -> InputRequired:
@@ -471,21 +472,21 @@ async def test_a_nested_lone_suspension_is_the_round():
 
 @pytest.mark.parametrize("tool", ["swallowing", "bare_except", "swallow_then_ask"])
 async def test_swallowing_the_signal_of_ctx_elicit_fails_loudly_on_2026_07_28(connect, era, tool):
-    scripted = user(accept(confirm=True), accept(confirm=True))
+    scripted = ScriptedUser(accept(confirm=True), accept(confirm=True))
     async with connect(server, era, scripted) as client:
         is_error, text = await call(client, tool)
     if era == "2026-07-28":
         assert is_error
         assert f"ElicitUsageError: {tool} swallowed the signal with which ctx.elicit ends a round" in text
         assert "Catch `Exception` (or the typed_elicit errors) instead, or re-raise it" in text
-        assert scripted.asked == []
+        assert scripted.questions == []
     else:
         assert (is_error, text) == (False, "asked")
-        assert len(scripted.asked) == (2 if tool == "swallow_then_ask" else 1)
+        assert len(scripted.questions) == (2 if tool == "swallow_then_ask" else 1)
 
 
 async def test_re_raising_the_signal_after_cleaning_up_asks_normally(connect, era):
-    async with connect(server, era, user(accept(confirm=True))) as client:
+    async with connect(server, era, ScriptedUser(accept(confirm=True))) as client:
         assert await call(client, "cleans_up") == (False, "Accepted")
     assert (["cleaned"] if era == "2026-07-28" else []) == SIDE_EFFECTS
 
@@ -521,7 +522,7 @@ async def test_the_unsupported_advice_offers_the_fallback_to_tools_only(connect,
 
 @pytest.mark.parametrize("era", ERAS)
 async def test_fallback_on_a_prompt_or_resource_is_refused_before_the_body_runs(connect, era):
-    async with connect(server, era, user(accept(confirm=True), accept(confirm=True))) as client:
+    async with connect(server, era, ScriptedUser(accept(confirm=True), accept(confirm=True))) as client:
         with pytest.raises(MCPError) as prompt_error, anyio.fail_after(BOUND):
             await client.get_prompt("fallback_prompt", {})
         with pytest.raises(MCPError) as resource_error, anyio.fail_after(BOUND):
@@ -535,14 +536,14 @@ async def test_fallback_on_a_prompt_or_resource_is_refused_before_the_body_runs(
 
 
 async def test_fallback_passed_to_ctx_elicit_in_a_prompt_is_a_value_error(connect, era):
-    scripted = user(accept(confirm=True))
+    scripted = ScriptedUser(accept(confirm=True))
     async with connect(server, era, scripted) as client:
         with anyio.fail_after(BOUND):
             result = await client.get_prompt("fallback_per_call", {})
     content = result.messages[0].content
     assert isinstance(content, TextContent)
     assert "on_unsupported='fallback' in fallback_per_call, which is not a tool" in content.text
-    assert scripted.asked == []
+    assert scripted.questions == []
 
 
 async def test_the_fallback_still_serves_tools(connect, era):

@@ -20,12 +20,13 @@ from mcp_types import MISSING_REQUIRED_CLIENT_CAPABILITY, CallToolResult, TextCo
 from pydantic import BaseModel, Field
 
 import typed_elicit._core.clock as clock_module
-from tests.conftest import BOUND, ERAS, PUSH_ERAS, accept, serve_http, user
+from tests.conftest import BOUND, ERAS, PUSH_ERAS, serve_http
 from typed_elicit import Accepted, Declined, ElicitContext, elicits, install_fallback
 from typed_elicit.client._handler import PinnedHandshake
 from typed_elicit.fallback._companion import META_KEY, describe_fields
 from typed_elicit.hooks import AnswerEvent, ElicitHook, QuestionEvent
 from typed_elicit.stores import InProcessStore
+from typed_elicit.testing import ScriptedUser, accept
 
 pytestmark = pytest.mark.anyio
 
@@ -168,7 +169,7 @@ async def test_decline_through_the_companion_reaches_the_tool(connect, era):
 
 
 async def test_a_capable_client_is_asked_directly(connect, era):
-    scripted = user(accept(city="Rome"), accept(mode="plane"))
+    scripted = ScriptedUser(accept(city="Rome"), accept(mode="plane"))
     async with connect(example("fallback_wizard").server, era, scripted) as client:
         done = await call(client, "plan_trip", {"traveller": "Bo"})
     assert text_of(done) == "Bo: 2 nights in Rome, by plane."
@@ -281,7 +282,7 @@ async def test_prompts_cannot_fall_back(connect, era):
 
 @pytest.mark.parametrize("era", PUSH_ERAS)
 async def test_stateless_http_falls_back_on_push_eras(connect, era):
-    async with serve_http(build(), stateless_http=True) as url, connect(url, era, user()) as client:
+    async with serve_http(build(), stateless_http=True) as url, connect(url, era, ScriptedUser()) as client:
         result = await call(client, "verify", {"user_id": "u2"})
         assert "cannot carry server-to-client requests" not in text_of(result)
         done = await answer(client, token_of(result), code="1234")

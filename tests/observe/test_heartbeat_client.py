@@ -18,10 +18,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel
 
-from tests.conftest import BOUND, PUSH_ERAS, Connect, accept, task_count, user
+from tests.conftest import BOUND, PUSH_ERAS, Connect, task_count
 from tests.virtual_time import VirtualTimeLoop
 from typed_elicit import ElicitContext, elicits
 from typed_elicit._observe.heartbeat import TASK_NAME
+from typed_elicit.testing import ScriptedUser, accept
 
 pytestmark = pytest.mark.anyio
 
@@ -88,7 +89,7 @@ async def test_heartbeats_keep_a_two_second_client_waiting_five_seconds_for_a_pe
     era: str, connect: Connect
 ) -> None:
     thinking.beating = []  # type: ignore[attr-defined]
-    async with connect(server_with(0.5), era, user(thinking)) as client:
+    async with connect(server_with(0.5), era, ScriptedUser(thinking)) as client:
         before = task_count()
         impatient = ImpatientClient(client, CLIENT_TIMEOUT)
         with anyio.fail_after(BOUND * 10):
@@ -107,7 +108,7 @@ async def test_heartbeats_keep_a_two_second_client_waiting_five_seconds_for_a_pe
 @pytest.mark.parametrize("era", PUSH_ERAS)
 async def test_without_heartbeats_the_same_client_gives_up(era: str, connect: Connect) -> None:
     thinking.beating = []  # type: ignore[attr-defined]
-    async with connect(server_with(None), era, user(thinking)) as client:
+    async with connect(server_with(None), era, ScriptedUser(thinking)) as client:
         impatient = ImpatientClient(client, CLIENT_TIMEOUT)
         with anyio.fail_after(BOUND * 10), pytest.raises(TimeoutError, match="gave up"):
             await impatient.call_tool("ask_age")
@@ -125,7 +126,7 @@ async def test_over_streamable_http_the_heartbeats_reach_the_waiting_call(era: s
         await anyio.sleep(0.8)
         return accept(age=7)
 
-    async with serve_http(server_with(0.1)) as url, connect(url, era, user(thinks_a_while)) as client:
+    async with serve_http(server_with(0.1)) as url, connect(url, era, ScriptedUser(thinks_a_while)) as client:
         impatient = ImpatientClient(client, 0.3)
         with anyio.fail_after(BOUND):
             result = await impatient.call_tool("ask_age")

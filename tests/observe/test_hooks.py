@@ -14,11 +14,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import TextContent
 from pydantic import BaseModel, Field
 
-from tests.conftest import BOUND, ERAS, accept, decline, user
+from tests.conftest import BOUND, ERAS
 from typed_elicit import Accepted, ElicitContext, elicits
 from typed_elicit.errors import HookError
 from typed_elicit.hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
-from typed_elicit.testing import ScriptedUser
+from typed_elicit.testing import ScriptedUser, accept, decline, send_raw
 from typed_elicit.testing import accept as url_accept
 
 pytestmark = pytest.mark.anyio
@@ -128,7 +128,7 @@ async def call(client: Any, name: str) -> tuple[bool, str]:
 
 async def test_hooks_see_each_question_sent_and_each_raw_answer_on_every_era(connect, era):
     hook = Recorder()
-    scripted = user(accept(name="Ann"), accept(age="41"))
+    scripted = ScriptedUser(send_raw({"name": "Ann"}), send_raw({"age": "41"}))
     async with connect(server_with(hook), era, scripted) as client:
         assert await call(client, "greet") == (False, "Ann/41")
     first, second = hook.questions
@@ -136,7 +136,7 @@ async def test_hooks_see_each_question_sent_and_each_raw_answer_on_every_era(con
     assert (first.mode, first.model, first.url, first.via, first.attempt) == ("form", Name, None, "client", 0)
     assert first.message == "Your name?"
     assert first.protocol_version == era
-    assert first.schema == scripted.asked[0].requested_schema
+    assert first.schema == scripted.questions[0].requested_schema
     assert (second.model, second.message) == (Age, "How old are you, Ann?")
     assert [(a.action, a.content) for a in hook.answers] == [
         ("accept", {"name": "Ann"}),
@@ -146,13 +146,15 @@ async def test_hooks_see_each_question_sent_and_each_raw_answer_on_every_era(con
 
 
 async def test_a_sanitising_hook_rewrites_content_before_validation(connect, era):
-    async with connect(server_with(Strip()), era, user(accept(name="  Ann  "), accept(age=3))) as client:
+    async with connect(
+        server_with(Strip()), era, ScriptedUser(accept(name="  Ann  "), accept(age=3))
+    ) as client:
         assert await call(client, "greet") == (False, "Ann/3")
 
 
 async def test_replayed_answers_run_no_hook_and_keep_the_rewritten_content(connect, era):
     hook = Recorder()
-    scripted = user(accept(name=" Bo "), accept(age=7))
+    scripted = ScriptedUser(accept(name=" Bo "), accept(age=7))
     async with connect(server_with(Strip(), hook), era, scripted) as client:
         assert await call(client, "greet") == (False, "Bo/7")
     # 2026-07-28 runs the tool three times, yet each question and answer is seen once,
@@ -160,12 +162,12 @@ async def test_replayed_answers_run_no_hook_and_keep_the_rewritten_content(conne
     assert [q.model for q in hook.questions] == [Name, Age]
     assert len(hook.answers) == 2
     assert hook.answers[0].content == {"name": "Bo"}
-    assert scripted.asked[1].message == "How old are you, Bo?"
+    assert scripted.questions[1].message == "How old are you, Bo?"
 
 
 async def test_a_reask_is_a_new_question_with_its_attempt_number(connect, era):
     hook = Recorder()
-    scripted = user(accept(name="A"), accept(name="Al"), accept(age=1))
+    scripted = ScriptedUser(send_raw({"name": "A"}), send_raw({"name": "Al"}), send_raw({"age": 1}))
     async with connect(server_with(hook, retries=1), era, scripted) as client:
         assert await call(client, "greet") == (False, "Al/1")
     assert [(q.model, q.attempt) for q in hook.questions] == [(Name, 0), (Name, 1), (Age, 0)]
@@ -176,7 +178,7 @@ async def test_a_reask_is_a_new_question_with_its_attempt_number(connect, era):
 
 async def test_decline_reaches_the_answer_hook_without_content(connect, era):
     hook = Recorder()
-    async with connect(server_with(hook), era, user(decline())) as client:
+    async with connect(server_with(hook), era, ScriptedUser(decline())) as client:
         assert await call(client, "greet") == (False, "no name")
     assert [(a.action, a.content) for a in hook.answers] == [("decline", None)]
 
@@ -212,7 +214,7 @@ def process_hook() -> Iterator[Recorder]:
 
 async def test_process_wide_hooks_run_first_then_the_functions_own(connect, era, process_hook):
     own = Recorder("own", process_hook.log)
-    async with connect(server_with(own), era, user(accept(name="Ann"), accept(age=1))) as client:
+    async with connect(server_with(own), era, ScriptedUser(accept(name="Ann"), accept(age=1))) as client:
         assert await call(client, "greet") == (False, "Ann/1")
     assert process_hook.log == ["global:q", "own:q", "global:a", "own:a"] * 2
 
@@ -231,7 +233,7 @@ def test_adding_a_hook_twice_or_removing_an_unknown_one_is_a_value_error():
 
 @pytest.mark.parametrize("stage", ["on_question", "on_answer"])
 async def test_a_raising_hook_fails_the_call_with_hook_error(connect, era, stage):
-    async with connect(server_with(Raising(stage)), era, user(accept(name="Ann"))) as client:
+    async with connect(server_with(Raising(stage)), era, ScriptedUser(accept(name="Ann"))) as client:
         is_error, text = await call(client, "greet")
     assert is_error
     assert f"HookError: the elicitation hook Raising.{stage} failed: it raised RuntimeError." in text
@@ -277,7 +279,9 @@ class Leaky(ElicitHook):
 async def test_a_hook_quoting_an_answer_in_its_exception_shows_the_client_only_its_name_stage_and_type(
     connect, era, stage
 ):
-    async with connect(server_with(Leaky(stage)), era, user(accept(name=CANARY), accept(age=3))) as client:
+    async with connect(
+        server_with(Leaky(stage)), era, ScriptedUser(accept(name=CANARY), accept(age=3))
+    ) as client:
         is_error, text = await call(client, "greet")
     assert is_error
     assert f"HookError: the elicitation hook Leaky.{stage} failed: it raised ValueError." in text
@@ -322,7 +326,7 @@ def test_a_hook_error_keeps_the_hooks_exception_text_on_the_server_only_as_its_c
     ],
 )
 async def test_a_hook_returning_what_it_may_not_is_a_hook_error(connect, era, value, reply, problem):
-    async with connect(server_with(Returning(value)), era, user(reply)) as client:
+    async with connect(server_with(Returning(value)), era, ScriptedUser(reply)) as client:
         is_error, text = await call(client, "greet")
     assert is_error
     assert problem in text
@@ -342,11 +346,11 @@ async def test_hooks_cannot_change_the_schema_that_was_sent(connect, era):
             assert event.schema is not None
             event.schema["properties"].clear()  # type: ignore[attr-defined]
 
-    scripted = user(accept(name="Ann"), accept(age=1), accept(name="Bo"), accept(age=2))
+    scripted = ScriptedUser(accept(name="Ann"), accept(age=1), accept(name="Bo"), accept(age=2))
     async with connect(server_with(Vandal()), era, scripted) as client:
         assert await call(client, "greet") == (False, "Ann/1")
         assert await call(client, "greet") == (False, "Bo/2")
-    assert all(q.requested_schema["properties"] for q in scripted.asked)
+    assert all(q.requested_schema["properties"] for q in scripted.questions)
 
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -357,7 +361,7 @@ async def test_audited_approval_example_logs_raw_answers_and_validates_trimmed_o
         sys.path.insert(0, str(EXAMPLES))
     module = importlib.import_module("audited_approval")
     module.AUDIT.clear()
-    scripted = user(accept(approve=True, reason="  damaged  "))
+    scripted = ScriptedUser(accept(approve=True, reason="  damaged  "))
     async with connect(module.server, era, scripted) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("refund", {"order": "A7", "amount": 12.5})

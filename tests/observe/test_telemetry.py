@@ -14,10 +14,11 @@ from opentelemetry.sdk.trace import ReadableSpan
 from pydantic import BaseModel
 
 from tests import otel_kit
-from tests.conftest import BOUND, ERAS, PUSH_ERAS, Connect, accept, decline, user
+from tests.conftest import BOUND, ERAS, PUSH_ERAS, Connect
 from typed_elicit import ElicitContext, elicits, install_fallback
 from typed_elicit._observe import telemetry as telemetry
 from typed_elicit.hooks import AnswerEvent, ElicitHook
+from typed_elicit.testing import ScriptedUser, accept, decline, send_raw
 
 pytestmark = pytest.mark.anyio
 
@@ -95,7 +96,7 @@ async def test_a_three_step_wizard_is_one_trace_with_one_answered_span_per_quest
     era: str, connect: Connect, otel: otel_kit.Recorded
 ) -> None:
     server = wizard_server()
-    person = user(accept(name="Ada"), accept(team="Core"), accept(motto="Ship"))
+    person = ScriptedUser(accept(name="Ada"), accept(team="Core"), accept(motto="Ship"))
     async with connect(server, era, person) as client:
         result = await call(client, "wizard")
     assert not result.is_error, text(result)
@@ -149,7 +150,7 @@ async def test_a_client_that_keeps_one_trace_gets_no_resume_spans(
     connect: Connect, otel: otel_kit.Recorded
 ) -> None:
     server = wizard_server()
-    person = user(accept(name="Ada"), accept(team="Core"), accept(motto="Ship"))
+    person = ScriptedUser(accept(name="Ada"), accept(team="Core"), accept(motto="Ship"))
     tracer = trace.get_tracer("the-client")
     async with connect(server, "2026-07-28", person) as client:
         with tracer.start_as_current_span("user clicks run") as outer:
@@ -164,7 +165,7 @@ async def test_a_client_that_keeps_one_trace_gets_no_resume_spans(
 async def test_a_decline_is_recorded_as_decline_and_counted(
     era: str, connect: Connect, otel: otel_kit.Recorded
 ) -> None:
-    async with connect(wizard_server(), era, user(decline())) as client:
+    async with connect(wizard_server(), era, ScriptedUser(decline())) as client:
         await call(client, "age")
     [span] = answered(otel.questions())
     assert attrs(span)["typed_elicit.outcome"] == "decline"
@@ -185,7 +186,7 @@ async def test_a_decline_is_recorded_as_decline_and_counted(
 async def test_a_reask_is_an_event_and_the_last_attempt_is_recorded(
     era: str, connect: Connect, otel: otel_kit.Recorded
 ) -> None:
-    person = user(accept(age="not a number"), accept(age=36))
+    person = ScriptedUser(send_raw({"age": "not a number"}), send_raw({"age": 36}))
     async with connect(wizard_server(retries=1), era, person) as client:
         result = await call(client, "age")
     assert "36" in text(result)
@@ -205,7 +206,7 @@ async def test_a_timeout_is_an_outcome_and_an_event(
     async def never(params: Any) -> Any:
         await anyio.sleep_forever()
 
-    async with connect(wizard_server(timeout=0.05), era, user(never)) as client:
+    async with connect(wizard_server(timeout=0.05), era, ScriptedUser(never)) as client:
         result = await call(client, "age")
     assert result.is_error
     [span] = otel.questions()
@@ -226,7 +227,7 @@ async def test_a_late_answer_on_2026_07_28_times_out(
         monkeypatch.setattr(clock_module, "now", lambda: real() + 120)
         return accept(age=3)
 
-    async with connect(wizard_server(timeout=60), "2026-07-28", user(late)) as client:
+    async with connect(wizard_server(timeout=60), "2026-07-28", ScriptedUser(late)) as client:
         result = await call(client, "age")
     assert result.is_error
     spans = otel.questions()
@@ -260,17 +261,19 @@ async def test_a_fallback_question_is_recorded_as_fallback_then_answered(
 async def test_no_answer_value_reaches_any_span_attribute_event_or_metric(
     era: str, connect: Connect, otel: otel_kit.Recorded
 ) -> None:
-    person = user(
-        accept(name=CANARY),
-        accept(team=CANARY + "-team"),
-        accept(motto=CANARY + "-motto"),
+    person = ScriptedUser(
+        send_raw({"name": CANARY}),
+        send_raw({"team": CANARY + "-team"}),
+        send_raw({"motto": CANARY + "-motto"}),
         decline(),
     )
     server = wizard_server(retries=1)
     async with connect(server, era, person) as client:
         await call(client, "wizard")
         await call(client, "age")
-    async with connect(wizard_server(retries=1), era, user(accept(age=CANARY), accept(age=1))) as client:
+    async with connect(
+        wizard_server(retries=1), era, ScriptedUser(send_raw({"age": CANARY}), send_raw({"age": 1}))
+    ) as client:
         await call(client, "age")
     seen: list[str] = []
     for span in otel.spans():
@@ -301,7 +304,7 @@ async def test_with_no_provider_set_nothing_is_recorded_and_the_state_carries_no
     telemetry.OFF.reask(1, 2)
     telemetry.OFF.waited_more(3.0)
     assert (telemetry.OFF.attempt, telemetry.OFF.waited, telemetry.OFF.outcome) == (0, None, None)
-    async with connect(wizard_server(), "2026-07-28", user(accept(age=1))) as client:
+    async with connect(wizard_server(), "2026-07-28", ScriptedUser(accept(age=1))) as client:
         result = await call(client, "age")
     assert "1" in text(result)
 
@@ -353,7 +356,7 @@ async def test_an_error_is_recorded_by_class_name_only(
         async def on_answer(self, event: AnswerEvent) -> None:
             raise ValueError(f"hook saw {dict(event.content or {})}")
 
-    async with connect(wizard_server(hooks=[Quoting()]), era, user(accept(age=CANARY_AGE))) as client:
+    async with connect(wizard_server(hooks=[Quoting()]), era, ScriptedUser(accept(age=CANARY_AGE))) as client:
         result = await call(client, "age")
     assert result.is_error
     [span] = answered(otel.questions())
@@ -384,7 +387,7 @@ async def test_a_client_that_starts_a_trace_per_request_still_gets_one_trace_per
     responses: dict[str, Any] | None = None
     state: str | None = None
     # The user declares elicitation but is never asked: this client answers the rounds itself.
-    async with connect(wizard_server(), "2026-07-28", user()) as client:
+    async with connect(wizard_server(), "2026-07-28", ScriptedUser()) as client:
         for _ in range(4):
             with tracer.start_as_current_span(
                 "one request", context=trace.set_span_in_context(trace.INVALID_SPAN)
@@ -438,6 +441,6 @@ async def test_without_the_quick_check_a_set_provider_is_still_seen(
 ) -> None:
     trace_api, metrics_api, _ = telemetry._load()
     monkeypatch.setattr(telemetry, "_api", (trace_api, metrics_api, None))
-    async with connect(wizard_server(), "2025-11-25", user(accept(age=5))) as client:
+    async with connect(wizard_server(), "2025-11-25", ScriptedUser(accept(age=5))) as client:
         await call(client, "age")
     assert [s.name for s in otel.questions()] == ["elicit Age"]

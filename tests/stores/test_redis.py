@@ -31,7 +31,7 @@ from redis import asyncio as redis_asyncio
 import typed_elicit._core.clock as clock
 from tests.calls.test_replay import raw, text
 from tests.calls.test_replay import round_ as rounds_round
-from tests.conftest import BOUND, accept
+from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, elicits, install_fallback
 from typed_elicit.errors import StoreUnavailable
 from typed_elicit.fallback._companion import META_KEY
@@ -249,7 +249,13 @@ async def test_the_final_round_resent_20_times_across_two_replicas_runs_its_effe
             for attempt in range(20):
                 session = (one, two)[attempt % 2]
                 try:
-                    outcomes.append(text(await round_(session, state, accept(code="123456"))))
+                    outcomes.append(
+                        text(
+                            await round_(
+                                session, state, ElicitResult(action="accept", content={"code": "123456"})
+                            )
+                        )
+                    )
                 except MCPError as error:
                     outcomes.append("refused" if error.error.code == INVALID_PARAMS else repr(error))
     assert outcomes == ["code 123456"] + ["refused"] * 19
@@ -356,10 +362,21 @@ async def test_a_redis_restarted_mid_flow_fails_the_call_in_flight_and_never_app
         assert isinstance(first, InputRequiredResult)
         done_before = await round_(session)  # a second call, answered before the restart
         assert isinstance(done_before, InputRequiredResult)
-        assert text(await round_(session, done_before.request_state, accept(code="111111"))) == "code 111111"
+        assert (
+            text(
+                await round_(
+                    session,
+                    done_before.request_state,
+                    ElicitResult(action="accept", content={"code": "111111"}),
+                )
+            )
+            == "code 111111"
+        )
 
         own_redis.stop()
-        in_flight = await round_(session, first.request_state, accept(code="222222"))
+        in_flight = await round_(
+            session, first.request_state, ElicitResult(action="accept", content={"code": "222222"})
+        )
         assert "StoreUnavailable: the shared store" in text(in_flight)
         assert "222222" not in text(in_flight)
         assert RAN == ["111111"]
@@ -367,16 +384,27 @@ async def test_a_redis_restarted_mid_flow_fails_the_call_in_flight_and_never_app
         own_redis.start()
         with anyio.fail_after(BOUND):
             while True:  # the pool drops its dead connections and reconnects
-                retried = await round_(session, first.request_state, accept(code="222222"))
+                retried = await round_(
+                    session, first.request_state, ElicitResult(action="accept", content={"code": "222222"})
+                )
                 if "StoreUnavailable" not in str(getattr(retried, "content", "")):
                     break
         assert text(retried) == "code 222222"
         with pytest.raises(MCPError) as again:
-            await round_(session, done_before.request_state, accept(code="111111"))
+            await round_(
+                session, done_before.request_state, ElicitResult(action="accept", content={"code": "111111"})
+            )
         assert again.value.error.code == INVALID_PARAMS  # claimed before the restart, still claimed
         later = await round_(session)
         assert isinstance(later, InputRequiredResult)
-        assert text(await round_(session, later.request_state, accept(code="333333"))) == "code 333333"
+        assert (
+            text(
+                await round_(
+                    session, later.request_state, ElicitResult(action="accept", content={"code": "333333"})
+                )
+            )
+            == "code 333333"
+        )
     await store.aclose()
     assert RAN == ["111111", "222222", "333333"]
 
@@ -490,7 +518,7 @@ async def test_the_replicated_example_applies_a_transfer_once_across_two_replica
                     done = await session.call_tool(
                         "transfer",
                         {},
-                        input_responses={"q0": accept(amount=250)},
+                        input_responses={"q0": ElicitResult(action="accept", content={"amount": 250})},
                         request_state=asked.request_state,
                         allow_input_required=True,
                     )
@@ -775,7 +803,9 @@ async def replays_against_other_users(
                 async with session_on(server) as mine:
                     first = await round_(mine)
                     assert isinstance(first, InputRequiredResult)
-                    done = await round_(mine, first.request_state, accept(code=str(n)))
+                    done = await round_(
+                        mine, first.request_state, ElicitResult(action="accept", content={"code": str(n)})
+                    )
                     if text(done) != f"code {n}":
                         failures.append(f"call {n}: {text(done)[:120]}")
                 await store.put(f"page:other-{n}", b"sealed", clock.now() + 60)
