@@ -250,6 +250,23 @@ def test_importing_the_server_framework_loads_no_client_half() -> None:
 
 
 @pytest.mark.slow
+def test_importing_the_server_framework_loads_neither_pages_nor_jinja2_nor_the_redis_client() -> None:
+    loaded = _loaded_after("import typed_elicit")
+    optional = {
+        name
+        for name in loaded
+        if name.split(".")[0] in {"jinja2", "redis"}
+        or name.startswith(("typed_elicit.pages", "typed_elicit.stores._redis"))
+    }
+    assert sorted(optional) == []
+    # the test sees them when they do load: pages when imported, Redis when its store is named
+    assert "typed_elicit.pages._serve" in _loaded_after("import typed_elicit.pages")
+    assert "typed_elicit.stores._redis" in _loaded_after(
+        "import typed_elicit.stores; typed_elicit.stores.RedisStore"
+    )
+
+
+@pytest.mark.slow
 def test_importing_the_server_framework_adds_no_sdk_client_module_to_what_the_sdk_loads() -> None:
     # The SDK's own `mcp/__init__.py` imports `mcp.client` (Client, ClientSession, stdio_client),
     # so any server that imports `mcp.server` has it; typed_elicit adds none of its own.
