@@ -9,7 +9,7 @@ Two set-ups, each a real server process (`tests/peers/serve_http.py` serving
 - `one replica, in-process`: one server with the default in-process store, reached directly.
 
 For each set-up, era (2025-11-25 push, 2026-07-28 rounds) and session count M (`--sessions`),
-M client sessions (one `mcp.Client` each, all in this process) call `wizard` `--calls` times
+M client sessions (one `mcp.Client` each, all in this process) call the wizard `--calls` times
 each, all at once. Reported per row: calls per second by the wall clock, the latency of a
 call (p50, p99), errors (must be 0: a failed call or a result that is not the wizard's),
 the largest server RSS after the row, and Redis commands per question answered (Redis's own
@@ -53,6 +53,7 @@ SERVE = ROOT / "tests" / "peers" / "serve_http.py"
 SERVER = ROOT / "tests" / "bench" / "load_server.py"
 TEMPLATE = ROOT / "tests" / "peers" / "nginx.conf.template"
 ERAS: dict[str, Era] = {"2025-11-25": "legacy", "2026-07-28": "2026-07-28"}
+TOOL = "wizard_typed_elicit"
 EXPECTED = "Ada Lovelace pro True"
 READY_SECONDS = 30.0
 CALL_SECONDS = 120.0
@@ -206,7 +207,7 @@ async def run_row(url: str, era: str, sessions: int, calls: int) -> tuple[list[f
                 for _ in range(calls):
                     began = time.perf_counter()
                     try:
-                        result = await client.call_tool("wizard", {})
+                        result = await client.call_tool(TOOL, {})
                         ok = text_of(result) == EXPECTED
                     except Exception:
                         ok = False
