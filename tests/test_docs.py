@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 import runpy
 import socket
@@ -21,7 +20,7 @@ from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit.testing import Answer, ScriptedUser, accept, cancel, connect, decline
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = sorted((ROOT / "docs").glob("*.md"))
+DOCS = sorted((ROOT / "docs").rglob("*.md"))
 PEER_SERVERS = ROOT / "tests" / "peers" / "servers"
 FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 SNIPPET = re.compile(r'^--8<-- "([^":]+)(?::[\w-]+)?"$')
@@ -49,7 +48,9 @@ def test_docs_python_examples_are_included_files_under_examples_docs_or_peer_ser
 
 
 @pytest.mark.parametrize("file", included_files(), ids=lambda p: str(p.relative_to(ROOT)))
-def test_every_included_docs_example_runs(file: Path) -> None:
+def test_every_included_docs_example_runs(file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # as `python file` would: its folder is importable (the tutorial's test imports its server)
+    monkeypatch.syspath_prepend(str(file.parent))
     runpy.run_path(str(file), run_name="docs_example")
 
 
@@ -179,67 +180,19 @@ async def test_the_complete_page_client_example_fills_the_bank_page_and_the_tool
     assert bank["LINKED"] == {"ada": len("correct-horse-battery-staple")}
 
 
-# --- docs/index.md states the public surface as it is --------------------------------------------
-
-PUBLIC_MODULES = (
-    "typed_elicit",
-    "typed_elicit.errors",
-    "typed_elicit.hooks",
-    "typed_elicit.fallback",
-    "typed_elicit.client",
-    "typed_elicit.testing",
-    "typed_elicit.client.terminal",
-    "typed_elicit.pages",
-    "typed_elicit.stores",
-    "typed_elicit.logs",
-)
-NAME = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
+# --- the site's navigation -------------------------------------------------------------------------
 
 
-def index_modules_table() -> dict[str, tuple[int, set[str]]]:
-    """Module -> (the count the index states, the names its row lists)."""
-    rows: dict[str, tuple[int, set[str]]] = {}
-    for line in (ROOT / "docs" / "index.md").read_text(encoding="utf-8").splitlines():
-        match = re.match(r"^\| `(typed_elicit[\w.]*)` \| (\d+) \| (.*) \|$", line)
-        if match:
-            rows[match[1]] = (int(match[2]), set(NAME.findall(match[3])))
-    return rows
+def test_every_page_of_the_site_is_in_the_navigation_once() -> None:
+    nav = re.findall(r"^\s*- (?:[^:\n]+: )?([\w./-]+\.md)$", (ROOT / "mkdocs.yml").read_text("utf-8"), re.M)
+    assert len(nav) == len(set(nav))
+    assert sorted(nav) == sorted(str(page.relative_to(ROOT / "docs")) for page in DOCS)
 
 
-def index_top_level_names() -> tuple[int, set[str]]:
-    """The count in "The N names of the top level" and every name its list names."""
+def test_the_landing_page_links_the_tutorial_and_includes_its_example_file() -> None:
     text = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
-    match = re.search(
-        r"^The (\d+) names of the top level, by what a server does with them:\n\n(.*?)\n\n", text, re.S | re.M
-    )
-    assert match, "docs/index.md: the list of the top level's names is missing"
-    return int(match[1]), set(NAME.findall(match[2]))
-
-
-def test_the_index_lists_every_public_module_with_its_count_and_every_name() -> None:
-    rows = index_modules_table()
-    assert sorted(rows) == sorted(PUBLIC_MODULES)
-    for module_name in PUBLIC_MODULES:
-        module = importlib.import_module(module_name)
-        count, names = rows[module_name]
-        assert count == len(module.__all__), f"docs/index.md says {module_name} has {count} names"
-        if module_name != "typed_elicit":  # its row points to the list below it
-            assert names == set(module.__all__), f"docs/index.md's row of {module_name}"
-
-
-def test_the_index_names_every_top_level_name_and_no_other() -> None:
-    import typed_elicit
-
-    count, names = index_top_level_names()
-    assert count == len(typed_elicit.__all__)
-    assert names == set(typed_elicit.__all__)
-
-
-def test_the_index_links_every_page_of_the_site() -> None:
-    text = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
-    pages = text.split("\n## Pages\n", 1)[1]
-    linked = set(re.findall(r"\]\(([\w-]+\.md)\)", pages))
-    assert linked == {page.name for page in DOCS if page.name != "index.md"}
+    assert "(tutorial.md)" in text
+    assert '--8<-- "examples/index_example.py"' in text
 
 
 def test_the_pages_page_quotes_pages_not_served_as_it_is_raised() -> None:
