@@ -7,6 +7,7 @@ the test file of step 5 must pass on every era.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import shlex
@@ -72,3 +73,16 @@ def test_each_command_of_the_tutorial_prints_what_the_page_shows(
         assert re.search(r"^9 passed in ", done.stdout, re.M), done.stdout
     else:
         assert done.stdout == output, f"step {index}: {command}"
+
+
+@pytest.mark.slow
+def test_the_terminal_picture_ends_with_what_the_tool_does_for_those_answers() -> None:
+    picture = (ROOT / "docs" / "img" / "terminal-form.svg").read_text(encoding="utf-8")
+    lines = [html.unescape(re.sub(r"<[^>]+>", "", line)).rstrip() for line in picture.splitlines()]
+    done = run(
+        "typed-elicit demo step1_server.py --scripted --arg name=Ada --answer size=large --answer sugar=1"
+    )
+
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stdout.splitlines() if line.startswith(("=>", "->", "<="))]
+    assert said == [line for line in lines if line.startswith(("=>", "->", "<="))]
