@@ -27,7 +27,7 @@ class Room(BaseModel):
 async def plan_trip(city: str, ctx: ElicitContext) -> str:
     """Book a flight and a room: neither question depends on the other, so ask both together."""
     flight, room = await ctx.elicit_all(Flight, Room, retries=1)
-    parts = []
+    parts: list[str] = []
     if isinstance(flight, Accepted):  # flight: ElicitResult[Flight]
         parts.append(f"a {flight.data.seat} seat with {flight.data.bags} bag(s)")
     if isinstance(room, Accepted):  # room: ElicitResult[Room]

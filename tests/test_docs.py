@@ -221,3 +221,39 @@ def test_every_benchmark_command_in_the_docs_runs_a_module_that_exists() -> None
     for module in commands:
         path = ROOT.joinpath(*module.split("."))
         assert path.with_suffix(".py").is_file() or (path / "__main__.py").is_file(), module
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", PROTOCOL_VERSIONS)
+async def test_the_several_questions_example_asks_both_at_once_and_books_what_was_accepted(
+    era: ProtocolVersion,
+) -> None:
+    example = runpy.run_path(str(ROOT / "examples" / "several_questions.py"), run_name="docs_example")
+    user = ScriptedUser(accept(seat="window", bags=1), decline())
+    with anyio.fail_after(10):
+        async with connect(example["server"], era, elicitation_callback=user) as client:
+            result = await client.call_tool("plan_trip", {"city": "Lisbon"})
+    assert [c.text for c in result.content if isinstance(c, TextContent)] == [
+        "Booked a window seat with 1 bag(s)"
+    ]
+    assert [question.message for question in user.questions] == ["Which flight?", "Which hotel room?"]
+    user.assert_done()
+
+
+def test_the_landing_page_example_is_the_readme_example() -> None:
+    (block,) = python_blocks(ROOT / "README.md")
+    assert (ROOT / "examples" / "index_example.py").read_text(encoding="utf-8").endswith("\n\n" + block)
+
+
+def test_the_http_plot_reads_every_row_of_the_over_http_table_it_draws() -> None:
+    plot = runpy.run_path(str(ROOT / "docs" / "img" / "http_plot.py"), run_name="docs_plot")
+    rows = plot["rows"]()
+    assert [(era, "typed_elicit" in who) for era, who, _, _ in rows] == [
+        ("push (2025-11-25)", True),
+        ("push (2025-11-25)", False),
+        ("push (2025-11-25)", False),
+        ("push (2025-11-25)", False),
+        ("2026-07-28", True),
+        ("2026-07-28", False),
+    ]
+    assert (ROOT / "docs" / "img" / "benchmarks-http.png").is_file()
