@@ -136,3 +136,12 @@ def test_the_built_site_has_an_entry_for_every_public_name_on_its_module_page(tm
             name for name in importlib.import_module(module).__all__ if f"{module}.{name}" not in anchors
         ]
         assert missing == [], f"{module}: no reference entry in the built site"
+
+
+def test_the_top_level_page_groups_every_top_level_name_by_what_a_server_does_with_it() -> None:
+    import typed_elicit
+
+    intro = page_of("typed_elicit").read_text(encoding="utf-8").split("\n::: ", 1)[0]
+    grouped = set(re.findall(r"`(\w+)`", intro.split("by what a server does with them:", 1)[1]))
+    assert set(typed_elicit.__all__) <= grouped
+    assert grouped - set(typed_elicit.__all__) <= {"typed_elicit"}

@@ -11,6 +11,7 @@ import html
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,14 +30,23 @@ def shown_runs() -> list[tuple[str, str]]:
     return [(command, output) for command, output in COMMAND_AND_OUTPUT.findall(PAGE.read_text("utf-8"))]
 
 
-def run(command: str) -> subprocess.CompletedProcess[str]:
-    """Run a command of the page in the tutorial's folder, with this venv's tools on PATH."""
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A reader's empty folder with the tutorial's files copied in, outside this repository."""
+    copy = tmp_path_factory.mktemp("my_coffee_tool")
+    for name in STEPS:
+        shutil.copy(FOLDER / name, copy / name)
+    return copy
+
+
+def run(command: str, cwd: Path = FOLDER) -> subprocess.CompletedProcess[str]:
+    """Run a command of the page in a folder holding the tutorial's files, with this venv's tools on PATH."""
     bin_dir = str(Path(sys.executable).parent)
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "NO_COLOR": "1"}
     argv = shlex.split(command)
     if argv[0] == "pytest":  # the reader's pytest, as a project of their own would run it
         argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *argv[1:]]
-    return subprocess.run(argv, cwd=FOLDER, env=env, capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False)
 
 
 def test_the_page_includes_the_tutorial_files_in_step_order() -> None:
@@ -61,10 +71,10 @@ def test_the_page_shows_the_demo_the_stdio_call_and_the_test_run_in_that_order()
     [(index, command, output) for index, (command, output) in enumerate(shown_runs())],
     ids=lambda value: str(value) if isinstance(value, int) else "",
 )
-def test_each_command_of_the_tutorial_prints_what_the_page_shows(
-    index: int, command: str, output: str
+def test_each_command_of_the_tutorial_prints_what_the_page_shows_in_a_folder_of_its_own(
+    index: int, command: str, output: str, folder: Path
 ) -> None:
-    done = run(command)
+    done = run(command, folder)
 
     assert done.returncode == 0, done.stdout + done.stderr
     if command.startswith("pytest"):
