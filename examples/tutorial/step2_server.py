@@ -15,7 +15,8 @@ PRICES = {"small": 250, "medium": 320, "large": 380}
 @form(message="How do you take your coffee?")
 class Order(BaseModel):
     size: Annotated[
-        Literal["small", "medium", "large"], Titles(small="Small", medium="Medium", large="Large")
+        Literal["small", "medium", "large"],
+        Titles(small="Small (8 oz)", medium="Medium (12 oz)", large="Large (16 oz)"),
     ]
     sugar: int = Field(default=0, ge=0, le=3, description="Spoons of sugar")
     oat_milk: bool = False
