@@ -1,5 +1,3 @@
-"""The example of the README and the docs' landing page: a tool that asks where to deploy."""
-
 from typing import Annotated, Literal
 
 from mcp.server.mcpserver import MCPServer
