@@ -257,3 +257,23 @@ def test_the_http_plot_reads_every_row_of_the_over_http_table_it_draws() -> None
         ("2026-07-28", False),
     ]
     assert (ROOT / "docs" / "img" / "benchmarks-http.png").is_file()
+
+
+def test_the_glossary_defines_the_words_the_docs_lean_on_in_alphabetical_order() -> None:
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    terms = [
+        re.sub(r"[`*()]", "", term).strip().lower() for term in re.findall(r"^\*\*(.+?)\*\*", text, re.M)
+    ]
+    for word in (
+        "era",
+        "round",
+        "pending",
+        "once",
+        "page form",
+        "asker",
+        "requeststate",
+        "store",
+        "fallback",
+    ):
+        assert any(term == word or term.startswith(word + " ") for term in terms), word
+    assert terms == sorted(terms, key=lambda term: term.lstrip("`").lower())
