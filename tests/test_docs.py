@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 import runpy
 import socket
@@ -21,7 +20,7 @@ from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit.testing import Answer, ScriptedUser, accept, cancel, connect, decline
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = sorted((ROOT / "docs").glob("*.md"))
+DOCS = sorted((ROOT / "docs").rglob("*.md"))
 PEER_SERVERS = ROOT / "tests" / "peers" / "servers"
 FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 SNIPPET = re.compile(r'^--8<-- "([^":]+)(?::[\w-]+)?"$')
@@ -49,7 +48,9 @@ def test_docs_python_examples_are_included_files_under_examples_docs_or_peer_ser
 
 
 @pytest.mark.parametrize("file", included_files(), ids=lambda p: str(p.relative_to(ROOT)))
-def test_every_included_docs_example_runs(file: Path) -> None:
+def test_every_included_docs_example_runs(file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # as `python file` would: its folder is importable (the tutorial's test imports its server)
+    monkeypatch.syspath_prepend(str(file.parent))
     runpy.run_path(str(file), run_name="docs_example")
 
 
@@ -182,67 +183,19 @@ async def test_the_complete_page_client_example_fills_the_bank_page_and_the_tool
     assert bank["LINKED"] == {"ada": len("correct-horse-battery-staple")}
 
 
-# --- docs/index.md states the public surface as it is --------------------------------------------
-
-PUBLIC_MODULES = (
-    "typed_elicit",
-    "typed_elicit.errors",
-    "typed_elicit.hooks",
-    "typed_elicit.fallback",
-    "typed_elicit.client",
-    "typed_elicit.testing",
-    "typed_elicit.client.terminal",
-    "typed_elicit.pages",
-    "typed_elicit.stores",
-    "typed_elicit.logs",
-)
-NAME = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
+# --- the site's navigation -------------------------------------------------------------------------
 
 
-def index_modules_table() -> dict[str, tuple[int, set[str]]]:
-    """Module -> (the count the index states, the names its row lists)."""
-    rows: dict[str, tuple[int, set[str]]] = {}
-    for line in (ROOT / "docs" / "index.md").read_text(encoding="utf-8").splitlines():
-        match = re.match(r"^\| `(typed_elicit[\w.]*)` \| (\d+) \| (.*) \|$", line)
-        if match:
-            rows[match[1]] = (int(match[2]), set(NAME.findall(match[3])))
-    return rows
+def test_every_page_of_the_site_is_in_the_navigation_once() -> None:
+    nav = re.findall(r"^\s*- (?:[^:\n]+: )?([\w./-]+\.md)$", (ROOT / "mkdocs.yml").read_text("utf-8"), re.M)
+    assert len(nav) == len(set(nav))
+    assert sorted(nav) == sorted(str(page.relative_to(ROOT / "docs")) for page in DOCS)
 
 
-def index_top_level_names() -> tuple[int, set[str]]:
-    """The count in "The N names of the top level" and every name its list names."""
+def test_the_landing_page_links_the_tutorial_and_includes_its_example_file() -> None:
     text = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
-    match = re.search(
-        r"^The (\d+) names of the top level, by what a server does with them:\n\n(.*?)\n\n", text, re.S | re.M
-    )
-    assert match, "docs/index.md: the list of the top level's names is missing"
-    return int(match[1]), set(NAME.findall(match[2]))
-
-
-def test_the_index_lists_every_public_module_with_its_count_and_every_name() -> None:
-    rows = index_modules_table()
-    assert sorted(rows) == sorted(PUBLIC_MODULES)
-    for module_name in PUBLIC_MODULES:
-        module = importlib.import_module(module_name)
-        count, names = rows[module_name]
-        assert count == len(module.__all__), f"docs/index.md says {module_name} has {count} names"
-        if module_name != "typed_elicit":  # its row points to the list below it
-            assert names == set(module.__all__), f"docs/index.md's row of {module_name}"
-
-
-def test_the_index_names_every_top_level_name_and_no_other() -> None:
-    import typed_elicit
-
-    count, names = index_top_level_names()
-    assert count == len(typed_elicit.__all__)
-    assert names == set(typed_elicit.__all__)
-
-
-def test_the_index_links_every_page_of_the_site() -> None:
-    text = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
-    pages = text.split("\n## Pages\n", 1)[1]
-    linked = set(re.findall(r"\]\(([\w-]+\.md)\)", pages))
-    assert linked == {page.name for page in DOCS if page.name != "index.md"}
+    assert "(tutorial.md)" in text
+    assert '--8<-- "examples/index_example.py"' in text
 
 
 def test_the_pages_page_quotes_pages_not_served_as_it_is_raised() -> None:
@@ -271,3 +224,59 @@ def test_every_benchmark_command_in_the_docs_runs_a_module_that_exists() -> None
     for module in commands:
         path = ROOT.joinpath(*module.split("."))
         assert path.with_suffix(".py").is_file() or (path / "__main__.py").is_file(), module
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", PROTOCOL_VERSIONS)
+async def test_the_several_questions_example_asks_both_at_once_and_books_what_was_accepted(
+    era: ProtocolVersion,
+) -> None:
+    example = runpy.run_path(str(ROOT / "examples" / "several_questions.py"), run_name="docs_example")
+    user = ScriptedUser(accept(seat="window", bags=1), decline())
+    with anyio.fail_after(10):
+        async with connect(example["server"], era, elicitation_callback=user) as client:
+            result = await client.call_tool("plan_trip", {"city": "Lisbon"})
+    assert [c.text for c in result.content if isinstance(c, TextContent)] == [
+        "Booked a window seat with 1 bag(s)"
+    ]
+    assert [question.message for question in user.questions] == ["Which flight?", "Which hotel room?"]
+    user.assert_done()
+
+
+def test_the_landing_page_example_is_the_readme_example() -> None:
+    (block,) = python_blocks(ROOT / "README.md")
+    assert (ROOT / "examples" / "index_example.py").read_text(encoding="utf-8") == block
+
+
+def test_the_http_plot_reads_every_row_of_the_over_http_table_it_draws() -> None:
+    plot = runpy.run_path(str(ROOT / "docs" / "img" / "http_plot.py"), run_name="docs_plot")
+    rows = plot["rows"]()
+    assert [(era, "typed_elicit" in who) for era, who, _, _ in rows] == [
+        ("push (2025-11-25)", True),
+        ("push (2025-11-25)", False),
+        ("push (2025-11-25)", False),
+        ("push (2025-11-25)", False),
+        ("2026-07-28", True),
+        ("2026-07-28", False),
+    ]
+    assert (ROOT / "docs" / "img" / "benchmarks-http.png").is_file()
+
+
+def test_the_glossary_defines_the_words_the_docs_lean_on_in_alphabetical_order() -> None:
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    terms = [
+        re.sub(r"[`*()]", "", term).strip().lower() for term in re.findall(r"^\*\*(.+?)\*\*", text, re.M)
+    ]
+    for word in (
+        "era",
+        "round",
+        "pending",
+        "once",
+        "page form",
+        "asker",
+        "requeststate",
+        "store",
+        "fallback",
+    ):
+        assert any(term == word or term.startswith(word + " ") for term in terms), word
+    assert terms == sorted(terms, key=lambda term: term.lstrip("`").lower())

@@ -148,7 +148,17 @@ UrlAnswer: TypeAlias = Literal["accept", "decline", "cancel"]
 """A URL-mode answer: `accept` means consent only; no content travels back."""
 
 FormHandler: TypeAlias = Callable[[FormRequest], Awaitable[Accepted[BaseModel] | Declined | Cancelled]]
+"""What `elicitation_handler` calls for a form question: `async def (FormRequest) -> outcome`.
+
+It returns `Accepted(model instance)`, `Declined()` or `Cancelled()`; the instance is built
+from `request.model` (the model built from the question's schema), or by `request.accept(values)`.
+"""
 UrlHandler: TypeAlias = Callable[[UrlRequest], Awaitable[UrlAnswer]]
+"""What `elicitation_handler` calls for a URL-mode question: `async def (UrlRequest) -> UrlAnswer`.
+
+It opens (or shows) `request.url` and returns the user's consent; without one, URL-mode
+questions are declined.
+"""
 
 
 def read_request(
