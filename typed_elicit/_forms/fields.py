@@ -55,7 +55,7 @@ def reduce_field(
     Raises:
         FieldProblem: Saying why the field cannot be elicited, with the fix.
     """
-    if not page and (looks_secret(field_name) or looks_secret(key)):
+    if not page and (looks_secret(field_name) or (key != field_name and looks_secret(key))):
         raise FieldProblem(
             f"the name suggests a secret; {URL_MODE_FIX} (or rename the field if it holds no secret)"
         )
@@ -162,17 +162,20 @@ def _chosen_hint(extra: object) -> str | bool:
 
 def _hint(annotation: Any, metadata: list[Any]) -> str | None:
     """The sentence explaining what the wire schema of this field leaves out, or None."""
-    constraints = list(flat(metadata))
     if annotation is str:
-        patterns: list[object] = [getattr(m, "pattern", None) for m in constraints]
+        patterns: list[object] = [getattr(m, "pattern", None) for m in flat(metadata)]
         shown = [
             cast("re.Pattern[str]", p).pattern if isinstance(p, re.Pattern) else str(p)
             for p in patterns
             if p is not None
         ]
         return f"Must match the pattern {shown[-1]}." if shown else None
+    is_date = isinstance(annotation, type) and issubclass(annotation, date)
+    if not (is_date or annotation is int or annotation is float):
+        return None  # options, yes/no, formats: nothing the wire leaves out is told
+    constraints = list(flat(metadata))
     clauses: list[str] = []
-    if isinstance(annotation, type) and issubclass(annotation, date):
+    if is_date:
         for meta in constraints:
             for kind, name, _ in BOUNDS:
                 if isinstance(meta, kind):

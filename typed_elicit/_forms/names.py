@@ -61,12 +61,22 @@ _SECRET_RUNS = frozenset(
 )  # fmt: skip
 
 
+_RUNS_BY_FIRST_WORD: dict[str, tuple[tuple[str, ...], ...]] = {
+    first: tuple(run for run in _SECRET_RUNS if run[0] == first) for first in {run[0] for run in _SECRET_RUNS}
+}
+_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
 def looks_secret(name: str) -> bool:
     """Whether a field name (or alias) says it holds a secret, by whole words (`api_key`, `cardNumber`)."""
-    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name)]
-    return bool(_SECRET_WORDS.intersection(words)) or any(
-        tuple(words[i : i + len(run)]) == run for run in _SECRET_RUNS for i in range(len(words))
-    )
+    words = [w.lower() for w in _WORDS.findall(name)]
+    if _SECRET_WORDS.intersection(words):
+        return True
+    for i, word in enumerate(words):  # a run is looked for only where its first word is
+        for run in _RUNS_BY_FIRST_WORD.get(word, ()):
+            if tuple(words[i : i + len(run)]) == run:
+                return True
+    return False
 
 
 URL_MODE_FIX = (
