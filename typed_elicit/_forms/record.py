@@ -38,7 +38,7 @@ _NOTHING: Mapping[str, Any] = types.MappingProxyType({})
 class Reduced:
     """Everything the server needs to ask about one model on one revision, computed once.
 
-    Holds no reference to the model class (the cache is keyed weakly by it).
+    Holds no reference to the model class (the registry keeps it in the class's blueprint, weakly).
     """
 
     protocol_version: ProtocolVersion
