@@ -525,7 +525,7 @@ async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, p
         for stat in after.compare_to(before, "filename")
         if "typed_elicit" in str(stat.traceback)
     )
-    assert len(reducer_module._RECORDS) <= records  # pyright: ignore[reportPrivateUsage]
+    assert len(registry_module._REGISTRY) <= records  # pyright: ignore[reportPrivateUsage]
     assert ours < 20_000, ours
     assert retained < HOSTILE * HOSTILE_BYTES // 10, retained  # far below what the answers weighed
 
