@@ -17,9 +17,8 @@ from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
 from typed_elicit._calls.state import ReplayState
 from typed_elicit._core.digests import schema_digest
-from typed_elicit._forms.spec import RequestedSchemaError
 from typed_elicit._forms.validate import validate_content
-from typed_elicit.errors import InvalidResponse
+from typed_elicit.errors import InvalidResponse, RequestedSchemaError
 from typed_elicit.testing import ScriptedUser, accept
 
 

@@ -26,6 +26,7 @@ import typed_elicit._calls.policy as policy_module
 import typed_elicit._calls.questions as question_module
 import typed_elicit._core.clock as clock_module
 import typed_elicit._forms.reduce as reducer_module
+import typed_elicit._forms.registry as registry_module
 from tests.conftest import BOUND, accept, cancel, decline, user
 from typed_elicit import Accepted, ElicitContext, elicits, install_fallback
 from typed_elicit._forms.wire import json_size
@@ -503,7 +504,7 @@ async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, p
         with anyio.fail_after(BOUND):
             await client.call_tool("count", {})
     gc.collect()  # model classes of earlier tests leave the weak cache now, not during the run
-    records = len(reducer_module._RECORDS)  # pyright: ignore[reportPrivateUsage]
+    records = len(registry_module._REGISTRY)  # pyright: ignore[reportPrivateUsage]
     tracemalloc.start()
     try:
         before = tracemalloc.take_snapshot()
@@ -524,7 +525,7 @@ async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, p
         for stat in after.compare_to(before, "filename")
         if "typed_elicit" in str(stat.traceback)
     )
-    assert len(reducer_module._RECORDS) <= records  # pyright: ignore[reportPrivateUsage]
+    assert len(registry_module._REGISTRY) <= records  # pyright: ignore[reportPrivateUsage]
     assert ours < 20_000, ours
     assert retained < HOSTILE * HOSTILE_BYTES // 10, retained  # far below what the answers weighed
 

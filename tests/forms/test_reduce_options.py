@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from pydantic import BaseModel, Field, StringConstraints
 
-import typed_elicit._forms.reduce as reducer_module
+import typed_elicit._forms.defaults as defaults_module
 from tests.conftest import examples
 from tests.counting import CountingDict, CountingList, CountingMapping, CountingSequence
 from tests.spec_check import assert_spec_valid
@@ -469,13 +469,13 @@ def test_a_default_longer_than_the_schema_may_be_is_refused_before_it_is_checked
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     checked: list[int] = []
-    original = reducer_module._check_default  # pyright: ignore[reportPrivateUsage]
+    original = defaults_module.check_default
 
     def spy(validator: Any, default: object, prop: Any, metadata: Any) -> None:
         checked.append(len(str(default)))
         original(validator, default, prop, metadata)
 
-    monkeypatch.setattr(reducer_module, "_check_default", spy)
+    monkeypatch.setattr(defaults_module, "check_default", spy)
 
     (problem,) = problems_of(defaults={"code": "1" * 10**7})
 

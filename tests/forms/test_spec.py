@@ -227,7 +227,8 @@ def test_a_model_class_that_goes_away_takes_its_records_along():
     import gc
     import weakref
 
-    from typed_elicit._forms.reduce import _RECORDS, reduced  # pyright: ignore[reportPrivateUsage]
+    from typed_elicit._forms.reduce import reduced
+    from typed_elicit._forms.registry import known
 
     def make() -> weakref.ref[type[BaseModel]]:
         class Passing(BaseModel):
@@ -235,7 +236,7 @@ def test_a_model_class_that_goes_away_takes_its_records_along():
 
         for version in PROTOCOL_VERSIONS:
             reduced(Passing, version).form  # noqa: B018  (the form too)
-        assert Passing in _RECORDS
+        assert known(Passing) is not None
         return weakref.ref(Passing)
 
     gone = make()
@@ -304,7 +305,7 @@ def _spec(prop: dict[str, Any], *, required: bool = False) -> Any:
     ],
 )
 def test_one_description_of_each_field_kind_for_every_reader(prop, required, line, brief, person):
-    from typed_elicit._forms.spec import describe
+    from typed_elicit._forms.describe import describe
 
     about = describe(_spec(prop, required=required))
     assert str(about) == line
@@ -314,7 +315,7 @@ def test_one_description_of_each_field_kind_for_every_reader(prop, required, lin
 
 
 def test_the_fallback_and_the_terminal_describe_fields_with_describe():
-    from typed_elicit._forms.spec import describe
+    from typed_elicit._forms.describe import describe
     from typed_elicit.client._terminal import _type_text  # pyright: ignore[reportPrivateUsage]
     from typed_elicit.fallback._companion import describe_fields
 
@@ -340,7 +341,7 @@ OPEN_RANGES = {
 
 
 def test_one_range_for_every_value_generator_with_exclusive_bounds_moved_inward():
-    from typed_elicit._forms.spec import number_bounds
+    from typed_elicit._forms.describe import number_bounds
 
     ratio, count, _ = parse_requested_schema(OPEN_RANGES).fields
     assert number_bounds(ratio) == (5e-324, 0.9999999999999999)
@@ -348,7 +349,7 @@ def test_one_range_for_every_value_generator_with_exclusive_bounds_moved_inward(
 
 
 def test_the_demo_value_of_every_field_fits_it():
-    from typed_elicit._forms.spec import example_value
+    from typed_elicit._forms.describe import example_value
 
     form = parse_requested_schema(OPEN_RANGES)
     assert form.content({spec.name: example_value(spec) for spec in form.fields}) == {
@@ -407,7 +408,7 @@ def test_one_text_sanitiser_for_printing_quoting_and_keeping_texts():
 
 
 def test_the_server_parses_a_reduced_schema_once_not_per_answer(monkeypatch):
-    import typed_elicit._forms.spec as form_module
+    import typed_elicit._forms.parse as form_module
     from typed_elicit._forms.reduce import reduced
 
     schema = reduce_schema(EveryKind)

@@ -14,7 +14,6 @@ from pydantic.fields import FieldInfo
 
 from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.reduce import (
-    _FORMS,  # pyright: ignore[reportPrivateUsage]  # the registry of @form classes, read only
     JSON_SCHEMA_DIALECT,
     Choices,
     OptionsArg,
@@ -25,6 +24,7 @@ from typed_elicit._forms.reduce import (
     schema_problems,
     secret_fields,
 )
+from typed_elicit._forms.registry import declared_forms
 from typed_elicit.errors import OptionsError, SchemaError
 
 from ._common import EXIT_OK, EXIT_PROBLEMS, UsageError
@@ -258,7 +258,7 @@ def _registered_forms(module: ModuleType) -> list[type[BaseModel]]:
     import of a module by the same name.
     """
     found: list[type[BaseModel]] = []
-    for model in list(_FORMS):
+    for model in declared_forms():
         if model.__module__ != module.__name__:
             continue
         obj: object = module

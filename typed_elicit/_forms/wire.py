@@ -18,11 +18,11 @@ show to the model.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable, Sized
 from datetime import date, datetime
+from json.encoder import encode_basestring_ascii
 from typing import Final, cast
 
 from pydantic import ValidationError
@@ -231,8 +231,8 @@ def json_size(value: object, limit: int) -> int:
     Returns:
         The exact size when it is at most `limit`, else a number above `limit`.
     """
-    if isinstance(value, str):
-        return len(value) + 2 if len(value) > limit else len(json.dumps(value))
+    if isinstance(value, str):  # `json.dumps(value)`'s own encoder, called directly: the same text
+        return len(value) + 2 if len(value) > limit else len(encode_basestring_ascii(value))
     if value is None or value is True:
         return 4
     if value is False:
@@ -258,7 +258,10 @@ def json_size(value: object, limit: int) -> int:
     if least > limit:
         return least
     for part in parts:
-        total += json_size(part, limit - total)
+        if isinstance(part, str):  # the commonest part, sized here as `json_size(part, ...)` would
+            total += len(part) + 2 if len(part) > limit - total else len(encode_basestring_ascii(part))
+        else:
+            total += json_size(part, limit - total)
         if total > limit:
             break
     return total

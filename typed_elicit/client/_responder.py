@@ -10,7 +10,7 @@ from typing import Any, Literal
 import mcp_types as types
 from mcp.client import ClientRequestContext
 
-from typed_elicit._forms.spec import example_value
+from typed_elicit._forms.describe import example_value
 from typed_elicit.client._handler import (
     ContentValue,
     FieldSpec,

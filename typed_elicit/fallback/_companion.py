@@ -36,7 +36,8 @@ from typed_elicit._calls.plugs import Resume, resuming, route
 from typed_elicit._calls.signals import FallbackRequired
 from typed_elicit._calls.state import ReplayState
 from typed_elicit._core import clock as _clock
-from typed_elicit._forms.spec import describe, parse_requested_schema
+from typed_elicit._forms.describe import describe
+from typed_elicit._forms.parse import parse_requested_schema
 from typed_elicit.errors import InvalidFallbackToken, TypedElicitError
 from typed_elicit.stores._config import store_for
 from typed_elicit.stores._protocol import Store

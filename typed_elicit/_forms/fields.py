@@ -1,0 +1,337 @@
+"""The annotation rules: one pydantic field in, its newest-revision wire property out.
+
+`reduce_field` maps a field's annotation and constraints to the spec's restricted property
+(text with its format and lengths, numbers with their bounds, booleans, options), or
+raises a `FieldProblem` naming the fix. Constraints the wire cannot carry (a pattern,
+`multiple_of`, an exclusive bound on a float, bounds on dates) become a hint appended to
+the description.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from datetime import date, datetime
+from typing import Any, cast, get_origin
+
+import annotated_types as at
+from pydantic import AnyUrl, BaseModel, EmailStr, SecretBytes, SecretStr
+from pydantic.fields import FieldInfo
+from pydantic_core import (
+    PydanticUndefined,
+)
+
+from typed_elicit._forms.defaults import BOUNDS, wire_default
+from typed_elicit._forms.fieldinfo import (
+    FieldProblem,
+    flat,
+    ordered,
+    strip_annotated,
+    strip_none,
+    type_name,
+    valid_text,
+)
+from typed_elicit._forms.names import URL_MODE_FIX, looks_secret
+from typed_elicit._forms.options import (
+    choices_property,
+    find_titles,
+    has_choices,
+    multi_select_property,
+    option_values,
+    options_in,
+    options_property,
+)
+from typed_elicit._forms.spec import (
+    MAX_TEXT_LENGTH,
+)
+
+
+def reduce_field(
+    field_name: str, key: str, info: FieldInfo, *, page: bool
+) -> tuple[dict[str, Any], bool, bool]:
+    """A field's newest-revision property, whether it is a multi-select, whether a Choices() field.
+
+    Raises:
+        FieldProblem: Saying why the field cannot be elicited, with the fix.
+    """
+    if not page and (looks_secret(field_name) or (key != field_name and looks_secret(key))):
+        raise FieldProblem(
+            f"the name suggests a secret; {URL_MODE_FIX} (or rename the field if it holds no secret)"
+        )
+    chosen_hint = _chosen_hint(info.json_schema_extra)
+    annotation = info.annotation
+    titles = find_titles(info.metadata)
+    has_default = info.default is not PydanticUndefined
+    annotation, nullable = strip_none(annotation)
+    if nullable and not has_default and info.default_factory is None:
+        raise FieldProblem(
+            "a nullable field needs a default, or the user could not leave it out; "
+            "write `X | None = None` (optional) or drop `| None` (required)"
+        )
+    annotation, inner_meta = strip_annotated(annotation)
+    titles = titles or find_titles(inner_meta)
+    metadata = [*info.metadata, *inner_meta]
+    is_choices = has_choices(metadata)
+
+    prop: dict[str, Any]
+    is_multi = False
+    origin = get_origin(annotation)
+    if is_choices:
+        if page:
+            raise FieldProblem(
+                "a page question cannot take options per question yet (ctx.elicit_page has no "
+                "options=); declare the options in the class with Literal[...] or a StrEnum"
+            )
+        if titles is not None:
+            raise FieldProblem(
+                "Titles(...) cannot title options given per question; pass titles with the options "
+                "(options={name: {value: title, ...}}) and remove Titles(...)"
+            )
+        if (
+            has_default and info.default is not None and info.default != []
+        ) or info.default_factory is not None:
+            raise FieldProblem(
+                "a Choices() field takes no default in the class but None (or [] for several), as its "
+                "options are only known per question; pass defaults={name: ...} with the options"
+            )
+        prop, is_multi = choices_property(annotation, metadata)
+    elif option_values(annotation) is not None:
+        prop = options_property(annotation, titles)
+    elif origin in (list, set, frozenset):
+        prop = multi_select_property(annotation, titles, metadata)
+        is_multi = True
+    else:
+        if titles is not None:
+            raise FieldProblem("Titles(...) applies to Literal or Enum options only; remove it")
+        prop = _scalar_property(annotation, metadata, page=page)
+
+    _check_ranges(prop)
+    if info.title is not None:
+        prop["title"] = info.title
+    hint = _hint(annotation, metadata) if chosen_hint is True else chosen_hint or None
+    description = _with_hint(info.description, hint)
+    if description is not None:
+        prop["description"] = description
+    for key in ("title", "description"):
+        if len(prop.get(key) or "") > MAX_TEXT_LENGTH:
+            raise FieldProblem(
+                f"its {key} has {len(prop[key])} characters, more than the {MAX_TEXT_LENGTH} clients accept; "
+                "shorten it"
+            )
+    if has_default and info.default is not None:
+        prop["default"] = wire_default(info.default, prop)
+    return ordered(prop), is_multi, is_choices
+
+
+# --- hints: constraints the wire cannot carry, told to the person -----------------------------
+#
+# The wire schema carries lengths, inclusive bounds on numbers (and exact integer bounds), and
+# options. A pattern, `multiple_of`, an exclusive bound on a float and any bound on a date or
+# datetime are checked on arrival but invisible to the client, so the person would guess.
+# Each becomes a clause of one sentence appended to the description.
+
+_DATE_WORDS = {"ge": "on or after", "gt": "after", "le": "on or before", "lt": "before"}
+_NUMBER_WORDS = {"gt": "more than", "lt": "less than"}
+
+
+def _chosen_hint(extra: object) -> str | bool:
+    """The field's own hint from `json_schema_extra={"hint": ...}`: its text, False for none, else True.
+
+    `json_schema_extra` cannot travel (the wire schema admits only the spec's keys), so
+    it is refused, except for the one key typed_elicit reads itself.
+    """
+    if extra is None:
+        return True
+    if isinstance(extra, dict) and list(cast("dict[str, object]", extra)) == ["hint"]:
+        value = cast("dict[str, object]", extra)["hint"]
+        if value is False or (isinstance(value, str) and value.strip()):
+            if isinstance(value, str):
+                valid_text(value, "hint")
+            return value
+        raise FieldProblem(
+            'json_schema_extra={"hint": ...} takes a text (sent instead of the automatic hint) or '
+            f"False (no hint), not {value!r}; fix it"
+        )
+    raise FieldProblem(
+        "json_schema_extra cannot travel: the wire schema admits only the spec's keys; "
+        "remove it and enforce extra rules with a validator (checked when the answer arrives); "
+        'only json_schema_extra={"hint": "..." or False} is read, to word or drop the hint'
+    )
+
+
+def _hint(annotation: Any, metadata: list[Any]) -> str | None:
+    """The sentence explaining what the wire schema of this field leaves out, or None."""
+    if annotation is str:
+        patterns: list[object] = [getattr(m, "pattern", None) for m in flat(metadata)]
+        shown = [
+            cast("re.Pattern[str]", p).pattern if isinstance(p, re.Pattern) else str(p)
+            for p in patterns
+            if p is not None
+        ]
+        return f"Must match the pattern {shown[-1]}." if shown else None
+    is_date = isinstance(annotation, type) and issubclass(annotation, date)
+    if not (is_date or annotation is int or annotation is float):
+        return None  # options, yes/no, formats: nothing the wire leaves out is told
+    constraints = list(flat(metadata))
+    clauses: list[str] = []
+    if is_date:
+        for meta in constraints:
+            for kind, name, _ in BOUNDS:
+                if isinstance(meta, kind):
+                    bound = getattr(meta, name)
+                    shown_bound = bound.isoformat() if isinstance(bound, date) else str(bound)
+                    clauses.append(f"{_DATE_WORDS[name]} {shown_bound}")
+    elif annotation is int or annotation is float:
+        for meta in constraints:
+            if annotation is float and isinstance(meta, at.Gt | at.Lt):
+                name = "gt" if isinstance(meta, at.Gt) else "lt"
+                clauses.append(f"{_NUMBER_WORDS[name]} {_shown_number(getattr(meta, name))}")
+            elif isinstance(meta, at.MultipleOf):
+                clauses.append(f"a multiple of {_shown_number(meta.multiple_of)}")
+    if not clauses:
+        return None
+    listed = clauses[0] if len(clauses) == 1 else f"{', '.join(clauses[:-1])} and {clauses[-1]}"
+    return f"Must be {listed}."
+
+
+def _shown_number(value: object) -> str:
+    """`5` for 5 and 5.0, `0.5` for 0.5: a number as a person writes it."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return str(value)
+
+
+def _with_hint(description: str | None, hint: str | None) -> str | None:
+    if not hint:
+        return description
+    if not description:
+        return hint
+    text = description.rstrip()
+    return f"{text} {hint}" if text.endswith((".", "!", "?", ":")) else f"{text}. {hint}"
+
+
+def _check_ranges(prop: Mapping[str, Any]) -> None:
+    """Refuse bounds that leave no valid answer: every client refuses such a schema."""
+    for low, high, what in (
+        ("minimum", "maximum", "ge/gt and le/lt leave no number"),
+        ("minLength", "maxLength", "min_length and max_length leave no text"),
+        ("minItems", "maxItems", "min_length and max_length leave no selection"),
+    ):
+        if low in prop and high in prop and prop[low] > prop[high]:
+            raise FieldProblem(f"{what}: {low} {prop[low]} is more than {high} {prop[high]}; fix the bounds")
+    if prop["type"] == "array" and ("enum" in prop["items"] or "anyOf" in prop["items"]):
+        count = len(options_in(prop["items"], "anyOf"))
+        if prop.get("minItems", 0) > count:
+            raise FieldProblem(
+                f"min_length={prop['minItems']} asks for more selections than the {count} options; "
+                "lower it or add options"
+            )
+
+
+def _scalar_property(annotation: Any, metadata: list[Any], *, page: bool = False) -> dict[str, Any]:
+    if annotation is bool:
+        return {"type": "boolean"}
+    if annotation is int or annotation is float:
+        return _number_property(annotation, metadata)
+    fmt = _string_format(annotation)
+    secret = page and annotation in (SecretStr, SecretBytes)  # a page's password input
+    if fmt is not None or annotation is str or secret:
+        prop: dict[str, Any] = {"type": "string"}
+        if fmt:
+            prop["format"] = fmt
+        for meta in metadata:
+            if isinstance(meta, at.MinLen):
+                prop["minLength"] = meta.min_length
+            elif isinstance(meta, at.MaxLen):
+                prop["maxLength"] = meta.max_length
+        return prop
+    raise FieldProblem(_rejection(annotation))
+
+
+def _string_format(annotation: Any) -> str | None:
+    if not isinstance(annotation, type):
+        return None
+    if issubclass(annotation, datetime):
+        return "date-time"
+    if issubclass(annotation, date):
+        return "date"
+    if issubclass(annotation, cast("type", EmailStr)):  # a class at runtime, Annotated for checkers
+        return "email"
+    if issubclass(annotation, AnyUrl):
+        return "uri"
+    return None
+
+
+def _number_property(annotation: type[float], metadata: list[Any]) -> dict[str, Any]:
+    is_int = annotation is int
+    prop: dict[str, Any] = {"type": "integer" if is_int else "number"}
+    for meta in metadata:
+        # On integers every bound becomes the inclusive integer bound it implies (exactly:
+        # math.ceil and math.floor of an int or a float never go through a rounded float).
+        if isinstance(meta, at.Ge):
+            bound = _bound(meta.ge, "ge")
+            _tighten(prop, "minimum", math.ceil(bound) if is_int else bound, max)
+        elif isinstance(meta, at.Le):
+            bound = _bound(meta.le, "le")
+            _tighten(prop, "maximum", math.floor(bound) if is_int else bound, min)
+        elif isinstance(meta, at.Gt) and is_int:
+            _tighten(prop, "minimum", math.floor(_bound(meta.gt, "gt")) + 1, max)
+        elif isinstance(meta, at.Lt) and is_int:
+            _tighten(prop, "maximum", math.ceil(_bound(meta.lt, "lt")) - 1, min)
+    for key in ("minimum", "maximum"):
+        value = prop.get(key)
+        if isinstance(value, int) and abs(value) > _MAX_SAFE_INTEGER:
+            raise FieldProblem(
+                f"the {key} {value} is beyond ±{_MAX_SAFE_INTEGER}, the largest integer every JSON client "
+                "reads exactly; use a smaller bound (or a float bound on a float field)"
+            )
+    return prop
+
+
+_MAX_SAFE_INTEGER = 2**53 - 1
+"""The largest integer a JSON number carries exactly in every client (JavaScript's safe range)."""
+
+
+def _bound(value: object, name: str) -> float:
+    """A numeric bound that can travel as a JSON number, else a `FieldProblem` saying why not."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise FieldProblem(
+            f"the bound {name}={value!r} cannot travel as a JSON number; write it as an int or a float"
+        )
+    if isinstance(value, float) and not math.isfinite(value):
+        raise FieldProblem(f"the bound {name}={value!r} is not a finite number (JSON has none); drop it")
+    return value
+
+
+def _tighten(prop: dict[str, Any], key: str, value: Any, pick: Callable[[Any, Any], Any]) -> None:
+    prop[key] = pick(prop[key], value) if key in prop else value
+
+
+def _rejection(annotation: Any) -> str:
+    origin = get_origin(annotation)
+    shown = type_name(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return (
+            f"nested model {annotation.__name__} cannot be elicited; flatten it into primitive "
+            "fields or ask for it in a second elicit"
+        )
+    if annotation is dict or origin is dict or (isinstance(origin, type) and issubclass(origin, Mapping)):
+        return f"{shown} cannot be elicited (no free-form objects on the wire); declare one field per key"
+    if annotation in (list, set, frozenset, tuple) or origin is tuple:
+        return (
+            f"{shown} cannot be elicited, only multi-select options; use list[Literal[...]] "
+            "or one field per item"
+        )
+    if annotation in (bytes, bytearray):
+        return (
+            "bytes cannot be elicited; ask for a str (e.g. a URL or base64 text) or use URL mode for uploads"
+        )
+    if annotation is Any or annotation is object:
+        return "Any cannot be elicited; declare a concrete type (str, int, float, bool, Literal[...], ...)"
+    if annotation in (SecretStr, SecretBytes):
+        return f"{shown} holds a secret; {URL_MODE_FIX}"
+    return (
+        f"{shown} cannot be elicited; use str, int, float, bool, date, datetime, EmailStr, AnyUrl, "
+        "Literal[...] or a string Enum (add validators for anything stricter)"
+    )

@@ -1,0 +1,196 @@
+"""A whole model reduced: `lay_out` builds its `Layout`, `render` writes it for one revision.
+
+A model is reduced once, to one property per field in the newest revision's shape (its
+`Layout`), and then rendered per protocol revision (`render`, which downgrades what an older
+revision has no form for). Everything the wire format cannot express is rejected with a
+`SchemaError` that lists every bad field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from typed_elicit._core.versions import (
+    ProtocolVersion,
+    has_modern_enums,
+    has_primitive_defaults,
+)
+from typed_elicit._forms.defaults import check_answerable, check_default, field_validator
+from typed_elicit._forms.fieldinfo import FieldProblem
+from typed_elicit._forms.fields import reduce_field
+from typed_elicit._forms.names import URL_MODE_FIX, page_form_fix, wire_name
+from typed_elicit._forms.spec import (
+    MAX_FIELDS,
+    MAX_QUESTION_SCHEMA_LENGTH,
+)
+from typed_elicit._forms.wire import json_size
+from typed_elicit.errors import SchemaError
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A model reduced to newest-revision properties, plus per-revision caveats.
+
+    What every schema about the model is rendered from (`render`): the cached one per
+    revision, a page's, and each question shaped at call time. Holds no reference to the
+    model class (the registry keeps it per class, weakly).
+    """
+
+    properties: dict[str, dict[str, Any]]
+    required: list[str]
+    multi_select: tuple[str, ...]  # python field names; arrays do not exist before 2025-11-25
+    keys: dict[str, str]  # python field name -> wire name
+    choices: tuple[str, ...]  # python field names of Choices() fields (options given per question)
+    size: int = 0  # bytes of the newest revision's schema as compact ASCII JSON (no per-question options)
+
+
+def lay_out(model: type[BaseModel], *, page: bool = False, page_form: bool = False) -> Layout:
+    """Reduce `model` to its `Layout`, checking every field; not cached (the registry keeps it).
+
+    Args:
+        model: The model class.
+        page: Reduce it for a page question (secret fields allowed, no `Choices()`, no size limit).
+        page_form: Whether it is declared `@form(page=True)` (its problems then advise `ctx.elicit_page`).
+
+    Returns:
+        The layout.
+
+    Raises:
+        SchemaError: Listing every field that cannot be elicited, and any problem of the whole.
+        TypeError: If `model` is not a `pydantic.BaseModel` subclass.
+    """
+    require_model(model)
+    name = model.__name__
+    if not model.__pydantic_complete__:
+        try:
+            model.model_rebuild()
+        except Exception as exc:
+            raise SchemaError(
+                name,
+                [
+                    f"{name}: its annotations cannot be resolved ({exc}); "
+                    "define every referenced type before the model"
+                ],
+            ) from exc
+    problems: list[str] = []
+    properties: dict[str, dict[str, Any]] = {}
+    required: list[str] = []
+    multi: list[str] = []
+    choices: list[str] = []
+    keys: dict[str, str] = {}
+    for field_name, info in model.model_fields.items():
+        where = f"{name}.{field_name}"
+        try:
+            key = wire_name(field_name, info)
+            if key != field_name and model.model_config.get("validate_by_alias") is False:
+                raise FieldProblem(
+                    f"answers arrive keyed by the alias {key!r}, but the model validates by field name "
+                    "only (validate_by_alias=False), so every answer would be refused; drop the alias "
+                    "or validate_by_alias=False"
+                )
+            prop, is_multi, is_choices = reduce_field(field_name, key, info, page=page)
+            validator = field_validator(model, field_name)
+            check_answerable(validator, prop)
+            if "default" in prop:
+                check_default(validator, info.default, prop, info.metadata)
+        except FieldProblem as problem:
+            problems.append(f"{where}: {problem}")
+            continue
+        properties[key] = prop
+        if info.is_required():
+            required.append(key)
+        if is_multi:
+            multi.append(field_name)
+        if is_choices:
+            choices.append(field_name)
+        keys[field_name] = key
+    if len(model.model_fields) > MAX_FIELDS:
+        problems.append(
+            f"{name}: {len(model.model_fields)} fields are more than the {MAX_FIELDS} clients accept "
+            "in one form; ask in several steps"
+        )
+    if not model.model_fields:
+        problems.append(
+            f"{name}: a model without fields asks nothing (some clients hang on empty schemas); "
+            "add a field, e.g. `confirm: bool`"
+        )
+    if problems:
+        if not page and page_form:  # never advise declaring what is declared already
+            problems = [problem.replace(URL_MODE_FIX, page_form_fix(name)) for problem in problems]
+        raise SchemaError(name, problems)
+    size = json_size(newest_schema(properties, required), MAX_QUESTION_SCHEMA_LENGTH)
+    if size > MAX_QUESTION_SCHEMA_LENGTH and not page:  # a page's schema never travels
+        raise SchemaError(
+            name,
+            [
+                f"{name}: its schema takes more than the {MAX_QUESTION_SCHEMA_LENGTH} bytes of JSON a "
+                "question's schema may have; shorten titles and descriptions, offer fewer options, "
+                "or ask in steps"
+            ],
+        )
+    return Layout(
+        properties=properties,
+        required=required,
+        multi_select=tuple(multi),
+        keys=keys,
+        choices=tuple(choices),
+        size=size,
+    )
+
+
+def newest_schema(properties: dict[str, dict[str, Any]], required: list[str]) -> dict[str, Any]:
+    """The schema in the newest revision's shape: what the size limit measures (older ones are smaller)."""
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def render(model: type[BaseModel], base: Layout, version: ProtocolVersion) -> dict[str, Any]:
+    """The `requestedSchema` of `base` on a revision (a fresh dict; its properties may be shared).
+
+    Raises:
+        SchemaError: If the revision has no form for one of its fields (multi-selects before 2025-11-25).
+    """
+    if not has_modern_enums(version) and base.multi_select:
+        raise SchemaError(
+            model.__name__,
+            [
+                f"{model.__name__}.{name}: multi-select fields need protocol 2025-11-25 or later, "
+                f"but the client negotiated {version}; ask with a single choice or one bool per "
+                "option for older clients"
+                for name in base.multi_select
+            ],
+        )
+    properties = {key: _downgrade(prop, version) for key, prop in base.properties.items()}
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if base.required:
+        schema["required"] = list(base.required)
+    return schema
+
+
+def _downgrade(prop: dict[str, Any], version: ProtocolVersion) -> dict[str, Any]:
+    """Rewrite a newest-revision property for an older revision."""
+    if has_modern_enums(version):
+        return prop
+    out = dict(prop)
+    if "oneOf" in out:  # titled single select -> legacy enum + enumNames
+        options = out.pop("oneOf")
+        out["enum"] = [o["const"] for o in options]
+        out["enumNames"] = [o["title"] for o in options]
+    if not has_primitive_defaults(version) and out.get("type") != "boolean":
+        out.pop("default", None)
+    return out
+
+
+def require_model(obj: object) -> None:
+    """Refuse anything but a `pydantic.BaseModel` subclass.
+
+    Raises:
+        TypeError: Naming what was given.
+    """
+    if not (isinstance(obj, type) and issubclass(obj, BaseModel)):
+        raise TypeError(f"elicitation models are pydantic.BaseModel subclasses, not {obj!r}")

@@ -1,0 +1,202 @@
+"""Questions shaped at call time: `Choices()` options and defaults given per question.
+
+`ctx.elicit(model, options=..., defaults=...)` asks with `shaped`: the model's cached
+`Layout`, with the offered options and the defaults written in, checked with work bounded
+by the limits, as a `Reduced` record built afresh per question (never cached).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeAlias
+
+from pydantic import BaseModel
+
+from typed_elicit._core.digests import schema_digest
+from typed_elicit._core.versions import (
+    PROTOCOL_VERSIONS,
+    ProtocolVersion,
+)
+from typed_elicit._forms.defaults import call_default, check_default_size
+from typed_elicit._forms.fieldinfo import FieldProblem, ordered
+from typed_elicit._forms.layout import Layout, newest_schema, render
+from typed_elicit._forms.options import has_options, offered_values, with_options
+from typed_elicit._forms.parse import parse_requested_schema
+from typed_elicit._forms.record import Reduced
+from typed_elicit._forms.registry import blueprint, layout
+from typed_elicit._forms.spec import (
+    MAX_QUESTION_SCHEMA_LENGTH,
+    FormSpec,
+)
+from typed_elicit._forms.wire import json_size
+from typed_elicit.errors import OptionsError
+
+OptionsArg: TypeAlias = Sequence[str] | Mapping[str, str]
+"""The options of one `Choices()` field: values, or value -> title (in the order shown)."""
+
+NO_OPTIONS = (
+    "is a Choices() field, so each question must offer its options; pass options={name: [...]} to ctx.elicit"
+)
+
+
+def options_error(model: type[BaseModel], problems: list[tuple[str, str]]) -> OptionsError:
+    """The `OptionsError` listing `problems`, in the order of the model's fields."""
+    order = list(model.model_fields)
+    problems.sort(key=lambda p: order.index(p[0]) if p[0] in order else len(order))
+    return OptionsError(model.__name__, problems)
+
+
+def shaped(
+    model: type[BaseModel],
+    protocol_version: ProtocolVersion,
+    *,
+    options: Mapping[str, OptionsArg] | None = None,
+    defaults: Mapping[str, object] | None = None,
+) -> Reduced:
+    """The record of one question about `model`, shaped by per-question options and defaults.
+
+    Built afresh on every call and never cached (the options are per question). The
+    schema carries the offered options (`enum`, or titled `oneOf`/`anyOf`) and the
+    defaults; a field with a default is no longer required, and an answer that leaves
+    it out gets the default (`Reduced.fill`). The digest covers both, so on 2026-07-28 a
+    re-run that offers other options, or other defaults, is a `ReplayMismatch`.
+
+    Args:
+        model: The response model.
+        protocol_version: The negotiated revision.
+        options: Per `Choices()` field name: its options as values, or value -> title.
+        defaults: Per field name: the value the form is pre-filled with.
+
+    Returns:
+        The per-question record.
+
+    Raises:
+        SchemaError: If the model cannot be elicited on that revision.
+        OptionsError: Listing every problem of `options` and `defaults` (see its docstring).
+        ValueError: If the revision is not one of `PROTOCOL_VERSIONS`.
+        TypeError: If `model` is not a `pydantic.BaseModel` subclass.
+    """
+    if protocol_version not in PROTOCOL_VERSIONS:
+        raise ValueError(
+            f"protocol revision {protocol_version!r} has no elicitation; "
+            f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
+        )
+    base = layout(model)
+    render(model, base, protocol_version)  # the revision's own refusals (multi-select) first
+    problems: list[tuple[str, str]] = []
+    fields = len(base.keys)
+    for argument, keyed in (("options", options), ("defaults", defaults)):
+        if keyed is not None and len(keyed) > fields:  # counted, not read: one problem for them all
+            problems.append(
+                (
+                    f"({argument})",
+                    f"{argument}= names {len(keyed)} keys, more than the {fields} fields of "
+                    f"{model.__name__}; name each field at most once (fix the keys in {argument}=)",
+                )
+            )
+    if problems:
+        raise options_error(model, problems)
+    properties = dict(base.properties)
+    given = dict(options or {})
+    # What the offered options and defaults add to the schema, in bytes of its JSON: at least
+    # `least` (refused once over the limit, so no more than the limit's worth is read) and at
+    # most `most` (when the whole may pass the limit, it is measured exactly at the end).
+    least, most = 0, base.size
+    for name in given:
+        if name not in base.keys:
+            problems.append((name, _unknown(model, name, "options")))
+        elif name not in base.choices:
+            problems.append(
+                (
+                    name,
+                    "is not a Choices() field, so its options are fixed in the class; offer options "
+                    "for Choices() fields only (declare it Annotated[str, Choices()] to give them "
+                    "per question)",
+                )
+            )
+    for name in base.choices:
+        if name not in given:
+            problems.append((name, NO_OPTIONS))
+            continue
+        key = base.keys[name]
+        try:
+            properties[key], low, high = with_options(
+                properties[key], given[name], MAX_QUESTION_SCHEMA_LENGTH - least
+            )
+        except FieldProblem as problem:
+            problems.append((name, str(problem)))
+            continue
+        least, most = least + low, most + high
+    required = list(base.required)
+    fill: dict[str, Any] = {}
+    for name, value in (defaults or {}).items():
+        if name not in base.keys:
+            problems.append((name, _unknown(model, name, "defaults")))
+            continue
+        key = base.keys[name]
+        prop = properties[key]
+        if name in base.choices and not has_options(prop):
+            continue  # its options are wrong: already a problem
+        try:
+            check_default_size(value, prop, MAX_QUESTION_SCHEMA_LENGTH - least)
+            wire = call_default(model, name, value, prop, protocol_version)
+        except FieldProblem as problem:
+            problems.append((name, str(problem)))
+            continue
+        size = json_size(wire, MAX_QUESTION_SCHEMA_LENGTH) + len(',"default":')
+        least, most = least + size, most + size
+        properties[key] = ordered({**prop, "default": wire})
+        fill[key] = wire
+        if key in required:
+            required.remove(key)
+    if not problems and most > MAX_QUESTION_SCHEMA_LENGTH:
+        exact = json_size(newest_schema(properties, required), MAX_QUESTION_SCHEMA_LENGTH)
+        if exact > MAX_QUESTION_SCHEMA_LENGTH:
+            problems.append(
+                (
+                    "(question)",
+                    f"its schema takes more than the {MAX_QUESTION_SCHEMA_LENGTH} bytes of JSON a question's "
+                    "schema may have; offer fewer or shorter options or defaults (or ask in steps)",
+                )
+            )
+    if problems:
+        raise options_error(model, problems)
+    shaped_base = dataclasses.replace(base, properties=properties, required=required)
+    schema = render(model, shaped_base, protocol_version)
+    offered = {
+        base.keys[name]: frozenset(offered_values(properties[base.keys[name]])) for name in base.choices
+    }
+    return Reduced(
+        protocol_version,
+        schema,
+        schema_digest(schema),
+        types.MappingProxyType(fill),
+        types.MappingProxyType(offered),
+        _kinds(model, base, protocol_version),
+    )
+
+
+def _kinds(model: type[BaseModel], base: Layout, version: ProtocolVersion) -> FormSpec:
+    """The model's form with placeholder options: the kinds and formats every shaped question shares.
+
+    Made once per model and revision, kept in the model's blueprint.
+    """
+    kinds = blueprint(model).kinds
+    if version in kinds:
+        return kinds[version]
+    properties = dict(base.properties)
+    for name in base.choices:
+        prop = properties[base.keys[name]]
+        properties[base.keys[name]] = with_options(
+            prop, [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))], MAX_QUESTION_SCHEMA_LENGTH
+        )[0]
+    schema = render(model, dataclasses.replace(base, properties=properties), version)
+    form = kinds[version] = parse_requested_schema(schema, cached=False)
+    return form
+
+
+def _unknown(model: type[BaseModel], name: str, argument: str) -> str:
+    fields = ", ".join(model.model_fields)
+    return f"is no field of {model.__name__} (it has {fields}); fix the key in {argument}="
