@@ -76,3 +76,12 @@ def test_every_package_and_every_face_has_its_tests() -> None:
 def test_the_facade_elicit_context_is_at_most_300_lines() -> None:
     lines, _ = inspect.getsourcelines(ElicitContext)
     assert len(lines) <= 300
+
+
+def test_no_file_of_the_package_is_over_600_lines() -> None:
+    long = {
+        str(path.relative_to(PACKAGE)): length
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if (length := len(path.read_text(encoding="utf-8").splitlines())) > 600
+    }
+    assert long == {}

@@ -151,6 +151,21 @@ BAD: list[tuple[str, Any, dict[str, Any], Any, str]] = [
     ),
     ("bool of an int", bool, {}, 1, "is not true or false"),
     ("nullable with a bad default", int | None, {"ge": 1}, 0, "breaks ge=1"),
+    # found by the derandomised Hypothesis profile: a repeat no form can pre-select
+    (
+        "set repeating an option",
+        set[Color],
+        {},
+        ["red", "red", "red"],
+        "picks the option 'red' more than once",
+    ),
+    (
+        "list repeating an option",
+        list[Literal["a", "b", "c"]],
+        {},
+        ["a", "a"],
+        "picks the option 'a' more than",
+    ),
 ]
 
 

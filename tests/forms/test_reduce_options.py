@@ -225,6 +225,7 @@ def test_fewer_options_than_min_items_are_refused() -> None:
         ({"account": "c"}, "the default 'c' offers 'c', which is not one of the options 'a', 'b'"),
         ({"tags": ["x", "w"]}, "offers 'w', which is not one of the options"),
         ({"tags": ["x", "y", "z"]}, "has 3 items, more than max_length=2"),
+        ({"tags": ["x", "x"]}, "picks the option 'x' more than once"),
         ({"tags": "x"}, "is not a list of options"),
         ({"amount": 0}, "breaks ge=1"),
         ({"amount": "5"}, "is not a number"),

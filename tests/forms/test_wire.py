@@ -13,7 +13,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import TextContent
 from pydantic import AnyUrl, BaseModel, EmailStr, Field, HttpUrl, ValidationError, field_validator
 
-from tests.conftest import BOUND, accept, user
+from tests.conftest import BOUND
 from tests.counting import CountingDict
 from typed_elicit import Accepted, ElicitContext, elicits, reduce_schema
 from typed_elicit._forms.validate import validate_content
@@ -21,6 +21,7 @@ from typed_elicit._forms.wire import TOO_LARGE, check_uri, json_floor, json_size
 from typed_elicit.client import model_from_schema, parse_requested_schema
 from typed_elicit.errors import InvalidResponse
 from typed_elicit.errors._base import MAX_PATH_LENGTH, MAX_PROBLEM_LENGTH, MAX_PROBLEMS
+from typed_elicit.testing import ScriptedUser, accept, send_raw
 
 SSN = "078-05-1120"
 
@@ -126,12 +127,12 @@ async def test_an_invalid_answer_leaks_no_value_into_the_result_the_logs_or_the_
 ):
     caplog.set_level(logging.DEBUG)
     content = {"tax_ref": SSN, "age": "many", "note": "PRIVATE-NOTE"}
-    scripted = user(accept(**content), accept(**content))
+    scripted = ScriptedUser(send_raw({**content}), send_raw({**content}))
     async with connect(server, era, scripted) as client:
         is_error, text = await call(client, tool)
     assert is_error
-    assert len(scripted.asked) == (2 if tool == "apply_retried" else 1)
-    assert all(SSN not in question.message for question in scripted.asked)
+    assert len(scripted.questions) == (2 if tool == "apply_retried" else 1)
+    assert all(SSN not in question.message for question in scripted.questions)
     assert "age: expected a number, got a string that is not a JSON number" in text
     assert caplog.records, "the SDK logs the failed tool (INFO): the check below looks at real records"
     for secret in (SSN, "PRIVATE-NOTE", "many"):
@@ -148,7 +149,7 @@ async def test_an_invalid_answer_leaks_no_value_into_the_result_the_logs_or_the_
 
 @pytest.mark.anyio
 async def test_the_tool_still_reads_the_raw_answer_from_the_error(connect, era):
-    async with connect(server, era, user(accept(tax_ref=SSN, age=-1))) as client:
+    async with connect(server, era, ScriptedUser(send_raw({"tax_ref": SSN, "age": -1}))) as client:
         assert await call(client, "apply_and_catch") == (False, "caught; content kept: True")
 
 
@@ -225,10 +226,10 @@ def test_stray_keys_are_cut_escaped_and_counted_not_listed_without_end():
 async def test_a_multi_mib_invalid_answer_gets_a_small_re_ask(connect, era):
     big = "x" * 60_000  # under the 64 KiB answer limit: the model's validator quotes it
     huge = "x" * (4 * 1024 * 1024)  # over it: refused on arrival, before any validator
-    scripted = user(accept(name=big, count=1), accept(name=huge, count=1), accept(name="ok", count=2))
+    scripted = ScriptedUser(accept(name=big, count=1), accept(name=huge, count=1), accept(name="ok", count=2))
     async with connect(server, era, scripted) as client:
         assert await call(client, "echoing") == (False, "ok/2")
-    first, second, third = scripted.asked
+    first, second, third = scripted.questions
     assert second.message.startswith(f"{first.message}\n\nYour previous answer could not be used (name: ")
     assert "name: Value error, xxx" in second.message
     assert "x" * MAX_PROBLEM_LENGTH not in second.message
@@ -518,13 +519,15 @@ def test_wire_number_refuses_with_a_value_error_naming_only_the_kind(value, inte
 
 @pytest.mark.anyio
 async def test_a_huge_exponent_is_an_ordinary_invalid_answer_through_the_whole_stack(connect, era):
-    answer = accept(amount="1e99999999999999999999", count="0e99999999999999999999")
-    async with connect(server, era, user(answer)) as client:
+    answer = send_raw({"amount": "1e99999999999999999999", "count": "0e99999999999999999999"})
+    async with connect(server, era, ScriptedUser(answer)) as client:
         is_error, text = await call(client, "amounts")
     assert is_error
     assert "InvalidResponse" in text
     assert "amount: expected a number a 64-bit float can hold" in text
-    async with connect(server, era, user(accept(amount="-0", count="0e99999999999999999999"))) as client:
+    async with connect(
+        server, era, ScriptedUser(send_raw({"amount": "-0", "count": "0e99999999999999999999"}))
+    ) as client:
         assert await call(client, "amounts") == (False, "0.0/0")
 
 

@@ -127,8 +127,16 @@ def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
     if kind == "array":
         items = prop["items"]
         options = options_in(items, "anyOf") if "enum" in items or "anyOf" in items else []
-        unknown = [v for v in cast("list[str]", wire) if v not in options]
-        return not_an_option(unknown[0], options) if unknown else None
+        picked = cast("list[str]", wire)
+        unknown = [v for v in picked if v not in options]
+        if unknown:
+            return not_an_option(unknown[0], options)
+        seen: set[str] = set()
+        for value in picked:  # a form shows each option once: no client can pre-select one twice
+            if value in seen:
+                return f"picks the option {value!r} more than once, as no multi-select can"
+            seen.add(value)
+        return None
     if not isinstance(wire, str):
         return "is not a string, as a text field needs"
     try:
