@@ -307,7 +307,10 @@ class _Writer:
 
 
 class _Reader:
-    """Layout 3's decoder: the inverse of `_Writer`, validating each record as it builds it."""
+    """Layout 3's decoder: the inverse of `_Writer`.
+
+    It rebuilds `ReplayState`'s fields by name and has pydantic validate them in one pass.
+    """
 
     __slots__ = ("_seen", "_start")
 
@@ -323,18 +326,19 @@ class _Reader:
         if started is not None:
             self._start = _whole(started)
         waiting = [self._pending(item) for item in _record(_or(awaiting, []), 0, _MANY)]
-        return ReplayState(
-            started=None if started is None else started / 1000,
-            rounds=rounds,
-            pending=waiting[0] if waiting else None,
-            others=tuple(waiting[1:]),
-            answers=tuple(self._answer(item) for item in _record(_or(answers, []), 0, _MANY)),
-            once=_or(once, {}),
-            trace=_or(trace, None),
-            pages={key: _read_page(key, value) for key, value in _items(_or(pages, {}))},
-        )
+        fields = {
+            "started": None if started is None else started / 1000,
+            "rounds": rounds,
+            "pending": waiting[0] if waiting else None,
+            "others": waiting[1:],
+            "answers": [self._answer(item) for item in _record(_or(answers, []), 0, _MANY)],
+            "once": _or(once, {}),
+            "trace": _or(trace, None),
+            "pages": {key: _read_page(value) for key, value in _items(_or(pages, {}))},
+        }
+        return ReplayState.model_validate(fields)
 
-    def _question(self, index: object, pin: object) -> QuestionId:
+    def _question(self, index: object, pin: object) -> dict[str, Any]:
         if type(pin) is int and 0 <= pin < len(self._seen):
             model, digest = self._seen[pin]
         elif isinstance(pin, str) and " " in pin:
@@ -351,24 +355,26 @@ class _Reader:
             key = question_key(index)
         else:
             raise TypeError("a question's index is an int, or its key a string")
-        return QuestionId(key=key, model=model, digest=digest)
+        return {"key": key, "model": model, "digest": digest}
 
-    def _pending(self, item: Any) -> Pending:
+    def _pending(self, item: Any) -> dict[str, Any]:
         index, pin, asked_at, round_id, *rest = _record(item, 4, 5)
-        attempt = rest[0] if rest else 0
-        return Pending(
-            question=self._question(index, pin),
-            asked_at=(self._start + _whole(asked_at)) / 1000,
-            attempt=attempt,
-            round=round_id,
-        )
+        return {
+            "question": self._question(index, pin),
+            "asked_at": (self._start + _whole(asked_at)) / 1000,
+            "attempt": rest[0] if rest else 0,
+            "round": round_id,
+        }
 
-    def _answer(self, item: Any) -> Answer:
+    def _answer(self, item: Any) -> dict[str, Any]:
         index, pin, code, *rest = _record(item, 3, 4)
         if type(code) is not int or not 0 <= code < len(_ACTIONS):
             raise ValueError("an action is 0, 1 or 2")
-        content = rest[0] if rest else None
-        return Answer(question=self._question(index, pin), action=_ACTIONS[code], content=content)
+        return {
+            "question": self._question(index, pin),
+            "action": _ACTIONS[code],
+            "content": rest[0] if rest else None,
+        }
 
 
 def _ms(seconds: float) -> int:
@@ -392,15 +398,17 @@ def _page(page: PageRecord) -> list[Any]:
     return out
 
 
-def _read_page(key: str, value: Any) -> PageRecord:
+def _read_page(value: Any) -> dict[str, Any]:
     page_id, expires_at, elicitation_id, request, *rest = _record(value, 4, 5)
-    return PageRecord(
-        id=page_id,
-        expires_at=expires_at,
-        elicitation_id=elicitation_id,
-        request=request,
-        taken=bool(rest and rest[0] == 1),
-    )
+    if rest and rest[0] != 1:
+        raise ValueError("a taken page is marked 1")
+    return {
+        "id": page_id,
+        "expires_at": expires_at,
+        "elicitation_id": elicitation_id,
+        "request": request,
+        "taken": bool(rest),
+    }
 
 
 def _record(value: object, least: int, most: int) -> list[Any]:
