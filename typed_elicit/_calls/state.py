@@ -445,6 +445,10 @@ def new_round() -> str:
     return secrets.token_urlsafe(16)
 
 
+_KEYS = tuple(f"q{index}" for index in range(64))
+"""The first keys, made once: a call holds its pending question's key while it waits."""
+
+
 def question_key(index: int) -> str:
     """The `inputRequests` key of the `index`-th question a call asks (0-based)."""
-    return f"q{index}"
+    return _KEYS[index] if 0 <= index < 64 else f"q{index}"
