@@ -11,7 +11,7 @@ to its next round, sealed by the SDK.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -55,13 +55,13 @@ class Call:
 
     __slots__ = (
         "_answers",
+        "_cleanups",
         "_index",
+        "_once",
+        "_pages",
         "channel",
-        "cleanups",
         "era",
         "function",
-        "once",
-        "pages",
         "policy",
         "request",
         "resume",
@@ -92,12 +92,34 @@ class Call:
         """This round's number (1 for the call's first request)."""
         self.trace: str | None = telemetry.traceparent_now() if self.channel.traced else None
         """The first round's `traceparent`, which later 2026-07-28 rounds join."""
-        self._answers: list[Answer | tuple[Question[Any], Action, dict[str, Any] | None]] = []
-        self.once: dict[str, Any] = {}
-        self.pages: dict[str, PageRecord] = {}
+        # Created when first needed: a call holds these for as long as its question is pending,
+        # and most calls never use them.
+        self._answers: list[Answer | tuple[Question[Any], Action, dict[str, Any] | None]] | None = None
+        self._once: dict[str, Any] | None = None
+        self._pages: dict[str, PageRecord] | None = None
         self._index = 0
-        self.cleanups: list[Callable[[], Awaitable[None]]] = []
-        """What `end` runs (`on_end`)."""
+        self._cleanups: list[Callable[[], Awaitable[None]]] | None = None
+
+    @property
+    def once(self) -> dict[str, Any]:
+        """The results of `ctx.once` so far, by key (the record itself: a caller may add to it)."""
+        once = self._once
+        if once is None:
+            once = self._once = {}
+        return once
+
+    @property
+    def pages(self) -> dict[str, PageRecord]:
+        """The call's pages by the key of their question (the record itself: a caller may add to it)."""
+        pages = self._pages
+        if pages is None:
+            pages = self._pages = {}
+        return pages
+
+    @property
+    def cleanups(self) -> Sequence[Callable[[], Awaitable[None]]]:
+        """What `end` runs (`on_end`), in the order registered."""
+        return self._cleanups or ()
 
     @property
     def in_tool(self) -> bool:
@@ -123,10 +145,10 @@ class Call:
             answers=self.answers(),
             pending=pending,
             others=others,
-            once=dict(self.once),
+            once=dict(self._once or {}),
             rounds=self.rounds,
             trace=self.trace,
-            pages=dict(self.pages),
+            pages=dict(self._pages or {}),
         )
 
     def on_end(self, cleanup: Callable[[], Awaitable[None]]) -> None:
@@ -135,14 +157,16 @@ class Call:
         Not when a 2026-07-28 round ends with an `InputRequiredResult` (the call goes on), nor
         when a round is refused as already answered. Each round registers what it holds.
         """
-        self.cleanups.append(cleanup)
+        if self._cleanups is None:
+            self._cleanups = []
+        self._cleanups.append(cleanup)
 
     async def end(self) -> None:
         """Run the `on_end` cleanups (`@elicits` calls it): shielded, each failure logged, never raised.
 
         A cleanup bounds its own work (a store operation is bounded by the store's timeout).
         """
-        cleanups, self.cleanups = self.cleanups, []
+        cleanups, self._cleanups = self._cleanups or (), None
         for cleanup in cleanups:
             with anyio.CancelScope(shield=True):
                 try:
@@ -153,10 +177,14 @@ class Call:
 
     def record(self, answer: Answer) -> None:
         """Record an answer replayed from the state (already an `Answer`)."""
+        if self._answers is None:
+            self._answers = []
         self._answers.append(answer)
 
     def answered_now(self, question: Question[Any], action: Action, content: dict[str, Any] | None) -> None:
         """Record the answer to `question` given in this run (its `Answer` is built only if needed)."""
+        if self._answers is None:
+            self._answers = []
         self._answers.append((question, action, content))
 
     def answers(self) -> tuple[Answer, ...]:
@@ -165,7 +193,7 @@ class Call:
             entry
             if isinstance(entry, Answer)
             else Answer(question=entry[0].id, action=entry[1], content=entry[2])
-            for entry in self._answers
+            for entry in self._answers or ()
         )
 
     def next_key(self) -> str:

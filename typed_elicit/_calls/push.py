@@ -63,6 +63,10 @@ class PushAsker:
     async def ask(self, question: Question[R], settings: Settings, /) -> R:
         """Ask `question` now: send it, and again with the problems stated while its answers are invalid.
 
+        A question the client can be sent, in a call nobody observes (no hooks, no tracing, no
+        progress heartbeats), waits in this one frame: a call holds one per pending question,
+        so it is kept small (`_ask` does the rest).
+
         Raises:
             ElicitationUnsupported: If the client cannot be asked and the policy says so.
             ElicitationTimeout: If no answer arrived within `settings.timeout`.
@@ -70,6 +74,32 @@ class PushAsker:
             InvalidResponse: If the answers stay invalid past `settings.retries`.
             FallbackRequired: If the question goes to the model (internal signal).
         """
+        call = self.call
+        request = call.request
+        if request is None or _observed(call, request) or question.kind == "page":
+            return await self._ask(question, settings)
+        if reach(call, question, pushes=True) is not None:
+            return await self._ask(question, settings)
+        text, attempt = question.message, 0
+        while True:
+            try:
+                wire = await request.session.send_request(
+                    ElicitRequest(params=question.params(text)),
+                    WireResult,
+                    request_read_timeout_seconds=None if math.isinf(settings.timeout) else settings.timeout,
+                    metadata=ServerMessageMetadata(related_request_id=request.request_id),
+                )
+            except MCPError as exc:
+                raise _failed(question, exc, settings.timeout) from (None if _timed_out(exc) else exc)
+            except ValidationError:
+                raise InvalidResponse.malformed_result(question.subject) from None
+            taken = await take(call, question, settings, wire, attempt, "client")
+            if not isinstance(taken, Reask):
+                return taken
+            question, text, attempt = taken.question, taken.text, taken.attempt
+
+    async def _ask(self, question: Question[R], settings: Settings) -> R:
+        """`ask` for every case: refused, a page, observed (hooks, tracing, heartbeats)."""
         call = self.call
         reason = reach(call, question, pushes=True)
         if reason is not None:
@@ -182,13 +212,31 @@ class PushAsker:
                 metadata=ServerMessageMetadata(related_request_id=request.request_id),
             )
         except MCPError as exc:
-            subject = question.subject
-            if exc.code != REQUEST_TIMEOUT:
-                named = subject if question.mode == "url" else f"the question for {subject}"
-                raise ClientError(named, exc.code, exc.message) from exc
-            raise ElicitationTimeout.unanswered(subject, timeout, question.asker) from None
+            raise _failed(question, exc, timeout) from (None if _timed_out(exc) else exc)
         except ValidationError:
             raise InvalidResponse.malformed_result(question.subject) from None
+
+
+def _observed(call: Call, request: ServerRequestContext[Any, Any]) -> bool:
+    """Whether hooks or tracing observe the call, or the client asked for progress (heartbeats)."""
+    channel = call.channel
+    if channel.listeners or channel.traced:
+        return True
+    meta = request.meta
+    return bool(meta) and progress_token(meta) is not None
+
+
+def _timed_out(error: MCPError) -> bool:
+    return error.code == REQUEST_TIMEOUT
+
+
+def _failed(question: Question[Any], error: MCPError, timeout: float) -> Exception:
+    """What a JSON-RPC error in reply to `question` becomes: `ElicitationTimeout` or `ClientError`."""
+    subject = question.subject
+    if _timed_out(error):
+        return ElicitationTimeout.unanswered(subject, timeout, question.asker)
+    named = subject if question.mode == "url" else f"the question for {subject}"
+    return ClientError(named, error.code, error.message)
 
 
 class WatchedPushAsker(PushAsker):
@@ -198,4 +246,4 @@ class WatchedPushAsker(PushAsker):
 
     async def ask(self, question: Question[R], settings: Settings, /) -> R:
         """`PushAsker.ask` inside the question's span (`reach.watched`)."""
-        return await watched(self.call, question, super().ask(question, settings), None)
+        return await watched(self.call, question, self._ask(question, settings), None)
