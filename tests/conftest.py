@@ -16,7 +16,6 @@ from hypothesis import settings
 from mcp import Client
 from mcp.client.session import ElicitationFnT
 from mcp.server.mcpserver import MCPServer
-from mcp_types import ElicitResult
 
 from tests import error_record
 from typed_elicit import testing as kit
@@ -61,36 +60,6 @@ def era(request: pytest.FixtureRequest) -> str:
 def push_era(request: pytest.FixtureRequest) -> str:
     """Each era where the server asks mid-call (elicitation/create)."""
     return str(request.param)
-
-
-Reply = kit.Step
-"""A script step: `accept(...)`, `decline()`, `cancel()`, an SDK result or error, or an async function
-of the request's params returning one (the testing kit's `Step`)."""
-
-
-def accept(**content: Any) -> ElicitResult:
-    """Accept with exactly `content`, unchecked: an SDK result, which the kit's user sends as given."""
-    return ElicitResult(action="accept", content=content)
-
-
-def decline() -> ElicitResult:
-    return ElicitResult(action="decline")
-
-
-def cancel() -> ElicitResult:
-    return ElicitResult(action="cancel")
-
-
-class ScriptedUser(kit.ScriptedUser):
-    """The testing kit's scripted user; `asked` is its `questions`, as these tests name them."""
-
-    @property
-    def asked(self) -> list[kit.Question]:
-        return self.questions
-
-
-def user(*replies: Reply) -> ScriptedUser:
-    return ScriptedUser(*replies)
 
 
 Connect = Callable[..., Any]

@@ -25,8 +25,9 @@ from mcp_types import INVALID_PARAMS, CallToolResult, ElicitResult, InputRequire
 from pydantic import BaseModel
 
 import typed_elicit._core.clock as clock_module
-from tests.conftest import BOUND, accept, user
+from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, elicits
+from typed_elicit.testing import ScriptedUser
 
 pytestmark = pytest.mark.anyio
 
@@ -151,8 +152,8 @@ async def test_tampered_forged_replayed_and_refreshed_states_are_all_refused(mon
     now = [1_000_000.0]
     monkeypatch.setattr(clock_module, "now", lambda: now[0])
     monkeypatch.setattr(clock_module, "now", lambda: now[0])  # the claim store shares the clock
-    right = accept(door="4242")
-    async with Client(build(), mode="auto", elicitation_callback=user()) as client:
+    right = ElicitResult(action="accept", content={"door": "4242"})
+    async with Client(build(), mode="auto", elicitation_callback=ScriptedUser()) as client:
         session = client.session
         state = _state(await tally.send(session, None))  # the first round asks
         inputs = [
@@ -168,9 +169,9 @@ async def test_tampered_forged_replayed_and_refreshed_states_are_all_refused(mon
         await tally.send(session, state, right, tool="other_tool")
         await tally.send(session, state, right, vault="spare")
         # Sealed by another server, or under another key.
-        async with Client(build("elsewhere"), mode="auto", elicitation_callback=user()) as foreign:
+        async with Client(build("elsewhere"), mode="auto", elicitation_callback=ScriptedUser()) as foreign:
             await tally.send(session, _state(await tally.send(foreign.session, None)), right)
-        async with Client(build(key="j" * 32), mode="auto", elicitation_callback=user()) as rekeyed:
+        async with Client(build(key="j" * 32), mode="auto", elicitation_callback=ScriptedUser()) as rekeyed:
             await tally.send(session, _state(await tally.send(rekeyed.session, None)), right)
         # Refreshes: the round keeps its id, so the old and the refreshed states share one answer.
         refreshed = [state]
@@ -180,7 +181,9 @@ async def test_tampered_forged_replayed_and_refreshed_states_are_all_refused(mon
         await tally.send(session, refreshed[-1], right, allowed=True)  # the one answer that counts
         for replay in refreshed:  # replays, with the right answer and with others
             await tally.send(session, replay, right)
-            await tally.send(session, replay, accept(door=str(rng.randrange(10**4))))
+            await tally.send(
+                session, replay, ElicitResult(action="accept", content={"door": str(rng.randrange(10**4))})
+            )
         # A fresh call whose question is refreshed past its timeout.
         late = _state(await tally.send(session, None))
         now[0] += 61

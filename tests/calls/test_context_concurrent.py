@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import sys
+from collections.abc import Awaitable
 from typing import Any
 
 import anyio
@@ -25,9 +26,18 @@ from pydantic import BaseModel, Field
 import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, elicits, install_fallback
-from typed_elicit._calls.settle import settle as _settle
+from typed_elicit._calls.settle import failed, settled
 from typed_elicit._calls.signals import FallbackRequired, InputRequired
 from typed_elicit.errors import ElicitUsageError
+
+
+async def _settle(call: Awaitable[Any], created: list[BaseException], name: str) -> Any:
+    """What `@elicits` does with the body it awaits: `settled` if it returns, `failed` if it raises."""
+    try:
+        value = await call
+    except BaseException as exc:
+        return failed(exc, created, name)
+    return settled(value, created, name)
 
 
 class Name(BaseModel):

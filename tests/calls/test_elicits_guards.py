@@ -12,8 +12,9 @@ import contextlib
 import io
 import sys
 import traceback
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import anyio
 import pytest
@@ -27,7 +28,7 @@ from tests.conftest import BOUND, ERAS, serve_http
 from typed_elicit import install_fallback
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
-from typed_elicit._calls.settle import settle as _settle
+from typed_elicit._calls.settle import failed, settled
 from typed_elicit._calls.signals import FallbackRequired, InputRequired
 from typed_elicit._cli import EXIT_OK, EXIT_PROBLEMS, main
 from typed_elicit.errors import ElicitationUnsupported, ElicitUsageError
@@ -39,6 +40,15 @@ pytestmark = pytest.mark.anyio
 BaseExceptionGroup = getattr(builtins, "BaseExceptionGroup", None)
 ExceptionGroup = getattr(builtins, "ExceptionGroup", None)
 needs_groups = pytest.mark.skipif(sys.version_info < (3, 11), reason="builds exception groups directly")
+
+
+async def _settle(call: Awaitable[Any], created: list[BaseException], name: str) -> Any:
+    """What `@elicits` does with the body it awaits: `settled` if it returns, `failed` if it raises."""
+    try:
+        value = await call
+    except BaseException as exc:
+        return failed(exc, created, name)
+    return settled(value, created, name)
 
 
 class Confirm(BaseModel):

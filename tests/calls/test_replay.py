@@ -27,10 +27,11 @@ import typed_elicit._calls.questions as question_module
 import typed_elicit._core.clock as clock_module
 import typed_elicit._forms.reduce as reducer_module
 import typed_elicit._forms.registry as registry_module
-from tests.conftest import BOUND, accept, cancel, decline, user
+from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, elicits, install_fallback
 from typed_elicit._forms.wire import json_size
 from typed_elicit.stores import InProcessStore, configure
+from typed_elicit.testing import ScriptedUser, accept, send_raw
 
 pytestmark = pytest.mark.anyio
 
@@ -98,7 +99,7 @@ def build(**policy: Any) -> MCPServer:
 @asynccontextmanager
 async def raw(server: MCPServer) -> AsyncIterator[ClientSession]:
     """A 2026-07-28 session driven by hand, round by round, as an attacker would."""
-    async with Client(server, mode="auto", elicitation_callback=user()) as client:
+    async with Client(server, mode="auto", elicitation_callback=ScriptedUser()) as client:
         assert client.protocol_version == "2026-07-28"
         yield client.session
 
@@ -142,8 +143,15 @@ async def test_a_resent_round_is_refused_with_a_clear_invalid_params_error():
     RAN.clear()
     async with raw(build()) as session:
         state = asked(await round_(session, "ask"))
-        assert text(await round_(session, "ask", state, accept(code="123456"))) == "code 123456"
-        error = await refused(session, "ask", state, accept(code="654321"))
+        assert (
+            text(
+                await round_(session, "ask", state, ElicitResult(action="accept", content={"code": "123456"}))
+            )
+            == "code 123456"
+        )
+        error = await refused(
+            session, "ask", state, ElicitResult(action="accept", content={"code": "654321"})
+        )
     assert error.error.code == INVALID_PARAMS
     assert error.error.data == {"reason": "round_already_answered"}
     assert "this round of build.<locals>.ask was already answered" in error.error.message
@@ -152,14 +160,20 @@ async def test_a_resent_round_is_refused_with_a_clear_invalid_params_error():
 
 
 @pytest.mark.parametrize(
-    "first", [decline(), cancel(), accept(code="bad")], ids=["decline", "cancel", "invalid"]
+    "first",
+    [
+        ElicitResult(action="decline"),
+        ElicitResult(action="cancel"),
+        ElicitResult(action="accept", content={"code": "bad"}),
+    ],
+    ids=["decline", "cancel", "invalid"],
 )
 async def test_a_round_answered_with_decline_cancel_or_an_invalid_answer_takes_no_second_answer(first):
     RAN.clear()
     async with raw(build()) as session:
         state = asked(await round_(session, "ask"))
         await round_(session, "ask", state, first)
-        await refused(session, "ask", state, accept(code="123456"))
+        await refused(session, "ask", state, ElicitResult(action="accept", content={"code": "123456"}))
     assert "123456" not in RAN
 
 
@@ -169,9 +183,14 @@ async def test_a_refreshed_round_keeps_its_id_so_the_old_and_new_state_take_one_
         state = asked(await round_(session, "ask"))
         fresh = asked(await round_(session, "ask", state))
         assert fresh != state
-        assert text(await round_(session, "ask", fresh, accept(code="111111"))) == "code 111111"
-        await refused(session, "ask", state, accept(code="222222"))
-        await refused(session, "ask", fresh, accept(code="333333"))
+        assert (
+            text(
+                await round_(session, "ask", fresh, ElicitResult(action="accept", content={"code": "111111"}))
+            )
+            == "code 111111"
+        )
+        await refused(session, "ask", state, ElicitResult(action="accept", content={"code": "222222"}))
+        await refused(session, "ask", fresh, ElicitResult(action="accept", content={"code": "333333"}))
     assert RAN == ["111111"]
 
 
@@ -179,9 +198,13 @@ async def test_a_refresh_keeps_the_attempt_so_retries_stay_bounded():
     RAN.clear()
     async with raw(build()) as session:
         state = asked(await round_(session, "ask"))
-        again = asked(await round_(session, "ask", state, accept(code="bad")))  # attempt 1 of retries=1
+        again = asked(
+            await round_(session, "ask", state, ElicitResult(action="accept", content={"code": "bad"}))
+        )  # attempt 1 of retries=1
         refreshed = asked(await round_(session, "ask", again))
-        out = await round_(session, "ask", refreshed, accept(code="still bad"))
+        out = await round_(
+            session, "ask", refreshed, ElicitResult(action="accept", content={"code": "still bad"})
+        )
     assert "InvalidResponse" in text(out)
     assert "asked 2 times (retries=1)" in text(out)
 
@@ -197,7 +220,9 @@ async def test_a_question_refreshed_past_its_timeout_ends_with_elicitation_timeo
             state = asked(await round_(session, "ask", state))
         clock.now = 1_000_000.0 + 121
         late_refresh = await round_(session, "ask", state)
-        late_answer = await round_(session, "ask", state, accept(code="123456"))
+        late_answer = await round_(
+            session, "ask", state, ElicitResult(action="accept", content={"code": "123456"})
+        )
     assert "ElicitationTimeout: no answer to Code within 120 s: it was asked 121 s ago" in text(late_refresh)
     assert "ElicitationTimeout: the answer to Code arrived 121 s after it was asked" in text(late_answer)
     assert RAN == []
@@ -209,7 +234,9 @@ async def test_a_call_older_than_its_call_timeout_ends_with_elicitation_timeout(
         state = asked(await round_(session, "ask"))
         clock.now += 101
         late_refresh = await round_(session, "ask", state)
-        late_answer = await round_(session, "ask", state, accept(code="123456"))
+        late_answer = await round_(
+            session, "ask", state, ElicitResult(action="accept", content={"code": "123456"})
+        )
     for out in (late_refresh, late_answer):
         assert "this call of build.<locals>.ask started 101 s ago, longer than its 100 s" in text(out)
     assert RAN == []
@@ -220,9 +247,11 @@ async def test_the_call_timeout_counts_from_the_first_round_across_re_asks(clock
     async with raw(build(call_timeout=100)) as session:
         state = asked(await round_(session, "ask"))
         clock.now += 60
-        again = asked(await round_(session, "ask", state, accept(code="bad")))
+        again = asked(
+            await round_(session, "ask", state, ElicitResult(action="accept", content={"code": "bad"}))
+        )
         clock.now += 60  # the re-ask is 60 s old, the call 120 s
-        out = await round_(session, "ask", again, accept(code="123456"))
+        out = await round_(session, "ask", again, ElicitResult(action="accept", content={"code": "123456"}))
     assert "started 120 s ago, longer than its 100 s limit" in text(out)
     assert RAN == []
 
@@ -249,7 +278,14 @@ async def test_without_single_use_rounds_a_resent_final_round_runs_the_code_afte
     async with raw(build(single_use_rounds=False)) as session:
         state = asked(await round_(session, "ask"))
         for _ in range(2):
-            assert text(await round_(session, "ask", state, accept(code="123456"))) == "code 123456"
+            assert (
+                text(
+                    await round_(
+                        session, "ask", state, ElicitResult(action="accept", content={"code": "123456"})
+                    )
+                )
+                == "code 123456"
+            )
     assert RAN == ["123456", "123456"]
 
 
@@ -265,7 +301,7 @@ async def test_a_refresh_by_a_client_without_the_capability_spends_the_round_it_
             )
     assert text(declined) == "Declined"
     async with raw(server) as session:
-        await refused(session, "ask", state, accept(code="123456"))
+        await refused(session, "ask", state, ElicitResult(action="accept", content={"code": "123456"}))
     assert RAN == ["Declined"]
 
 
@@ -277,7 +313,13 @@ async def test_concurrent_answers_to_one_round_run_the_tool_once():
 
         async def answer(code: str) -> None:
             try:
-                outcomes.append(text(await round_(session, "ask", state, accept(code=code))))
+                outcomes.append(
+                    text(
+                        await round_(
+                            session, "ask", state, ElicitResult(action="accept", content={"code": code})
+                        )
+                    )
+                )
             except MCPError as error:
                 outcomes.append(f"refused {error.error.code}")
 
@@ -306,7 +348,7 @@ async def test_configure_gives_the_server_its_store_for_rounds_and_fallback_toke
     install_fallback(server)
     async with raw(server) as session:
         state = asked(await round_(session, "ask"))
-        await round_(session, "ask", state, accept(code="123456"))
+        await round_(session, "ask", state, ElicitResult(action="accept", content={"code": "123456"}))
     (key, expires_at), *_ = store.keys
     assert key.startswith("round:")
     assert len(key) > len("round:") + 20
@@ -330,7 +372,7 @@ async def test_configure_refuses_a_second_call_and_a_call_after_serving():
     served = build()
     async with raw(served) as session:
         state = asked(await round_(session, "ask"))
-        await round_(session, "ask", state, accept(code="123456"))
+        await round_(session, "ask", state, ElicitResult(action="accept", content={"code": "123456"}))
     with pytest.raises(ValueError, match="came after this server had started using its default store"):
         configure(served)
 
@@ -433,7 +475,7 @@ def sized(**policy: Any) -> MCPServer:
 
 async def test_an_answer_over_the_size_limit_is_refused_at_arrival_on_every_era(connect, era):
     big = "x" * 70_000
-    async with connect(sized(), era, user(accept(text=big))) as client:
+    async with connect(sized(), era, ScriptedUser(accept(text=big))) as client:
         with anyio.fail_after(BOUND):
             out = await client.call_tool("note", {})
     assert out.is_error
@@ -445,16 +487,18 @@ async def test_an_answer_over_the_size_limit_is_refused_at_arrival_on_every_era(
 
 
 async def test_an_answer_over_the_size_limit_is_asked_again_while_retries_allow(connect, era):
-    scripted = user(accept(text="y" * 2_000), accept(text="short"))
+    scripted = ScriptedUser(accept(text="y" * 2_000), accept(text="short"))
     async with connect(sized(max_answer_bytes=1_000, retries=1), era, scripted) as client:
         with anyio.fail_after(BOUND):
             out = await client.call_tool("note", {})
     assert text(out) == "5 characters"
-    assert "the answer is larger than the limit of 1000 bytes" in scripted.asked[1].message
+    assert "the answer is larger than the limit of 1000 bytes" in scripted.questions[1].message
 
 
 async def test_an_answer_within_a_raised_limit_is_accepted(connect, era):
-    async with connect(sized(max_answer_bytes=200_000), era, user(accept(text="z" * 70_000))) as client:
+    async with connect(
+        sized(max_answer_bytes=200_000), era, ScriptedUser(accept(text="z" * 70_000))
+    ) as client:
         with anyio.fail_after(BOUND):
             out = await client.call_tool("note", {})
     assert text(out) == "70000 characters"
@@ -497,10 +541,12 @@ HOSTILE_BYTES = 40_000
 
 async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, push_era):
     """Distinct invalid answers, each under the size limit and quoted in its re-ask, one after another."""
-    answers = [accept(n=f"{i}" + "!" * HOSTILE_BYTES) for i in range(HOSTILE)] + [accept(n=7)]
+    answers = [send_raw({"n": f"{i}" + "!" * HOSTILE_BYTES}) for i in range(HOSTILE)] + [send_raw({"n": 7})]
     server = reasker()
     # Warm the caches, the re-ask path included (its first run builds what later runs reuse).
-    async with connect(server, push_era, user(accept(n="x" + "!" * 10), accept(n=1))) as client:
+    async with connect(
+        server, push_era, ScriptedUser(send_raw({"n": "x" + "!" * 10}), send_raw({"n": 1}))
+    ) as client:
         with anyio.fail_after(BOUND):
             await client.call_tool("count", {})
     gc.collect()  # model classes of earlier tests leave the weak cache now, not during the run
@@ -508,11 +554,11 @@ async def test_hostile_re_asks_leave_nothing_of_the_answers_in_memory(connect, p
     tracemalloc.start()
     try:
         before = tracemalloc.take_snapshot()
-        scripted = user(*answers)
+        scripted = ScriptedUser(*answers)
         async with connect(server, push_era, scripted) as client:
             with anyio.fail_after(BOUND * 3):
                 out = await client.call_tool("count", {})
-        assert len(scripted.asked) == HOSTILE + 1
+        assert len(scripted.questions) == HOSTILE + 1
         del client, scripted, answers  # the test's own client keeps what it was asked
         gc.collect()
         after = tracemalloc.take_snapshot()

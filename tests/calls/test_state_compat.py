@@ -22,9 +22,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, ElicitResult, InputRequiredResult, TextContent
 from pydantic import BaseModel, Field
 
-from tests.conftest import BOUND, accept, cancel, decline, user
+from tests.conftest import BOUND
 from typed_elicit import ElicitContext, elicits
 from typed_elicit._calls.state import STATE_VERSION, ReplayState
+from typed_elicit.testing import ScriptedUser
 
 pytestmark = pytest.mark.anyio
 
@@ -160,13 +161,13 @@ def build() -> MCPServer:
 
 
 SCRIPT: tuple[dict[str, ElicitResult], ...] = (
-    {"q0": accept(name="x")},  # invalid: asked again (attempt 1)
+    {"q0": ElicitResult(action="accept", content={"name": "x"})},  # invalid: asked again (attempt 1)
     {},  # a refresh
-    {"q0": accept(name='Ada \u00e9\u00e8 "q"')},
-    {"q2": decline()},  # one of the two questions of the round
-    {"q1": accept(color="red")},
+    {"q0": ElicitResult(action="accept", content={"name": 'Ada \u00e9\u00e8 "q"'})},
+    {"q2": ElicitResult(action="decline")},  # one of the two questions of the round
+    {"q1": ElicitResult(action="accept", content={"color": "red"})},
     {"q3": ElicitResult(action="accept")},  # the URL's consent
-    {"q4": cancel()},
+    {"q4": ElicitResult(action="cancel")},
 )
 ASKED = (["q0"], ["q0"], ["q0"], ["q1", "q2"], ["q1"], ["q3"], ["q4"])
 FINAL = (
@@ -233,7 +234,7 @@ def test_a_previous_release_state_decodes_to_every_field_it_held():
 
 
 async def test_the_journey_today_asks_what_the_previous_release_asked_and_ends_the_same():
-    async with Client(build(), mode="2026-07-28", elicitation_callback=user()) as client:
+    async with Client(build(), mode="2026-07-28", elicitation_callback=ScriptedUser()) as client:
         asked, final = await drive(client.session)
     assert asked == list(ASKED)
     assert final == FINAL
@@ -244,7 +245,7 @@ async def test_a_call_whose_earlier_rounds_an_old_replica_sealed_resumes_without
     old_rounds, monkeypatch
 ):
     written = old_replica_for(old_rounds, monkeypatch)
-    async with Client(build(), mode="2026-07-28", elicitation_callback=user()) as client:
+    async with Client(build(), mode="2026-07-28", elicitation_callback=ScriptedUser()) as client:
         asked, final = await drive(client.session)
     assert asked == list(ASKED)  # nothing asked twice: every old state was resumed
     assert final == FINAL
@@ -291,7 +292,7 @@ async def test_a_call_resumed_from_a_state_of_an_unknown_version_asks_its_first_
         return text
 
     monkeypatch.setattr(ReplayState, "encode", future)
-    async with Client(build(), mode="2026-07-28", elicitation_callback=user()) as client:
+    async with Client(build(), mode="2026-07-28", elicitation_callback=ScriptedUser()) as client:
         session = client.session
         with anyio.fail_after(BOUND):
             first = await session.call_tool("journey", {}, allow_input_required=True)
@@ -300,7 +301,7 @@ async def test_a_call_resumed_from_a_state_of_an_unknown_version_asks_its_first_
                 again = await session.call_tool(
                     "journey",
                     {},
-                    input_responses={"q0": accept(name="Ada")},
+                    input_responses={"q0": ElicitResult(action="accept", content={"name": "Ada"})},
                     request_state=first.request_state,
                     allow_input_required=True,
                 )

@@ -16,8 +16,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import ElicitRequestFormParams, ElicitResult
 from pydantic import BaseModel
 
-from tests.conftest import BOUND, accept, user
+from tests.conftest import BOUND
 from typed_elicit import ElicitContext, elicits, hooks
+from typed_elicit.testing import ScriptedUser, accept
 
 pytestmark = pytest.mark.anyio
 
@@ -59,7 +60,7 @@ async def answered_while_looking(seen: list[list[str]]) -> Any:
         seen.append(our_frames())
         return accept(confirm=True)
 
-    return user(reply)
+    return ScriptedUser(reply)
 
 
 async def test_an_unobserved_pending_push_question_waits_in_the_asker_frame_alone(connect, push_era):
@@ -68,7 +69,7 @@ async def test_an_unobserved_pending_push_question_waits_in_the_asker_frame_alon
         with anyio.fail_after(BOUND):
             result = await client.call_tool("ask", {})
     assert not result.is_error
-    assert seen == [["elicits.py:wrapper", "settle.py:settle", "context.py:elicit", "push.py:ask"]]
+    assert seen == [["elicits.py:wrapper", "context.py:elicit", "push.py:ask"]]  # no coroutine of settle
 
 
 async def test_an_observed_pending_push_question_takes_the_general_path_and_is_reported(connect, push_era):

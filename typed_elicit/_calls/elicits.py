@@ -6,6 +6,7 @@ import functools
 import inspect
 import typing
 from collections.abc import Callable, Coroutine, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, Union, overload
 
@@ -27,7 +28,7 @@ from typed_elicit._calls.policy import (
     resolve,
     warn_if_over_state_ttl,
 )
-from typed_elicit._calls.settle import for_client, joined, settle
+from typed_elicit._calls.settle import failed, for_client, joined, settled
 from typed_elicit._calls.signals import RoundRefused, suspensions
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._forms.reduce import check_elicitable, defer_schema_error, is_page_form, page_reduced
@@ -279,7 +280,8 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
             )
         sdk: Context[Any, Any] = injected  # pyright: ignore[reportUnknownVariableType]
         resume = resuming.get()
-        reset = resuming.set(None)  # a tool this one calls is not the call being resumed
+        # A tool this one calls is not the call being resumed (no token needed when none is).
+        reset = None if resume is None else resuming.set(None)
         created: list[BaseException] = []
         tracked = suspensions.set(created)
         asker: Asker | None = None
@@ -299,11 +301,13 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
                 call = fn(*bound.args, **bound.kwargs)
             trace = joined(record)
             try:
-                if trace is None:
-                    result = await settle(call, created, name)
-                else:
-                    with trace:
-                        result = await settle(call, created, name)
+                with nullcontext() if trace is None else trace:
+                    try:
+                        value = await call
+                    except BaseException as exc:
+                        result = failed(exc, created, name)
+                    else:
+                        result = settled(value, created, name)
             except Exception:
                 if record.cleanups:  # the call failed: what it held for later rounds goes
                     await record.end()
@@ -320,7 +324,8 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
             raise surfaced from exc
         finally:
             suspensions.reset(tracked)
-            resuming.reset(reset)
+            if reset is not None:
+                resuming.reset(reset)
 
     exposed: Any = wrapper
     exposed.__typed_elicit_models__ = tuple(dict.fromkeys(models))

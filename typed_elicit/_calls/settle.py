@@ -1,8 +1,10 @@
 """How a call of an `@elicits` function ends: its round's result, its errors as the client reads them.
 
-`settle` awaits the function's body. A suspension (`InputRequired`, `FallbackRequired`) becomes
-the round's result; several suspensions of one round (a task group, `elicit_all`) merge into
-the fullest `InputRequiredResult`; one that never reached here was swallowed by the tool
+`@elicits` awaits the function's body itself (no coroutine of ours waits beside it while a
+question is pending) and hands what it returned to `settled`, what it raised to `failed`.
+A suspension (`InputRequired`, `FallbackRequired`) becomes the round's result; several
+suspensions of one round (a task group, `elicit_all`) merge into the fullest
+`InputRequiredResult`; one that never reached here was swallowed by the tool
 (`ElicitUsageError`). No internal signal ever escapes. On a later 2026-07-28 round the body
 runs inside the call's first trace (`joined`).
 `for_client` words a typed_elicit error for the request that failed.
@@ -10,7 +12,6 @@ runs inside the call's first trace (`joined`).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
 from typing import Any, Protocol, cast
 
 from mcp.server.mcpserver import Context
@@ -35,31 +36,40 @@ def joined(call: Call) -> telemetry.Resumed | None:
     return telemetry.resume_round(call.trace, call.function, call.rounds, name)
 
 
-async def settle(call: Awaitable[Any], created: list[BaseException], name: str) -> Any:
-    """Run the function; a suspension becomes its round's result, and no internal signal escapes.
+def settled(value: Any, created: list[BaseException], name: str) -> Any:
+    """What a function that returned `value` answers: `value`, unless it swallowed a suspension.
 
     `created` holds every suspension `ctx.elicit` made during the call (`suspensions`).
 
     Raises:
-        ElicitUsageError: If the function swallowed a suspension, or asked several
-            questions concurrently where a round carries one.
+        ElicitUsageError: If the function swallowed a suspension.
     """
-    try:
-        value = await call
-    except (InputRequired, FallbackRequired) as suspended:
-        if len(created) > 1:
-            raise ElicitUsageError.swallowed(name) from None
-        return suspended.result
-    except BaseException as exc:
-        group = _as_group(exc)
-        if group is not None:  # a task group inside the function
-            return _settle_group(exc, group, created, name)
-        if created and isinstance(exc, Exception):
-            raise ElicitUsageError.swallowed(name) from exc
-        raise
     if created:
         raise ElicitUsageError.swallowed(name)
     return value
+
+
+def failed(exc: BaseException, created: list[BaseException], name: str) -> Any:
+    """What a function that raised `exc` answers: a suspension's round result, or `exc` raised again.
+
+    No internal signal escapes: one suspension becomes its round's result; a task group's
+    (`elicit_all`) merge into the fullest `InputRequiredResult`.
+
+    Raises:
+        ElicitUsageError: If the function swallowed a suspension, or asked several
+            questions concurrently where a round carries one.
+        BaseException: `exc` itself, when it is the function's own error.
+    """
+    if isinstance(exc, InputRequired | FallbackRequired):
+        if len(created) > 1:
+            raise ElicitUsageError.swallowed(name) from None
+        return exc.result
+    group = _as_group(exc)
+    if group is not None:  # a task group inside the function
+        return _settle_group(exc, group, created, name)
+    if created and isinstance(exc, Exception):
+        raise ElicitUsageError.swallowed(name) from exc
+    raise exc
 
 
 class _Group(Protocol):
