@@ -25,20 +25,20 @@ import asyncio
 import contextlib
 import logging
 import math
-import re
 from collections.abc import AsyncGenerator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any, Final, Protocol
-from urllib.parse import parse_qs, urlsplit
 
 import anyio
 
 from typed_elicit._core import clock as _clock
 from typed_elicit.errors import StoreUnavailable, StoreUrlError
 from typed_elicit.errors._server_state import StoreOperation
+from typed_elicit.stores._redis_urls import Target, parse_store_url
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
+    from redis.asyncio.cluster import RedisCluster
 
 logger = logging.getLogger("typed_elicit.stores")
 
@@ -48,55 +48,6 @@ DEFAULT_TIMEOUT: Final = 2.0
 DEFAULT_MAX_CONNECTIONS: Final = 50
 REREAD_SECONDS: Final = 1.0
 """A wait reads its key at least this often, so a wake-up lost in a reconnect costs at most this."""
-_DATABASE: Final = re.compile(r"^[0-9]{1,9}$")
-
-
-def parse_store_url(url: str) -> str:
-    """Check a Redis URL as `RedisStore.from_url` takes it; returns where it points, without credentials.
-
-    redis-py quietly reads `redis:/host/3` (one slash) or `redis://host/notanumber` as
-    database 0 on localhost or host; such URLs are refused here instead.
-
-    Args:
-        url: The URL.
-
-    Returns:
-        Where the store is, for messages and logs (e.g. `"redis 127.0.0.1:6379 db 3"`).
-
-    Raises:
-        StoreUrlError: If `url` is not a well-formed redis://, rediss:// or unix:// URL.
-    """
-    parts = urlsplit(url)
-    scheme = parts.scheme
-    if scheme not in ("redis", "rediss", "unix"):
-        raise StoreUrlError("starts with redis://, rediss:// or unix://")
-    if not url[len(scheme) + 1 :].startswith("//"):
-        raise StoreUrlError(
-            f"needs two slashes after {scheme}: (with one, its host and database are ignored)"
-        )
-    query = parse_qs(parts.query)
-    db_values = query.get("db")
-    if db_values is not None and (len(db_values) != 1 or not _DATABASE.match(db_values[0])):
-        raise StoreUrlError("has a db= that is not one database number")
-    if scheme == "unix":
-        if not parts.path:
-            raise StoreUrlError("of the unix:// kind names no socket path")
-        db = db_values[0] if db_values else "0"
-        return f"redis unix socket db {int(db)}"
-    if not parts.hostname:
-        raise StoreUrlError("names no host")
-    try:
-        port = parts.port
-    except ValueError:
-        raise StoreUrlError("has a port that is not a number from 1 to 65535") from None
-    path = parts.path[1:]  # after the port: "" or "/" (database 0), or "/<database>"
-    if path and not _DATABASE.match(path):
-        raise StoreUrlError(
-            "has a path that is not a database number (/0, /1, ...), which redis-py would ignore "
-            "and use database 0"
-        )
-    db = db_values[0] if db_values else (path or "0")
-    return f"redis {parts.hostname}:{port or 6379} db {int(db)}"
 
 
 # --- waking waiters: one subscription per channel, one connection for all -----------------------
@@ -192,21 +143,27 @@ class PubSubSubscriber:
     the channels waited on right now, nothing else.
     """
 
-    def __init__(self, connect: Callable[[], Any], *, where: str, timeout: float) -> None:
+    def __init__(
+        self, connect: Callable[[], Any], *, where: str, timeout: float, sharded: bool = False
+    ) -> None:
         """Build it; nothing connects until the first watch.
 
         Args:
             connect: Makes a fresh `redis.asyncio` `PubSub` on a connection of its own.
             where: How messages name the store (no credentials).
             timeout: Seconds a subscription may take to be confirmed.
+            sharded: Use a cluster's sharded pub/sub (`SSUBSCRIBE`, `SUNSUBSCRIBE`) on a
+                connection to the master that owns the channels' slots.
         """
         self._connect = connect
+        self._sharded = sharded
         self._where = where
         self._timeout = timeout
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._channels: dict[str, _Channel] = {}
+        self._dropped: set[str] = set()
         self._lock = asyncio.Lock()
 
     @asynccontextmanager
@@ -252,6 +209,7 @@ class PubSubSubscriber:
             self._pubsub = None
             self._reader = None
             self._channels = {}
+            self._dropped = set()
             self._lock = asyncio.Lock()
 
     async def _subscribe(self, channel: str) -> None:
@@ -262,7 +220,7 @@ class PubSubSubscriber:
                     if self._pubsub is None:
                         self._pubsub = self._connect()
                     pubsub = self._pubsub
-                    await pubsub.subscribe(channel)
+                    await (pubsub.ssubscribe if self._sharded else pubsub.subscribe)(channel)
         except TimeoutError:
             await self._fail(f"no answer within {self._timeout:g} s")
             return
@@ -274,7 +232,8 @@ class PubSubSubscriber:
 
     async def _unsubscribe(self, channel: str) -> None:
         pubsub = self._pubsub
-        if pubsub is None:
+        if pubsub is None or channel in self._dropped:
+            self._dropped.discard(channel)  # (moved away: its node unsubscribed it already)
             return
         # Shielded and bounded; if it fails, the reader meets the broken connection.
         with (
@@ -283,7 +242,7 @@ class PubSubSubscriber:
             contextlib.suppress(Exception),
         ):
             async with self._lock:
-                await pubsub.unsubscribe(channel)
+                await (pubsub.sunsubscribe if self._sharded else pubsub.unsubscribe)(channel)
 
     async def _read(self, pubsub: Any) -> None:
         """Wake the watches of each message's channel while any channel is subscribed."""
@@ -306,15 +265,21 @@ class PubSubSubscriber:
         entry = self._channels.get(channel)
         if entry is None:
             return
-        if message.get("type") == "subscribe":
+        kind = message.get("type")
+        if kind in ("subscribe", "ssubscribe"):
             entry.ready.set()
-        elif message.get("type") == "message":
+        elif kind in ("message", "smessage"):
             for watch in entry.watches:
                 watch.wake()
+        elif kind == "sunsubscribe" and entry.ready.is_set():
+            # Not asked for: the channel's slot moved to another node, which unsubscribed it.
+            # Its waits still end: each re-reads its key at least every REREAD_SECONDS.
+            self._dropped.add(channel)
 
     async def _fail(self, cause: str) -> None:
         """Fail every open watch with `StoreUnavailable` and drop the connection."""
         channels, self._channels = self._channels, {}
+        self._dropped = set()
         for entry in channels.values():
             for watch in entry.watches:
                 error = StoreUnavailable.during(
@@ -334,70 +299,186 @@ class PubSubSubscriber:
                     await pubsub.connection_pool.disconnect()
 
 
-_POOL_OWN: Final = frozenset({"himport_registry", "maint_notifications_pool_handler"})
+class ShardedSubscriber:
+    """A `Subscriber` on a Redis Cluster: sharded pub/sub, one connection per master in use.
+
+    A channel lives in the slot of its key (the same hash tag), so the message `put` sends
+    with `SPUBLISH` goes to one master only, and the wait for it subscribes with `SSUBSCRIBE`
+    on a connection to that master: one `PubSubSubscriber` per master whose slots are waited
+    on, each holding ONE connection of its own (never one from the cluster's pools). If a
+    master fails, the waits on its channels fail with `StoreUnavailable`; if a slot moves to
+    another master, that master unsubscribes the channel and its waits in progress find
+    their value by re-reading it (at least every `REREAD_SECONDS`); the next wait on it
+    subscribes on the new owner.
+    """
+
+    def __init__(self, cluster: Any, *, where: str, timeout: float) -> None:
+        """Build it; nothing connects until the first watch.
+
+        Args:
+            cluster: The `redis.asyncio.RedisCluster` whose slot map routes the channels.
+            where: How messages name the store (no credentials).
+            timeout: Seconds a subscription may take to be confirmed.
+        """
+        self._cluster = cluster
+        self._where = where
+        self._timeout = timeout
+        self._nodes: dict[str, PubSubSubscriber] = {}
+
+    @asynccontextmanager
+    async def watch(self, channel: str, namespace: str) -> AsyncGenerator[Watch, None]:
+        """Be woken by the messages on `channel` inside the block (see `Subscriber.watch`).
+
+        Raises:
+            StoreUnavailable: If the cluster's slot map could not be read, or the
+                subscription failed or was not confirmed in time.
+        """
+        try:
+            with anyio.fail_after(self._timeout):
+                await self._cluster.initialize()  # (at once when the slot map is known)
+            node = self._cluster.get_node_from_key(channel)
+        except TimeoutError:
+            cause = f"no answer within {self._timeout:g} s"
+        except Exception as exc:  # redis' errors, OSError: no node reachable, slot not covered
+            cause = type(exc).__name__
+        else:
+            subscriber = self._nodes.get(node.name)
+            if subscriber is None:
+                subscriber = self._nodes[node.name] = PubSubSubscriber(
+                    _node_pubsub(node), where=self._where, timeout=self._timeout, sharded=True
+                )
+            async with subscriber.watch(channel, namespace) as watch:
+                yield watch
+            return
+        raise StoreUnavailable.during(
+            "wait", store=self._where, namespace=namespace, cause=cause, timeout=self._timeout
+        )
+
+    async def aclose(self) -> None:
+        """Fail every watch still open and close each master's connection."""
+        for subscriber in self._nodes.values():
+            await subscriber.aclose()
+
+
+_POOL_OWN: Final = frozenset({"himport_registry", "maint_notifications_pool_handler", "event_dispatcher"})
+
+
+def _own_pool(connection_class: Any, connection_kwargs: dict[str, Any]) -> Any:
+    """A one-connection pool with these connection settings (less what belongs to their old pool)."""
+    from redis import asyncio as redis_asyncio
+
+    settings = {
+        name: value
+        for name, value in connection_kwargs.items()
+        if name not in _POOL_OWN and not name.startswith("orig_")
+    }
+    factory: Any = redis_asyncio.ConnectionPool
+    return factory(connection_class=connection_class, max_connections=1, **settings)
 
 
 def _own_pubsub(client: Any) -> Callable[[], Any]:
-    """Makes `PubSub`s on a one-connection pool of their own, with `client`'s connection settings."""
+    """Makes `PubSub`s on a one-connection pool of their own, with `client`'s connection settings.
+
+    With a Sentinel-managed client, the connection asks Sentinel for the master when it
+    connects, as the client's do: after a failover, the next wait subscribes on the new master.
+    """
 
     def connect() -> Any:
         from redis import asyncio as redis_asyncio
 
         pool = client.connection_pool
-        settings = {
-            name: value
-            for name, value in pool.connection_kwargs.items()
-            if name not in _POOL_OWN and not name.startswith("orig_")
-        }
-        factory: Any = redis_asyncio.ConnectionPool
-        own = factory(connection_class=pool.connection_class, max_connections=1, **settings)
         redis: Any = redis_asyncio.Redis
-        return redis(connection_pool=own).pubsub()
+        return redis(connection_pool=_own_pool(pool.connection_class, pool.connection_kwargs)).pubsub()
 
     return connect
+
+
+def _node_pubsub(node: Any) -> Callable[[], Any]:
+    """Makes `PubSub`s on a one-connection pool of their own to one cluster `node`."""
+
+    def connect() -> Any:
+        from redis import asyncio as redis_asyncio
+
+        redis: Any = redis_asyncio.Redis
+        return redis(connection_pool=_own_pool(node.connection_class, node.connection_kwargs)).pubsub()
+
+    return connect
+
+
+def _is_cluster(client: Any) -> bool:
+    try:
+        from redis.asyncio.cluster import RedisCluster
+    except ImportError:  # pragma: no cover - a client was given, so redis is installed
+        return False
+    return isinstance(client, RedisCluster)
 
 
 class RedisStore:
     """A `Store` on Redis, shared by every replica given the same server and prefix.
 
     Build it with `RedisStore.from_url("redis://host:6379/0")`, or pass that URL
-    to `typed_elicit.stores.configure(server, store=...)`. Values reaching it are already
-    sealed (a page's answer): Redis never holds an answer in clear.
+    to `typed_elicit.stores.configure(server, store=...)`. A Redis Cluster
+    (`redis+cluster://host:port,host:port`) and a master watched by Sentinel
+    (`redis+sentinel://host:port,host:port/service/0`) work too, with TLS (`rediss...`)
+    and ACL users (`user:password@`). Values reaching it are already sealed (a page's
+    answer): Redis never holds an answer in clear.
 
     Claims, puts and reads use the client's pool; waits use one pub/sub connection of
-    the store's own, whatever their number (see the module docstring).
+    the store's own, whatever their number (on a cluster: one per master waited on; see
+    the module docstring).
     """
 
     def __init__(
         self,
-        client: Redis,
+        client: Redis | RedisCluster,
         *,
         prefix: str = DEFAULT_PREFIX,
         timeout: float = DEFAULT_TIMEOUT,
         where: str = "redis",
+        replicas: int = 0,
     ) -> None:
-        """Use an existing `redis.asyncio.Redis` client (its pool and settings are yours).
+        """Use an existing `redis.asyncio.Redis` or `RedisCluster` client (its pool and settings are yours).
 
         Waits subscribe on one more connection, made with the client's connection settings.
+        On a `RedisCluster`, the keys of one question share a hash tag (one slot), and waits
+        use sharded pub/sub (`SPUBLISH`, `SSUBSCRIBE`): one more connection per master.
 
         Args:
             client: The asyncio client.
             prefix: Prepended to every key and channel (several apps may share one Redis).
             timeout: Seconds each operation may take.
             where: How messages name the store (no credentials).
+            replicas: How many replicas must have each claim and put before it counts
+                (`WAIT`, within `timeout`); 0 (the default) trusts the master's reply.
+                A claim not replicated in time counts as NOT made: the call fails with
+                `StoreUnavailable`. Not on a cluster.
 
         Raises:
-            ValueError: If `timeout` is not positive and finite.
+            ValueError: If `timeout` is not positive and finite, `replicas` is negative,
+                or `replicas` is given for a cluster.
         """
         if not 0 < timeout < math.inf:
             raise ValueError(
                 f"RedisStore timeout must be a positive, finite number of seconds, got {timeout!r}"
             )
+        cluster = _is_cluster(client)
+        if replicas < 0 or (replicas and cluster):
+            raise ValueError(
+                "RedisStore replicas must be 0 or more (the replicas that must acknowledge each "
+                "claim), and 0 on a Redis Cluster (WAIT per claim is not offered there)"
+            )
         self._client: Any = client  # redis-py is only partly typed
         self._prefix = prefix
         self._timeout = timeout
         self._where = where
-        self._subscriber: Subscriber = PubSubSubscriber(_own_pubsub(client), where=where, timeout=timeout)
+        self._replicas = replicas
+        self._cluster = cluster
+        self._also_close: list[Any] = []
+        self._subscriber: Subscriber = (
+            ShardedSubscriber(client, where=where, timeout=timeout)
+            if cluster
+            else PubSubSubscriber(_own_pubsub(client), where=where, timeout=timeout)
+        )
 
     @classmethod
     def from_url(
@@ -407,14 +488,25 @@ class RedisStore:
         prefix: str = DEFAULT_PREFIX,
         timeout: float = DEFAULT_TIMEOUT,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        replicas: int = 0,
     ) -> RedisStore:
-        """A store on the Redis at `url` (`redis://[:password@]host:port/db`, or `rediss://` for TLS).
+        """A store on the Redis at `url`.
+
+        The forms (see docs/redis_deployments.md):
+
+        - `redis://[user:password@]host:port/db`, or `rediss://` for TLS (with
+          `?ssl_ca_certs=/path/ca.pem` for a private CA), or `unix:///path?db=0`;
+        - `redis+cluster://[user:password@]host:port,host:port` (`rediss+cluster://` for TLS):
+          a Redis Cluster, found through any node listed;
+        - `redis+sentinel://[user:password@]host:port,host:port/service/db`
+          (`rediss+sentinel://` for TLS): the master Sentinel names for `service`.
 
         The URL is checked first (a URL redis-py would quietly read as database 0, such as
         `redis:/host:6379/3` or `redis://host:6379/name`, is refused), and where it points
-        is logged at INFO on `typed_elicit.stores` (host, port, database; no password).
+        is logged at INFO on `typed_elicit.stores` (hosts, ports, database; no password).
         The client keeps a pool of at most `max_connections` connections for claims, puts
-        and reads; connecting and every socket read are bounded by `timeout` too.
+        and reads (per node on a cluster); connecting and every socket read are bounded by
+        `timeout` too. Nothing connects before the first operation.
 
         Args:
             url: Where Redis is.
@@ -422,47 +514,63 @@ class RedisStore:
             timeout: Seconds each operation may take (2 s by default).
             max_connections: The pool's size (50 by default). Waits do not use it: they
                 share one subscriber connection of the store's own.
+            replicas: Replicas that must acknowledge each claim and put (see `__init__`).
 
         Returns:
             The store.
 
         Raises:
             ImportError: If the `redis` package is missing (`pip install 'typed-elicit[redis]'`).
-            StoreUrlError: If `url` is not a well-formed redis://, rediss:// or unix:// URL
-                (a `ValueError`).
+            StoreUrlError: If `url` is not a well-formed store URL (a `ValueError`).
+            ValueError: If `replicas` is negative, or given for a cluster.
         """
-        where = parse_store_url(url)
+        target = parse_store_url(url)
         try:
             from redis import asyncio as redis_asyncio
         except ImportError as exc:  # pragma: no cover - the dev extra installs redis
             raise ImportError(
                 "RedisStore needs the redis package: pip install 'typed-elicit[redis]'"
             ) from exc
-        # A blocking pool: with all connections busy a command waits (up to `timeout`) for
-        # one to come back, instead of failing at once as the default pool does.
-        blocking: Any = redis_asyncio.BlockingConnectionPool
-        try:
-            pool = blocking.from_url(
-                url,
-                max_connections=max_connections,
+        if target.kind == "cluster":
+            client = _cluster_client(target, timeout=timeout, max_connections=max_connections)
+            store = cls(client, prefix=prefix, timeout=timeout, where=target.where, replicas=replicas)
+        elif target.kind == "sentinel":
+            client, sentinels = _sentinel_client(target, timeout=timeout, max_connections=max_connections)
+            store = cls(client, prefix=prefix, timeout=timeout, where=target.where, replicas=replicas)
+            store._also_close.extend(sentinels)
+        else:
+            # A blocking pool: with all connections busy a command waits (up to `timeout`) for
+            # one to come back, instead of failing at once as the default pool does.
+            blocking: Any = redis_asyncio.BlockingConnectionPool
+            try:
+                pool = blocking.from_url(
+                    url,
+                    max_connections=max_connections,
+                    timeout=timeout,
+                    socket_timeout=timeout,
+                    socket_connect_timeout=timeout,
+                    health_check_interval=30,
+                )
+            except ValueError:  # a query argument redis-py cannot read; its message may quote the URL
+                raise StoreUrlError("has a query argument redis-py cannot read") from None
+            factory: Any = redis_asyncio.Redis
+            store = cls(
+                factory(connection_pool=pool),
+                prefix=prefix,
                 timeout=timeout,
-                socket_timeout=timeout,
-                socket_connect_timeout=timeout,
-                health_check_interval=30,
+                where=target.where,
+                replicas=replicas,
             )
-        except ValueError:  # a query argument redis-py cannot read; its message may quote the URL
-            raise StoreUrlError("has a query argument redis-py cannot read") from None
-        factory: Any = redis_asyncio.Redis
-        client = factory(connection_pool=pool)
-        logger.info("RedisStore on %s", where)
-        return cls(client, prefix=prefix, timeout=timeout, where=where)
+        logger.info("RedisStore on %s", target.where)
+        return store
 
     async def claim(self, key: str, expires_at: float, /) -> bool:
         """Record `key` as used; False if it was recorded already (see `Store`).
 
         Raises:
-            StoreUnavailable: If Redis did not answer within the timeout; the claim
-                then counts as not made for this call.
+            StoreUnavailable: If Redis did not answer within the timeout, or (with
+                `replicas`) the claim did not reach that many replicas in time; the
+                claim then counts as not made for this call.
         """
         stored = await self._run("claim", key, self._set(key, b"1", expires_at))
         return bool(stored)
@@ -471,11 +579,13 @@ class RedisStore:
         """Store `value` unless `key` holds one, and wake its waiters (see `Store.put`).
 
         Raises:
-            StoreUnavailable: If Redis did not answer within the timeout.
+            StoreUnavailable: If Redis did not answer within the timeout (or, with
+                `replicas`, the value did not reach that many replicas in time).
         """
         stored = bool(await self._run("put", key, self._set(key, value, expires_at)))
         if stored:
-            await self._run("put", key, self._client.publish(self._channel(key), b"1"))
+            publish = self._client.spublish if self._cluster else self._client.publish
+            await self._run("put", key, publish(self._channel(key), b"1"))
         return stored
 
     async def get(self, key: str, /) -> bytes | None:
@@ -484,7 +594,7 @@ class RedisStore:
         Raises:
             StoreUnavailable: If Redis did not answer within the timeout.
         """
-        value = await self._run("get", key, self._client.get(self._prefix + key))
+        value = await self._run("get", key, self._client.get(self._key(key)))
         return None if value is None else bytes(value)
 
     async def delete(self, key: str, /) -> None:
@@ -495,7 +605,7 @@ class RedisStore:
         """
         try:
             with anyio.fail_after(self._timeout):
-                await self._client.delete(self._prefix + key)
+                await self._client.delete(self._key(key))
         except Exception as exc:  # TimeoutError, redis' errors, OSError
             logger.warning(
                 "could not delete a %s value from %s (%s); it stays until it expires",
@@ -513,6 +623,10 @@ class RedisStore:
             StoreUnavailable: If Redis fails or stops answering while waiting.
         """
         deadline = anyio.current_time() + timeout
+        if self._cluster:  # read first: a moved slot is learnt (MOVED) before subscribing
+            value = await self.get(key)
+            if value is not None:
+                return value
         async with self._subscriber.watch(self._channel(key), key.partition(":")[0]) as watch:
             while True:
                 value = await self.get(key)
@@ -527,15 +641,37 @@ class RedisStore:
         """Close the subscriber connection, then the client and its pool's connections."""
         await self._subscriber.aclose()
         await self._client.aclose()
-        await self._client.connection_pool.disconnect()
+        if not self._cluster:
+            await self._client.connection_pool.disconnect()
+        for other in self._also_close:
+            await other.aclose()
+
+    def _key(self, key: str) -> str:
+        """The Redis key: on a cluster, the id is a hash tag, so one question's keys share a slot."""
+        if not self._cluster:
+            return self._prefix + key
+        namespace, _, rest = key.partition(":")
+        return f"{self._prefix}{namespace}:{{{rest}}}"
 
     def _channel(self, key: str) -> str:
-        return f"{self._prefix}wake:{key}"
+        return f"{self._prefix}wake:{key}" if not self._cluster else self._key(f"wake:{key}")
 
     def _set(self, key: str, value: bytes, expires_at: float) -> Any:
         # PXAT in milliseconds; a time already past still stores (and expires at once).
         expiry = max(math.ceil(expires_at * 1000), math.ceil(_clock.now() * 1000) + 1)
-        return self._client.set(self._prefix + key, value, nx=True, pxat=expiry)
+        if not self._replicas:
+            return self._client.set(self._key(key), value, nx=True, pxat=expiry)
+        return self._set_replicated(self._key(key), value, expiry)
+
+    async def _set_replicated(self, name: str, value: bytes, expiry: int) -> Any:
+        """`SET NX` then `WAIT` on the same connection; fails unless `replicas` replicas acknowledged it."""
+        pipe = self._client.pipeline(transaction=False)
+        pipe.set(name, value, nx=True, pxat=expiry)
+        pipe.wait(self._replicas, max(1, int(self._timeout * 1000 / 2)))
+        stored, acknowledged = await pipe.execute()
+        if stored and int(acknowledged) < self._replicas:
+            raise _NotReplicated(f"{acknowledged} of {self._replicas} replicas acknowledged it in time")
+        return stored
 
     async def _run(self, operation: StoreOperation, key: str, pending: Any) -> Any:
         """Await one Redis command within the timeout; any failure becomes `StoreUnavailable`."""
@@ -545,8 +681,71 @@ class RedisStore:
                 return await pending
         except TimeoutError:
             cause = f"no answer within {self._timeout:g} s"
+        except _NotReplicated as exc:
+            cause = str(exc)
         except Exception as exc:  # redis' errors, OSError: the server is gone or refused
             cause = type(exc).__name__
         raise StoreUnavailable.during(
             operation, store=self._where, namespace=namespace, cause=cause, timeout=self._timeout
         ) from None
+
+
+class _NotReplicated(Exception):
+    """A write the master took but fewer replicas than asked acknowledged within the time."""
+
+
+def _tls_settings(target: Target) -> dict[str, Any]:
+    if not target.tls:
+        return {}
+    return {"ssl": True, **target.tls_options}
+
+
+def _cluster_client(target: Target, *, timeout: float, max_connections: int) -> Any:
+    """A `RedisCluster` on the nodes of a `redis+cluster://` URL (nothing connects yet)."""
+    from redis.asyncio.cluster import ClusterNode, RedisCluster
+
+    factory: Any = RedisCluster
+    node: Any = ClusterNode
+    return factory(
+        startup_nodes=[node(host, port) for host, port in target.hosts],
+        username=target.username,
+        password=target.password,
+        max_connections=max_connections,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+        health_check_interval=30,
+        **_tls_settings(target),
+    )
+
+
+def _sentinel_client(target: Target, *, timeout: float, max_connections: int) -> tuple[Any, list[Any]]:
+    """The master's client for a `redis+sentinel://` URL, and the sentinels' clients (to close)."""
+    from redis.asyncio.sentinel import Sentinel
+
+    factory: Any = Sentinel
+    timeouts = {"socket_timeout": timeout, "socket_connect_timeout": timeout}
+    sentinel = factory(list(target.hosts), sentinel_kwargs={**timeouts, **_tls_settings(target)})
+    client = sentinel.master_for(
+        target.service,
+        connection_pool_class=_blocking_sentinel_pool(),
+        db=target.db,
+        username=target.username,
+        password=target.password,
+        max_connections=max_connections,
+        timeout=timeout,
+        health_check_interval=30,
+        **timeouts,
+        **_tls_settings(target),
+    )
+    return client, list(sentinel.sentinels)
+
+
+def _blocking_sentinel_pool() -> Any:
+    """A Sentinel pool that, like the plain one, waits (within `timeout`) for a free connection."""
+    from redis.asyncio import BlockingConnectionPool
+    from redis.asyncio.sentinel import SentinelConnectionPool
+
+    class BlockingSentinelConnectionPool(SentinelConnectionPool, BlockingConnectionPool):
+        pass
+
+    return BlockingSentinelConnectionPool
