@@ -289,7 +289,8 @@ def sentinel_group(
     """One master, one replica of it and three sentinels watching them (quorum 2), all started."""
     auth = ("--requirepass", password, "--masterauth", password) if password else ()
     admin = {"password": password} if password else {}
-    master = plain(directory / "master", *auth, *master_args, client_kwargs=admin)
+    sync_now = ("--repl-diskless-sync-delay", "0")  # (the default waits 5 s for more replicas)
+    master = plain(directory / "master", *auth, *sync_now, *master_args, client_kwargs=admin)
     started.append(master)
     master.start()
     replica = plain(
@@ -298,22 +299,30 @@ def sentinel_group(
     started.append(replica)
     replica.start()
     wait_until(
-        lambda: b"master_link_status:up" in replica.client().execute_command("INFO", "replication"),
+        lambda: replica.client().info("replication").get("master_link_status") == "up",
         "the replica to sync",
     )
+    ports = [free_port() for _ in range(3)]
+    ids = [f"{index + 1:040x}" for index in range(3)]  # fixed ids: each sentinel knows the others at once
     sentinels: list[Proc] = []
-    for index in range(3):
-        port = free_port()
+    for index, port in enumerate(ports):
         sentinel_dir = directory / f"sentinel{index}"
         sentinel_dir.mkdir(parents=True, exist_ok=True)
         conf = sentinel_dir / "sentinel.conf"
         lines = [
             f"port {port}",
             "bind 127.0.0.1",
+            f"sentinel myid {ids[index]}",
             f"sentinel monitor {SERVICE} 127.0.0.1 {master.port} 2",
             f"sentinel down-after-milliseconds {SERVICE} 400",
             f"sentinel failover-timeout {SERVICE} 3000",
             f"sentinel parallel-syncs {SERVICE} 1",
+            f"sentinel known-replica {SERVICE} 127.0.0.1 {replica.port}",
+            *(
+                f"sentinel known-sentinel {SERVICE} 127.0.0.1 {other} {ids[j]}"
+                for j, other in enumerate(ports)
+                if j != index
+            ),
         ]
         if password:
             lines.append(f"sentinel auth-pass {SERVICE} {password}")
