@@ -192,6 +192,7 @@ def cluster(directory: Path, started: list[Proc], masters: int = 3) -> list[Proc
         args = [
             "--port", str(port), *BASE, "--cluster-enabled", "yes",
             "--cluster-config-file", str(node_dir / "nodes.conf"), "--cluster-node-timeout", "1000",
+            "--cluster-port", str(free_port()),  # (the default, port + 10000, may be taken or too high)
         ]  # fmt: skip
         node = Proc(port, args, node_dir)
         started.append(node)
@@ -231,14 +232,17 @@ def node_ids(nodes: list[Proc]) -> dict[int, str]:
 
 
 def owner_of(nodes: list[Proc], slot: int) -> Proc:
-    """The node that serves `slot` now (as the first reachable node sees it)."""
-    for node in nodes:
-        if node.process is None:
-            continue
-        for start, end, master, *_ in node.client().execute_command("CLUSTER", "SLOTS"):
-            if start <= slot <= end:
-                port = int(master[1])
-                return next(n for n in nodes if n.port == port)
+    """The node that serves `slot` now (as the first running node sees it)."""
+    running = next(n for n in nodes if n.process is not None)
+    port = owner_port(running, slot)
+    return next(n for n in nodes if n.port == port)
+
+
+def owner_port(node: Proc, slot: int) -> int:
+    """The port of the master that serves `slot`, as `node` sees it."""
+    for start, end, master, *_ in node.client().execute_command("CLUSTER", "SLOTS"):
+        if start <= slot <= end:
+            return int(master[1])
     raise AssertionError(f"no node serves slot {slot}")
 
 
@@ -256,7 +260,7 @@ def move_slot(nodes: list[Proc], slot: int, target: Proc) -> None:
     for node in nodes:
         if node.process is not None:
             wait_until(
-                lambda node=node: owner_of([node], slot) is target, f"node {node.port} to see the move"
+                lambda node=node: owner_port(node, slot) == target.port, f"node {node.port} to see the move"
             )
 
 

@@ -360,7 +360,14 @@ class ShardedSubscriber:
             await subscriber.aclose()
 
 
-_POOL_OWN: Final = frozenset({"himport_registry", "maint_notifications_pool_handler", "event_dispatcher"})
+_POOL_OWN: Final = frozenset(
+    {
+        "himport_registry",
+        "maint_notifications_pool_handler",
+        "oss_cluster_maint_notifications_handler",
+        "event_dispatcher",
+    }
+)
 
 
 def _own_pool(connection_class: Any, connection_kwargs: dict[str, Any]) -> Any:
@@ -605,7 +612,10 @@ class RedisStore:
         """
         try:
             with anyio.fail_after(self._timeout):
-                await self._client.delete(self._key(key))
+                pending = self._client.delete(self._key(key))
+                if self._cluster:
+                    await self._initialized(pending)
+                await pending
         except Exception as exc:  # TimeoutError, redis' errors, OSError
             logger.warning(
                 "could not delete a %s value from %s (%s); it stays until it expires",
@@ -654,7 +664,12 @@ class RedisStore:
         return f"{self._prefix}{namespace}:{{{rest}}}"
 
     def _channel(self, key: str) -> str:
-        return f"{self._prefix}wake:{key}" if not self._cluster else self._key(f"wake:{key}")
+        # On a cluster, `<prefix>wake:page:{<id>}`: the slot of the key it wakes the waiters of.
+        return (
+            f"{self._prefix}wake:{key}"
+            if not self._cluster
+            else self._key(key).replace(self._prefix, f"{self._prefix}wake:", 1)
+        )
 
     def _set(self, key: str, value: bytes, expires_at: float) -> Any:
         # PXAT in milliseconds; a time already past still stores (and expires at once).
@@ -673,11 +688,25 @@ class RedisStore:
             raise _NotReplicated(f"{acknowledged} of {self._replicas} replicas acknowledged it in time")
         return stored
 
+    async def _initialized(self, pending: Any) -> None:
+        """Learn the cluster's slot map before `pending` runs (at once when known); close it if that fails.
+
+        redis-py 8.1 can break a connection when commands race its cluster client's own
+        first initialize; initializing first, once, avoids it.
+        """
+        try:
+            await self._client.initialize()
+        except BaseException:
+            pending.close()  # never awaited: no "coroutine was never awaited" warning
+            raise
+
     async def _run(self, operation: StoreOperation, key: str, pending: Any) -> Any:
         """Await one Redis command within the timeout; any failure becomes `StoreUnavailable`."""
         namespace = key.partition(":")[0]
         try:
             with anyio.fail_after(self._timeout):
+                if self._cluster:
+                    await self._initialized(pending)
                 return await pending
         except TimeoutError:
             cause = f"no answer within {self._timeout:g} s"
