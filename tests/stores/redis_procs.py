@@ -349,3 +349,61 @@ def _sentinel_sees_all(sentinel: Proc) -> bool:
     replicas = client.execute_command("SENTINEL", "REPLICAS", SERVICE)
     others = client.execute_command("SENTINEL", "SENTINELS", SERVICE)
     return len(replicas) == 1 and len(others) == 2
+
+
+# --- the docs' examples, run on the processes above ---------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+async def an_example_on_two_replicas(
+    name: str, tool: str, env: dict[str, str]
+) -> tuple[list[str], list[int]]:
+    """Run `examples/<name>.py` as two replicas on the store `env` names; answer on one, resend on both.
+
+    Returns:
+        What each of the three final rounds returned (the first answer, then two resends),
+        and the amounts the example applied.
+    """
+    import os
+    import runpy
+
+    import anyio
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import InputRequiredResult
+
+    from tests.conftest import accept
+    from tests.stores.test_redis import KEY, session_on, text
+    from typed_elicit.stores._config import store_for
+
+    saved = {key: os.environ.get(key) for key in [*env, "MCP_STATE_KEYS"]}
+    os.environ.update({**env, "MCP_STATE_KEYS": KEY.hex()})
+    try:
+        example = runpy.run_path(str(EXAMPLES / f"{name}.py"), run_name=f"example_{name}")
+        one, two = example["build_server"](), example["build_server"]()
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    outcomes: list[str] = []
+    async with session_on(one) as on_one, session_on(two) as on_two:
+        with anyio.fail_after(BOUND):
+            asked = await on_one.call_tool(tool, {}, allow_input_required=True)
+            assert isinstance(asked, InputRequiredResult)
+            for session in (on_two, on_one, on_two):
+                try:
+                    done = await session.call_tool(
+                        tool,
+                        {},
+                        input_responses={"q0": accept(amount=250)},
+                        request_state=asked.request_state,
+                        allow_input_required=True,
+                    )
+                    outcomes.append(text(done))
+                except MCPError as error:
+                    outcomes.append(f"refused {error.error.code}")
+    for server in (one, two):
+        await store_for(server).aclose()  # type: ignore[attr-defined]
+    return outcomes, list(example["APPLIED"])

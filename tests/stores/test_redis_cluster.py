@@ -199,6 +199,13 @@ async def test_a_slot_moved_to_another_master_during_calls_keeps_every_claim_onc
     await other.aclose()
 
 
+async def test_the_cluster_example_applies_a_refund_once_across_two_replicas_on_the_cluster(nodes):
+    env = {"TYPED_ELICIT_STORE": cluster_url(nodes)}
+    outcomes, applied = await redis_procs.an_example_on_two_replicas("redis_cluster", "refund", env)
+    assert outcomes == ["refunded 250", f"refused {INVALID_PARAMS}", f"refused {INVALID_PARAMS}"]
+    assert applied == [250]
+
+
 async def test_a_master_killed_during_calls_ends_them_with_a_typed_error_or_completes_them_and_never_twice(
     nodes, tmp_path: Path
 ):

@@ -107,6 +107,34 @@ async def test_a_sentinel_url_finds_the_master_and_logs_where_it_is_without_the_
     await other.aclose()
 
 
+async def test_a_store_on_a_sentinel_client_built_by_hand_has_its_waits_woken_on_the_master(group):
+    """The escape hatch the docs name (e.g. sentinels with a password of their own): `RedisStore(client)`."""
+    from redis.asyncio.sentinel import Sentinel
+
+    sentinel = Sentinel([("127.0.0.1", s.port) for s in group.sentinels], socket_timeout=1.0)
+    store = RedisStore(sentinel.master_for(redis_procs.SERVICE, password=SECRET), timeout=1.0)
+    other = RedisStore.from_url(sentinel_url(group))
+    key = "page:by-hand"
+    with anyio.fail_after(BOUND):
+        async with anyio.create_task_group() as tasks:
+            got: list[bytes | None] = []
+
+            async def waiter() -> None:
+                got.append(await store.wait(key, BOUND))
+
+            tasks.start_soon(waiter)
+            while not group.master.client().execute_command("PUBSUB", "NUMSUB", f"typed_elicit:wake:{key}")[
+                1
+            ]:
+                await anyio.sleep(redis_procs.POLL)  # subscribed on the master Sentinel named
+            assert await other.put(key, b"sealed", clock.now() + 60) is True
+    assert got == [b"sealed"]
+    await store.aclose()
+    await other.aclose()
+    for client in sentinel.sentinels:
+        await client.aclose()
+
+
 async def test_calls_in_flight_during_a_failover_end_with_a_typed_error_or_complete_and_never_apply_twice(
     group,
 ):
@@ -242,6 +270,28 @@ async def test_a_failover_loses_an_unreplicated_claim_and_waiting_for_a_replica_
         "round:waited": True,  # refused the first time (nothing applied): this is its first claim
         "round:min-replicas": True,  # refused the first time too
     }
+    # The price of replicas=1: with no replica left (the old master is gone), every claim is refused.
+    causes: list[str] = []
+    with anyio.fail_after(BOUND):
+        while not causes or not causes[-1].startswith("0 of 1"):
+            try:  # (its first commands may still meet the old master's dead connections)
+                await waiting.claim("round:no-replica-left", expiry)
+                causes.append("claimed")
+                break
+            except StoreUnavailable as error:
+                causes.append(error.cause)
+            await anyio.sleep(redis_procs.POLL)
+    assert causes[-1] == "0 of 1 replicas acknowledged it in time"
     for store in (trusting, waiting, after):
         await store.aclose()
     print(f"WAIT refused an unreplicated claim in {refused_in:.2f} s (timeout 1 s)")
+
+
+async def test_the_sentinel_example_applies_a_withdrawal_once_across_two_replicas_waiting_for_a_replica(
+    group,
+):
+    env = {"TYPED_ELICIT_STORE": sentinel_url(group)}
+    outcomes, applied = await redis_procs.an_example_on_two_replicas("redis_sentinel", "withdraw", env)
+    assert outcomes == ["withdrew 250", f"refused {INVALID_PARAMS}", f"refused {INVALID_PARAMS}"]
+    assert applied == [250]
+    assert len(group.replica.client().keys("typed_elicit:round:*")) == 1  # WAIT: on the replica already

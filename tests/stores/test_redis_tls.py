@@ -17,7 +17,7 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp.server.mcpserver import MCPServer
-from mcp_types import InputRequiredResult
+from mcp_types import INVALID_PARAMS, InputRequiredResult
 
 import typed_elicit._core.clock as clock
 from tests import otel_kit
@@ -211,3 +211,16 @@ def test_configure_takes_a_rediss_url_with_a_user_and_logs_where_it_is_without_t
         f"RedisStore on redis 127.0.0.1:{tls_redis[0].port} db 0"
     ]
     assert SECRET not in caplog.text
+
+
+async def test_the_tls_example_applies_a_payout_once_across_two_replicas_on_the_tls_redis(tls_redis):
+    server, certificates = tls_redis
+    env = {
+        "REDIS_USER": USER,
+        "REDIS_PASSWORD": SECRET,
+        "REDIS_HOST": f"127.0.0.1:{server.port}",
+        "REDIS_CA": str(certificates.ca),
+    }
+    outcomes, applied = await redis_procs.an_example_on_two_replicas("redis_tls", "payout", env)
+    assert outcomes == ["paid 250", f"refused {INVALID_PARAMS}", f"refused {INVALID_PARAMS}"]
+    assert applied == [250]
