@@ -199,6 +199,19 @@ async def test_calls_in_flight_during_a_failover_end_with_a_typed_error_or_compl
             later = await round_(session)
             assert isinstance(later, InputRequiredResult)
             assert text(await round_(session, later.request_state, accept(code="300000"))) == "code 300000"
+            # A wait after the failover subscribes on the new master and is woken there.
+            async with anyio.create_task_group() as tasks:
+                woken: list[bytes | None] = []
+
+                async def a_wait_after() -> None:
+                    woken.append(await store.wait("page:after", BOUND))
+
+                tasks.start_soon(a_wait_after)
+                channel = "typed_elicit:wake:page:after"
+                while not group.replica.client().execute_command("PUBSUB", "NUMSUB", channel)[1]:
+                    await anyio.sleep(redis_procs.POLL)
+                assert await store.put("page:after", b"sealed", clock.now() + 60) is True
+            assert woken == [b"sealed"]
     await store.aclose()
     finals = {index: seen[-1] for index, seen in outcomes.items()}
     assert all(final == f"code {200000 + index}" or final == "refused" for index, final in finals.items()), (
