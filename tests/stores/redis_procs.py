@@ -303,8 +303,11 @@ def sentinel_group(
     started.append(replica)
     replica.start()
     wait_until(
-        lambda: replica.client().info("replication").get("master_link_status") == "up",
-        "the replica to sync",
+        lambda: (
+            replica.client().info("replication").get("master_link_status") == "up"
+            and master.client().info("replication").get("slave0", {}).get("state") == "online"
+        ),
+        "the replica to sync and the master to count it online",
     )
     ports = [free_port() for _ in range(3)]
     ids = [f"{index + 1:040x}" for index in range(3)]  # fixed ids: each sentinel knows the others at once

@@ -238,13 +238,14 @@ async def test_a_failover_loses_an_unreplicated_claim_and_waiting_for_a_replica_
     waiting = RedisStore.from_url(sentinel_url(group), timeout=1.0, replicas=1)  # WAIT for 1 replica
     expiry = clock.now() + 120
     with anyio.fail_after(BOUND):
-        assert await waiting.claim("round:replicated", expiry) is True  # the replica follows: fine
+        assert await trusting.claim("round:replicated", expiry) is True
+    redis_procs.wait_until(lambda: caught_up(group), "the replica to catch up")  # replicated
     assert group.replica.process is not None
     # The replica is cut off: stopped, and its link dropped by the master (what a partition does;
     # a stop alone is not enough: the kernel would buffer the stream and deliver it on resume).
     os.kill(group.replica.process.pid, signal.SIGSTOP)
     try:
-        group.master.client().client_kill_filter(_type="replica")
+        group.master.client().execute_command("CLIENT", "KILL", "TYPE", "replica")
         redis_procs.wait_until(
             lambda: int(group.master.client().info("replication")["connected_slaves"]) == 0,
             "the master to drop its replica",

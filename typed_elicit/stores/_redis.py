@@ -412,6 +412,21 @@ def _node_pubsub(node: Any) -> Callable[[], Any]:
     return connect
 
 
+def _require_sharded_pubsub() -> None:
+    """Refuse a cluster with a redis-py whose asyncio `PubSub` has no `ssubscribe` (before 8.0).
+
+    Raises:
+        ImportError: If it has none.
+    """
+    from redis.asyncio.client import PubSub
+
+    if not hasattr(PubSub, "ssubscribe"):
+        raise ImportError(
+            "RedisStore on a Redis Cluster needs redis-py 8.0 or later (sharded pub/sub in its "
+            "asyncio client): pip install 'redis>=8.0'"
+        )
+
+
 def _is_cluster(client: Any) -> bool:
     try:
         from redis.asyncio.cluster import RedisCluster
@@ -463,6 +478,7 @@ class RedisStore:
         Raises:
             ValueError: If `timeout` is not positive and finite, `replicas` is negative,
                 or `replicas` is given for a cluster.
+            ImportError: If `client` is a `RedisCluster` of a redis-py older than 8.0.
         """
         if not 0 < timeout < math.inf:
             raise ValueError(
@@ -474,6 +490,8 @@ class RedisStore:
                 "RedisStore replicas must be 0 or more (the replicas that must acknowledge each "
                 "claim), and 0 on a Redis Cluster (WAIT per claim is not offered there)"
             )
+        if cluster:
+            _require_sharded_pubsub()
         self._client: Any = client  # redis-py is only partly typed
         self._prefix = prefix
         self._timeout = timeout
@@ -527,7 +545,8 @@ class RedisStore:
             The store.
 
         Raises:
-            ImportError: If the `redis` package is missing (`pip install 'typed-elicit[redis]'`).
+            ImportError: If the `redis` package is missing (`pip install 'typed-elicit[redis]'`),
+                or older than 8.0 for a cluster.
             StoreUrlError: If `url` is not a well-formed store URL (a `ValueError`).
             ValueError: If `replicas` is negative, or given for a cluster.
         """
@@ -591,8 +610,14 @@ class RedisStore:
         """
         stored = bool(await self._run("put", key, self._set(key, value, expires_at)))
         if stored:
-            publish = self._client.spublish if self._cluster else self._client.publish
-            await self._run("put", key, publish(self._channel(key), b"1"))
+            channel = self._channel(key)
+            # (SPUBLISH by name: the asyncio cluster client has no `spublish` before redis-py 8.)
+            publish = (
+                self._client.execute_command("SPUBLISH", channel, b"1")
+                if self._cluster
+                else self._client.publish(channel, b"1")
+            )
+            await self._run("put", key, publish)
         return stored
 
     async def get(self, key: str, /) -> bytes | None:
