@@ -33,7 +33,11 @@ def build_server() -> MCPServer:
     keys = os.environ.get("MCP_STATE_KEYS")  # secrets of 32+ random bytes, comma-separated
     security = RequestStateSecurity(keys=keys.split(",")) if keys else RequestStateSecurity.ephemeral()
     server = MCPServer("withdrawals", request_state_security=security)
-    store = RedisStore.from_url(os.environ.get("TYPED_ELICIT_STORE", SENTINELS), replicas=1)
+    url = os.environ.get("TYPED_ELICIT_STORE", SENTINELS)
+    # Sentinel watches a master with replicas: wait for one. (The project's tests set
+    # TYPED_ELICIT_STORE to a lone Redis, which has none.)
+    replicas = 1 if url.startswith(("redis+sentinel:", "rediss+sentinel:")) else 0
+    store = RedisStore.from_url(url, replicas=replicas)
     configure(server, store=store)
 
     @server.tool()

@@ -5,6 +5,8 @@ store logs and reports `redis <host>:<port> db <n>` only.
 
     REDIS_USER=elicit-app REDIS_PASSWORD=... REDIS_HOST=redis.internal:6380 \\
     REDIS_CA=/etc/ssl/redis-ca.pem MCP_STATE_KEYS=<64 hex chars> python redis_tls.py
+
+(`TYPED_ELICIT_STORE=<url>`, when set, is used as it is: the project's tests point it at theirs.)
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def build_server() -> MCPServer:
     keys = os.environ.get("MCP_STATE_KEYS")  # secrets of 32+ random bytes, comma-separated
     security = RequestStateSecurity(keys=keys.split(",")) if keys else RequestStateSecurity.ephemeral()
     server = MCPServer("payouts", request_state_security=security)
-    configure(server, store=store_url())
+    configure(server, store=os.environ.get("TYPED_ELICIT_STORE") or store_url())
 
     @server.tool()
     @elicits(Payout, timeout=120)

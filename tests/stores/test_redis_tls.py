@@ -216,6 +216,7 @@ def test_configure_takes_a_rediss_url_with_a_user_and_logs_where_it_is_without_t
 async def test_the_tls_example_applies_a_payout_once_across_two_replicas_on_the_tls_redis(tls_redis):
     server, certificates = tls_redis
     env = {
+        "TYPED_ELICIT_STORE": "",  # (unset: the example builds its URL from the parts below)
         "REDIS_USER": USER,
         "REDIS_PASSWORD": SECRET,
         "REDIS_HOST": f"127.0.0.1:{server.port}",
