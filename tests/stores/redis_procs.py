@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import redis
+from mcp_types import ElicitResult
 
 BOUND = 10.0
 """Seconds any wait for a process may take (never reached when green)."""
@@ -117,6 +118,11 @@ def plain(directory: Path, *extra: str, client_kwargs: dict[str, Any] | None = N
     port = free_port()
     directory.mkdir(parents=True, exist_ok=True)
     return Proc(port, ["--port", str(port), *BASE, *extra], directory, client_kwargs=client_kwargs or {})
+
+
+def answer(**content: Any) -> ElicitResult:
+    """An accepted answer as the wire carries it (no checks: the server's are under test)."""
+    return ElicitResult(action="accept", content=content)
 
 
 # --- TLS -------------------------------------------------------------------------------------------
@@ -375,7 +381,6 @@ async def an_example_on_two_replicas(
     from mcp.shared.exceptions import MCPError
     from mcp_types import InputRequiredResult
 
-    from tests.conftest import accept
     from tests.stores.test_redis import KEY, session_on, text
     from typed_elicit.stores._config import store_for
 
@@ -400,7 +405,7 @@ async def an_example_on_two_replicas(
                     done = await session.call_tool(
                         tool,
                         {},
-                        input_responses={"q0": accept(amount=250)},
+                        input_responses={"q0": answer(amount=250)},
                         request_state=asked.request_state,
                         allow_input_required=True,
                     )

@@ -20,8 +20,9 @@ from mcp_types import INVALID_PARAMS, InputRequiredResult
 from redis.crc import key_slot
 
 import typed_elicit._core.clock as clock
-from tests.conftest import BOUND, accept
+from tests.conftest import BOUND
 from tests.stores import redis_procs
+from tests.stores.redis_procs import answer
 from tests.stores.test_redis import RAN, replica, round_, session_on, text
 from typed_elicit.errors import StoreUnavailable
 from typed_elicit.stores import RedisStore
@@ -156,7 +157,7 @@ async def test_a_slot_moved_to_another_master_during_calls_keeps_every_claim_onc
         with anyio.fail_after(BOUND):
             done = await round_(session)
             assert isinstance(done, InputRequiredResult)
-            assert text(await round_(session, done.request_state, accept(code="100000"))) == "code 100000"
+            assert text(await round_(session, done.request_state, answer(code="100000"))) == "code 100000"
             in_flight = await round_(session)
             assert isinstance(in_flight, InputRequiredResult)
         (claimed,) = store.claimed
@@ -179,10 +180,10 @@ async def test_a_slot_moved_to_another_master_during_calls_keeps_every_claim_onc
                 redis_procs.move_slot(nodes, moving, target)  # the slot and its keys move; the wait goes on
                 # The round answered before the move is still claimed on its new master.
                 with pytest.raises(MCPError) as again:
-                    await round_(session, done.request_state, accept(code="100000"))
+                    await round_(session, done.request_state, answer(code="100000"))
                 assert again.value.error.code == INVALID_PARAMS
                 assert (
-                    text(await round_(session, in_flight.request_state, accept(code="200000")))
+                    text(await round_(session, in_flight.request_state, answer(code="200000")))
                     == "code 200000"
                 )
                 assert await other.put(page_key, b"after the move", clock.now() + 60) is True
@@ -192,7 +193,7 @@ async def test_a_slot_moved_to_another_master_during_calls_keeps_every_claim_onc
         with anyio.fail_after(BOUND):
             for state in (done.request_state, in_flight.request_state):
                 with pytest.raises(MCPError) as refused:
-                    await round_(session, state, accept(code="999999"))
+                    await round_(session, state, answer(code="999999"))
                 assert refused.value.error.code == INVALID_PARAMS
     assert RAN == ["100000", "200000"]
     await store.aclose()
@@ -241,14 +242,14 @@ async def test_a_master_killed_during_calls_ends_them_with_a_typed_error_or_comp
                     await anyio.sleep(redis_procs.POLL)
                 victim.kill()  # a master dies with 24 final rounds about to be sent and a wait on it
 
-                async def answer(index: int, state: str) -> None:
+                async def send_final(index: int, state: str) -> None:
                     try:
-                        outcomes.append(text(await round_(session, state, accept(code=f"3{index:05}"))))
+                        outcomes.append(text(await round_(session, state, answer(code=f"3{index:05}"))))
                     except MCPError as error:
                         outcomes.append(f"refused {error.error.code}")
 
                 for index, state in enumerate(states):
-                    tasks.start_soon(answer, index, state)
+                    tasks.start_soon(send_final, index, state)
         assert wait_outcome == ["StoreUnavailable wait"]
         assert all(o.startswith("code ") or "StoreUnavailable: the shared store" in o for o in outcomes), (
             outcomes
@@ -261,7 +262,7 @@ async def test_a_master_killed_during_calls_ends_them_with_a_typed_error_or_comp
             for index, state in enumerate(states):
                 while True:  # the client reconnects to the master that came back
                     try:
-                        result = text(await round_(session, state, accept(code=f"3{index:05}")))
+                        result = text(await round_(session, state, answer(code=f"3{index:05}")))
                     except MCPError as error:
                         outcomes.append(f"refused {error.error.code}")
                         break

@@ -24,8 +24,9 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, InputRequiredResult
 
 import typed_elicit._core.clock as clock
-from tests.conftest import BOUND, accept
+from tests.conftest import BOUND
 from tests.stores import redis_procs
+from tests.stores.redis_procs import answer
 from tests.stores.test_redis import RAN, replica, round_, session_on, text
 from typed_elicit.errors import StoreUnavailable
 from typed_elicit.stores import RedisStore
@@ -145,7 +146,7 @@ async def test_calls_in_flight_during_a_failover_end_with_a_typed_error_or_compl
         with anyio.fail_after(BOUND):
             done = await round_(session)
             assert isinstance(done, InputRequiredResult)
-            assert text(await round_(session, done.request_state, accept(code="100000"))) == "code 100000"
+            assert text(await round_(session, done.request_state, answer(code="100000"))) == "code 100000"
             in_flight = [await round_(session) for _ in range(8)]
         states = [r.request_state for r in in_flight if isinstance(r, InputRequiredResult)]
         assert len(states) == 8
@@ -163,12 +164,12 @@ async def test_calls_in_flight_during_a_failover_end_with_a_typed_error_or_compl
 
         outcomes: dict[int, list[str]] = {index: [] for index in range(len(states))}
 
-        async def answer(index: int, state: str) -> None:
+        async def send_final(index: int, state: str) -> None:
             """Send the final round until it completes or is refused; note every outcome."""
             code = f"{200000 + index}"
             while True:
                 try:
-                    result = text(await round_(session, state, accept(code=code)))
+                    result = text(await round_(session, state, answer(code=code)))
                 except MCPError as error:
                     outcomes[index].append("refused" if error.error.code == INVALID_PARAMS else repr(error))
                     return
@@ -187,18 +188,18 @@ async def test_calls_in_flight_during_a_failover_end_with_a_typed_error_or_compl
                 await anyio.sleep(0)
                 group.master.kill()  # the master dies with 8 final rounds and a wait in flight
                 for index, state in enumerate(states):
-                    tasks.start_soon(answer, index, state)
+                    tasks.start_soon(send_final, index, state)
         took = time.monotonic() - started
         fail_over_to_the_replica(group)
         with anyio.fail_after(BOUND):
             # Every final round sent again after the failover is refused: applied once at most.
             for state in [done.request_state, *states]:
                 with pytest.raises(MCPError) as again:
-                    await round_(session, state, accept(code="999999"))
+                    await round_(session, state, answer(code="999999"))
                 assert again.value.error.code == INVALID_PARAMS
             later = await round_(session)
             assert isinstance(later, InputRequiredResult)
-            assert text(await round_(session, later.request_state, accept(code="300000"))) == "code 300000"
+            assert text(await round_(session, later.request_state, answer(code="300000"))) == "code 300000"
             # A wait after the failover subscribes on the new master and is woken there.
             async with anyio.create_task_group() as tasks:
                 woken: list[bytes | None] = []

@@ -21,8 +21,9 @@ from mcp_types import INVALID_PARAMS, InputRequiredResult
 
 import typed_elicit._core.clock as clock
 from tests import otel_kit
-from tests.conftest import BOUND, accept
+from tests.conftest import BOUND
 from tests.stores import redis_procs
+from tests.stores.redis_procs import answer
 from tests.stores.test_redis import RAN, replica, round_, session_on, text
 from typed_elicit.errors import StoreUnavailable
 from typed_elicit.stores import RedisStore, configure
@@ -190,7 +191,7 @@ async def test_a_call_on_a_store_with_a_wrong_password_or_down_shows_no_password
             with anyio.fail_after(BOUND):
                 first = await round_(session)
                 assert isinstance(first, InputRequiredResult)
-                outcomes.append(text(await round_(session, first.request_state, accept(code="123456"))))
+                outcomes.append(text(await round_(session, first.request_state, answer(code="123456"))))
         assert RAN == []
     assert all("StoreUnavailable: the shared store" in outcome for outcome in outcomes)
     shown = "\n".join([*outcomes, caplog.text, *span_texts(otel)])
