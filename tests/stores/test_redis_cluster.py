@@ -1,0 +1,277 @@
+"""`RedisStore` on a Redis Cluster (`redis+cluster://`): a slot per question, sharded wake-ups, failures.
+
+The module starts a local cluster of three masters (no replicas) on free ports. The promise
+under test, as on one Redis: a consume-once claim is applied at most once, and an operation
+that cannot be made ends the call with `StoreUnavailable`; here also while a slot moves to
+another master and while a master is down.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, InputRequiredResult
+from redis.crc import key_slot
+
+import typed_elicit._core.clock as clock
+from tests.conftest import BOUND
+from tests.stores import redis_procs
+from tests.stores.redis_procs import answer
+from tests.stores.test_redis import RAN, replica, round_, session_on, text
+from typed_elicit.errors import StoreUnavailable
+from typed_elicit.stores import RedisStore
+
+pytestmark = [pytest.mark.anyio, pytest.mark.redis, pytest.mark.slow]
+
+PAGE_KEYS = ("page-ticket:", "page:", "page-taken:", "page-kept:")
+
+
+@pytest.fixture(scope="module")
+def nodes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[redis_procs.Proc]]:
+    redis_procs.require_redis_server()
+    with redis_procs.processes() as started:
+        yield redis_procs.cluster(tmp_path_factory.mktemp("cluster"), started)
+
+
+def cluster_url(nodes: list[redis_procs.Proc]) -> str:
+    """Two of the three nodes listed: the client finds the third itself."""
+    return "redis+cluster://" + ",".join(f"127.0.0.1:{node.port}" for node in nodes[:2])
+
+
+def slot(name: str) -> int:
+    return key_slot(name.encode())
+
+
+def ids_on_every_master(nodes: list[redis_procs.Proc]) -> dict[int, str]:
+    """A page id whose slot each master serves, by port."""
+    found: dict[int, str] = {}
+    while len(found) < len(nodes):
+        page_id = uuid.uuid4().hex
+        found.setdefault(redis_procs.owner_of(nodes, slot(f"typed_elicit:page:{{{page_id}}}")).port, page_id)
+    return found
+
+
+class Recording(RedisStore):
+    """A cluster store that notes every key it claims (the test needs a round's slot)."""
+
+    claimed: list[str]
+
+    async def claim(self, key: str, expires_at: float, /) -> bool:
+        self.claimed.append(key)
+        return await super().claim(key, expires_at)
+
+
+def recording(url: str, **options: Any) -> Recording:
+    store = Recording.from_url(url, **options)
+    assert isinstance(store, Recording)
+    store.claimed = []
+    return store
+
+
+async def test_the_keys_of_one_page_question_and_its_wake_up_channel_share_one_slot(nodes):
+    store = RedisStore.from_url(cluster_url(nodes))
+    page_id = uuid.uuid4().hex
+    with anyio.fail_after(BOUND):
+        for prefix in PAGE_KEYS:
+            assert await store.put(prefix + page_id, b"sealed", clock.now() + 60) is True
+    names = [f"typed_elicit:{prefix}{{{page_id}}}" for prefix in PAGE_KEYS]
+    owner = redis_procs.owner_of(nodes, slot(names[0]))
+    assert {slot(name) for name in [*names, f"typed_elicit:wake:page:{{{page_id}}}"]} == {slot(names[0])}
+    held = owner.client()
+    assert [held.get(name) for name in names] == [b"sealed"] * 4
+    assert all(0 < held.pttl(name) <= 60_000 for name in names)
+    await store.aclose()
+
+
+async def test_a_hundred_concurrent_claims_of_one_key_on_a_cluster_give_exactly_one_winner(nodes):
+    stores = [RedisStore.from_url(cluster_url(nodes)) for _ in range(4)]
+    key = f"round:{uuid.uuid4().hex}"
+    results: list[bool] = []
+
+    async def claim(store: RedisStore) -> None:
+        results.append(await store.claim(key, clock.now() + 60))
+
+    with anyio.fail_after(BOUND):
+        async with anyio.create_task_group() as tasks:
+            for index in range(100):
+                tasks.start_soon(claim, stores[index % 4])
+    assert sorted(results) == [False] * 99 + [True]
+    for store in stores:
+        await store.aclose()
+
+
+async def test_puts_wake_waits_on_every_master_through_sharded_pub_sub_with_one_connection_per_master(nodes):
+    waiting = RedisStore.from_url(cluster_url(nodes))
+    putting = RedisStore.from_url(cluster_url(nodes))
+    by_master = ids_on_every_master(nodes)
+    page_ids = [page_id for page_id in by_master.values() for _ in range(1)] + [
+        uuid.uuid4().hex for _ in range(9)
+    ]
+    got: dict[str, bytes | None] = {}
+
+    async def wait(page_id: str) -> None:
+        got[page_id] = await waiting.wait(f"page:{page_id}", BOUND)
+
+    def subscribed() -> dict[int, int]:
+        """Per master: the connections holding a shard subscription, and how many channels."""
+        counts: dict[int, int] = {}
+        for node in nodes:
+            entries = [e for e in node.client().client_list() if int(e.get("ssub", 0)) > 0]
+            counts[node.port] = len(entries)
+        return counts
+
+    def shard_subscribers(page_id: str) -> int:
+        channel = f"typed_elicit:wake:page:{{{page_id}}}"
+        owner = redis_procs.owner_of(nodes, slot(channel))
+        return int(owner.client().execute_command("PUBSUB", "SHARDNUMSUB", channel)[1])
+
+    with anyio.fail_after(BOUND):
+        async with anyio.create_task_group() as tasks:
+            for page_id in page_ids:
+                tasks.start_soon(wait, page_id)
+            while not all(shard_subscribers(page_id) == 1 for page_id in page_ids):
+                await anyio.sleep(redis_procs.POLL)  # until every wait has subscribed
+            assert subscribed() == {node.port: 1 for node in nodes}  # one connection per master
+            for page_id in page_ids:
+                assert await putting.put(f"page:{page_id}", page_id.encode(), clock.now() + 60) is True
+    assert got == {page_id: page_id.encode() for page_id in page_ids}
+    await waiting.aclose()
+    await putting.aclose()
+
+
+async def test_a_slot_moved_to_another_master_during_calls_keeps_every_claim_once_and_a_wait_finds_its_value(
+    nodes,
+):
+    RAN.clear()
+    url = cluster_url(nodes)
+    store = recording(url, timeout=1.0)
+    other = RedisStore.from_url(url, timeout=1.0)
+    server = replica(store)
+    async with session_on(server) as session:
+        with anyio.fail_after(BOUND):
+            done = await round_(session)
+            assert isinstance(done, InputRequiredResult)
+            assert text(await round_(session, done.request_state, answer(code="100000"))) == "code 100000"
+            in_flight = await round_(session)
+            assert isinstance(in_flight, InputRequiredResult)
+        (claimed,) = store.claimed
+        moving = slot(f"typed_elicit:{claimed.partition(':')[0]}:{{{claimed.partition(':')[2]}}}")
+        source = redis_procs.owner_of(nodes, moving)
+        target = next(node for node in nodes if node is not source)
+        round_id = claimed.partition(":")[2]
+        page_key = f"page:{round_id}"  # a wait on the same slot as the claimed round
+        got: list[bytes | None] = []
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as tasks:
+
+                async def wait() -> None:
+                    got.append(await store.wait(page_key, BOUND))
+
+                tasks.start_soon(wait)
+                channel = f"typed_elicit:wake:page:{{{round_id}}}"
+                while not int(source.client().execute_command("PUBSUB", "SHARDNUMSUB", channel)[1]):
+                    await anyio.sleep(redis_procs.POLL)
+                redis_procs.move_slot(nodes, moving, target)  # the slot and its keys move; the wait goes on
+                # The round answered before the move is still claimed on its new master.
+                with pytest.raises(MCPError) as again:
+                    await round_(session, done.request_state, answer(code="100000"))
+                assert again.value.error.code == INVALID_PARAMS
+                assert (
+                    text(await round_(session, in_flight.request_state, answer(code="200000")))
+                    == "code 200000"
+                )
+                assert await other.put(page_key, b"after the move", clock.now() + 60) is True
+        assert got == [b"after the move"]
+        assert redis_procs.owner_of(nodes, moving) is target
+        assert target.client().get(f"typed_elicit:round:{{{round_id}}}") == b"1"
+        with anyio.fail_after(BOUND):
+            for state in (done.request_state, in_flight.request_state):
+                with pytest.raises(MCPError) as refused:
+                    await round_(session, state, answer(code="999999"))
+                assert refused.value.error.code == INVALID_PARAMS
+    assert RAN == ["100000", "200000"]
+    await store.aclose()
+    await other.aclose()
+
+
+async def test_the_cluster_example_applies_a_refund_once_across_two_replicas_on_the_cluster(nodes):
+    env = {"TYPED_ELICIT_STORE": cluster_url(nodes)}
+    outcomes, applied = await redis_procs.an_example_on_two_replicas("redis_cluster", "refund", env)
+    assert outcomes == ["refunded 250", f"refused {INVALID_PARAMS}", f"refused {INVALID_PARAMS}"]
+    assert applied == [250]
+
+
+async def test_a_master_killed_during_calls_ends_them_with_a_typed_error_or_completes_them_and_never_twice(
+    nodes, tmp_path: Path
+):
+    RAN.clear()
+    url = cluster_url(nodes)
+    store = RedisStore.from_url(url, timeout=0.5)
+    server = replica(store)
+    by_master = ids_on_every_master(nodes)
+    victim = nodes[2]  # (not listed in the URL: the client learnt it from the others)
+    page_on_victim = f"page:{by_master[victim.port]}"
+    async with session_on(server) as session:
+        with anyio.fail_after(BOUND):
+            states = []
+            for _ in range(24):  # round ids are random: about a third hash to the victim's slots
+                first = await round_(session)
+                assert isinstance(first, InputRequiredResult)
+                states.append(first.request_state)
+        outcomes: list[str] = []
+        wait_outcome: list[str] = []
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as tasks:
+
+                async def wait() -> None:
+                    try:
+                        await store.wait(page_on_victim, BOUND)
+                        wait_outcome.append("returned")
+                    except StoreUnavailable as error:
+                        wait_outcome.append(f"StoreUnavailable {error.operation}")
+
+                tasks.start_soon(wait)
+                channel = f"typed_elicit:wake:{page_on_victim.replace('page:', 'page:{')}}}"
+                while not int(victim.client().execute_command("PUBSUB", "SHARDNUMSUB", channel)[1]):
+                    await anyio.sleep(redis_procs.POLL)
+                victim.kill()  # a master dies with 24 final rounds about to be sent and a wait on it
+
+                async def send_final(index: int, state: str) -> None:
+                    try:
+                        outcomes.append(text(await round_(session, state, answer(code=f"3{index:05}"))))
+                    except MCPError as error:
+                        outcomes.append(f"refused {error.error.code}")
+
+                for index, state in enumerate(states):
+                    tasks.start_soon(send_final, index, state)
+        assert wait_outcome == ["StoreUnavailable wait"]
+        assert all(o.startswith("code ") or "StoreUnavailable: the shared store" in o for o in outcomes), (
+            outcomes
+        )
+        assert any("StoreUnavailable" in o for o in outcomes)  # the dead master was met
+        victim.start()  # back on its port with its cluster config: it serves its slots again
+        for node in nodes:
+            redis_procs.wait_until(lambda node=node: redis_procs._cluster_ok(node), "the cluster to heal")
+        with anyio.fail_after(BOUND):
+            for index, state in enumerate(states):
+                while True:  # the client reconnects to the master that came back
+                    try:
+                        result = text(await round_(session, state, answer(code=f"3{index:05}")))
+                    except MCPError as error:
+                        outcomes.append(f"refused {error.error.code}")
+                        break
+                    if "StoreUnavailable" not in result:
+                        outcomes.append(result)
+                        break
+                    await anyio.sleep(redis_procs.POLL)
+    assert len(RAN) == len(set(RAN)) == len(states)  # each call applied once: before the kill or after
+    assert sorted(RAN) == [f"3{index:05}" for index in range(len(states))]
+    await store.aclose()
+    met = sum("StoreUnavailable" in outcome for outcome in outcomes)
+    print(f"a master killed: {met} of {len(states)} final rounds met StoreUnavailable, then completed once")

@@ -1,0 +1,384 @@
+"""Waking the waiters of a `RedisStore`: one subscription per channel, one connection for all.
+
+- `PubSubSubscriber`: one plain pub/sub connection of its own (never one from the pool that
+  claims and puts use) for every channel waited on; `SSUBSCRIBE` instead on a cluster.
+- `ShardedSubscriber`: on a Redis Cluster, one `PubSubSubscriber` per master whose slots are
+  waited on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncGenerator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, Final, Protocol
+
+import anyio
+
+from typed_elicit.errors import StoreUnavailable
+
+REREAD_SECONDS: Final = 1.0
+"""A wait reads its key at least this often, so a wake-up lost in a reconnect costs at most this."""
+
+
+# --- waking waiters: one subscription per channel, one connection for all -----------------------
+
+
+class Watch:
+    """One waiter's subscription to a channel: woken by each message on it, or failed with it."""
+
+    __slots__ = ("_event", "_failure")
+
+    def __init__(self) -> None:
+        self._event = anyio.Event()
+        self._failure: StoreUnavailable | None = None
+
+    def wake(self) -> None:
+        """A message came on the channel."""
+        self._event.set()
+
+    def fail(self, error: StoreUnavailable) -> None:
+        """The subscription is gone (its connection failed, or the store closed)."""
+        self._failure = error
+        self._event.set()
+
+    def check(self) -> None:
+        """Raise the failure, if the subscription failed.
+
+        Raises:
+            StoreUnavailable: If it did.
+        """
+        if self._failure is not None:
+            raise self._failure
+
+    async def wait(self, timeout: float) -> bool:
+        """Wait for the next message on the channel, at most `timeout` seconds.
+
+        Returns:
+            Whether a message came (False: the timeout passed).
+
+        Raises:
+            StoreUnavailable: If the subscription failed.
+        """
+        with anyio.move_on_after(timeout):
+            await self._event.wait()
+        self.check()
+        woken = self._event.is_set()
+        if woken:
+            self._event = anyio.Event()
+        return woken
+
+
+class Subscriber(Protocol):
+    """Subscribes the waits of one store to their channels: one subscription per channel, shared.
+
+    `RedisStore` uses `PubSubSubscriber` (one pub/sub connection for every channel). A Redis
+    Cluster's sharded pub/sub (SSUBSCRIBE, a connection per shard) can take its place.
+    """
+
+    def watch(self, channel: str, namespace: str) -> AbstractAsyncContextManager[Watch]:
+        """Be woken by the messages on `channel` inside the block (subscribed once it is entered).
+
+        Args:
+            channel: The channel.
+            namespace: What the key behind the channel protects (for error messages).
+
+        Raises:
+            StoreUnavailable: If the subscription could not be made in time (on entering).
+        """
+        ...
+
+    async def aclose(self) -> None:
+        """Fail every watch still open and close the connection."""
+        ...
+
+
+class _Channel:
+    """One subscribed channel: its watches, and whether Redis has confirmed the subscription."""
+
+    __slots__ = ("namespace", "ready", "watches")
+
+    def __init__(self, namespace: str) -> None:
+        self.namespace = namespace
+        self.watches: set[Watch] = set()
+        self.ready = anyio.Event()
+
+
+class PubSubSubscriber:
+    """A `Subscriber` on one plain pub/sub connection of its own (not from the commands' pool).
+
+    The first watch of a channel sends `SUBSCRIBE` and waits for Redis to confirm it; the last
+    one to leave sends `UNSUBSCRIBE`. A reader task runs while any channel is subscribed and
+    wakes the watches of each message's channel. If the connection fails, every watch open
+    fails with `StoreUnavailable` and the next watch connects afresh. Its channel map holds
+    the channels waited on right now, nothing else.
+    """
+
+    def __init__(
+        self, connect: Callable[[], Any], *, where: str, timeout: float, sharded: bool = False
+    ) -> None:
+        """Build it; nothing connects until the first watch.
+
+        Args:
+            connect: Makes a fresh `redis.asyncio` `PubSub` on a connection of its own.
+            where: How messages name the store (no credentials).
+            timeout: Seconds a subscription may take to be confirmed.
+            sharded: Use a cluster's sharded pub/sub (`SSUBSCRIBE`, `SUNSUBSCRIBE`) on a
+                connection to the master that owns the channels' slots.
+        """
+        self._connect = connect
+        self._sharded = sharded
+        self._where = where
+        self._timeout = timeout
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pubsub: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._channels: dict[str, _Channel] = {}
+        self._dropped: set[str] = set()
+        self._lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def watch(self, channel: str, namespace: str) -> AsyncGenerator[Watch, None]:
+        """Be woken by the messages on `channel` inside the block (see `Subscriber.watch`).
+
+        Raises:
+            StoreUnavailable: If the subscription failed or was not confirmed in time.
+        """
+        self._adopt_loop()
+        watch = Watch()
+        entry = self._channels.get(channel)
+        first = entry is None
+        if entry is None:
+            entry = self._channels[channel] = _Channel(namespace)
+        entry.watches.add(watch)
+        try:
+            if first:  # shielded (and bounded): the watches that join it rely on it
+                with anyio.CancelScope(shield=True):
+                    await self._subscribe(channel)
+            with anyio.move_on_after(self._timeout):
+                await entry.ready.wait()
+            if not entry.ready.is_set():
+                await self._fail(f"no answer within {self._timeout:g} s")
+            watch.check()
+            yield watch
+        finally:
+            entry.watches.discard(watch)
+            if not entry.watches and self._channels.get(channel) is entry:
+                del self._channels[channel]
+                await self._unsubscribe(channel)
+
+    async def aclose(self) -> None:
+        """Fail every watch still open and close the connection (see `Subscriber.aclose`)."""
+        if self._loop is not None and self._loop is asyncio.get_running_loop():
+            await self._fail("the store was closed")
+
+    def _adopt_loop(self) -> None:
+        """Start afresh in a new event loop: what the old one held died with it."""
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            self._loop = loop
+            self._pubsub = None
+            self._reader = None
+            self._channels = {}
+            self._dropped = set()
+            self._lock = asyncio.Lock()
+
+    async def _subscribe(self, channel: str) -> None:
+        """Send `SUBSCRIBE` (connecting first if needed) and make sure a reader runs; fail all if it fails."""
+        try:
+            with anyio.fail_after(self._timeout):
+                async with self._lock:
+                    if self._pubsub is None:
+                        self._pubsub = self._connect()
+                    pubsub = self._pubsub
+                    await (pubsub.ssubscribe if self._sharded else pubsub.subscribe)(channel)
+        except TimeoutError:
+            await self._fail(f"no answer within {self._timeout:g} s")
+            return
+        except Exception as exc:  # redis' errors, OSError: the server is gone or refused
+            await self._fail(type(exc).__name__)
+            return
+        if self._reader is None and self._pubsub is pubsub:  # (not failed meanwhile)
+            self._reader = asyncio.get_running_loop().create_task(self._read(pubsub))
+
+    async def _unsubscribe(self, channel: str) -> None:
+        pubsub = self._pubsub
+        if pubsub is None or channel in self._dropped:
+            self._dropped.discard(channel)  # (moved away: its node unsubscribed it already)
+            return
+        # Shielded and bounded; if it fails, the reader meets the broken connection.
+        with (
+            anyio.CancelScope(shield=True),
+            anyio.move_on_after(self._timeout),
+            contextlib.suppress(Exception),
+        ):
+            async with self._lock:
+                await (pubsub.sunsubscribe if self._sharded else pubsub.unsubscribe)(channel)
+
+    async def _read(self, pubsub: Any) -> None:
+        """Wake the watches of each message's channel while any channel is subscribed."""
+        try:
+            while self._pubsub is pubsub:
+                if not self._channels:  # idle: the next watch starts a new reader
+                    self._reader = None
+                    return
+                message = await pubsub.get_message(timeout=REREAD_SECONDS)
+                if message is not None:
+                    self._deliver(message)
+        except Exception as exc:  # the connection failed for good (redis-py retried already)
+            if self._pubsub is pubsub:
+                self._reader = None
+                await self._fail(type(exc).__name__)
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        raw = message.get("channel")
+        channel = raw.decode() if isinstance(raw, bytes) else str(raw)
+        entry = self._channels.get(channel)
+        if entry is None:
+            return
+        kind = message.get("type")
+        if kind in ("subscribe", "ssubscribe"):
+            entry.ready.set()
+        elif kind in ("message", "smessage"):
+            for watch in entry.watches:
+                watch.wake()
+        elif kind == "sunsubscribe" and entry.ready.is_set():
+            # Not asked for: the channel's slot moved to another node, which unsubscribed it.
+            # Its waits still end: each re-reads its key at least every REREAD_SECONDS.
+            self._dropped.add(channel)
+
+    async def _fail(self, cause: str) -> None:
+        """Fail every open watch with `StoreUnavailable` and drop the connection."""
+        channels, self._channels = self._channels, {}
+        self._dropped = set()
+        for entry in channels.values():
+            for watch in entry.watches:
+                error = StoreUnavailable.during(
+                    "wait", store=self._where, namespace=entry.namespace, cause=cause, timeout=self._timeout
+                )
+                watch.fail(error)
+            entry.ready.set()
+        pubsub, self._pubsub = self._pubsub, None
+        reader, self._reader = self._reader, None
+        with anyio.CancelScope(shield=True):
+            if reader is not None and reader is not asyncio.current_task():
+                reader.cancel()
+                await asyncio.wait({reader}, timeout=self._timeout)
+            if pubsub is not None:
+                with anyio.move_on_after(self._timeout), contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                    await pubsub.connection_pool.disconnect()
+
+
+class ShardedSubscriber:
+    """A `Subscriber` on a Redis Cluster: sharded pub/sub, one connection per master in use.
+
+    A channel lives in the slot of its key (the same hash tag), so the message `put` sends
+    with `SPUBLISH` goes to one master only, and the wait for it subscribes with `SSUBSCRIBE`
+    on a connection to that master: one `PubSubSubscriber` per master whose slots are waited
+    on, each holding ONE connection of its own (never one from the cluster's pools). If a
+    master fails, the waits on its channels fail with `StoreUnavailable`; if a slot moves to
+    another master, that master unsubscribes the channel and its waits in progress find
+    their value by re-reading it (at least every `REREAD_SECONDS`); the next wait on it
+    subscribes on the new owner.
+    """
+
+    def __init__(self, cluster: Any, *, where: str, timeout: float) -> None:
+        """Build it; nothing connects until the first watch.
+
+        Args:
+            cluster: The `redis.asyncio.RedisCluster` whose slot map routes the channels.
+            where: How messages name the store (no credentials).
+            timeout: Seconds a subscription may take to be confirmed.
+        """
+        self._cluster = cluster
+        self._where = where
+        self._timeout = timeout
+        self._nodes: dict[str, PubSubSubscriber] = {}
+
+    @asynccontextmanager
+    async def watch(self, channel: str, namespace: str) -> AsyncGenerator[Watch, None]:
+        """Be woken by the messages on `channel` inside the block (see `Subscriber.watch`).
+
+        Raises:
+            StoreUnavailable: If the cluster's slot map could not be read, or the
+                subscription failed or was not confirmed in time.
+        """
+        try:
+            with anyio.fail_after(self._timeout):
+                await self._cluster.initialize()  # (at once when the slot map is known)
+            node = self._cluster.get_node_from_key(channel)
+        except TimeoutError:
+            cause = f"no answer within {self._timeout:g} s"
+        except Exception as exc:  # redis' errors, OSError: no node reachable, slot not covered
+            cause = type(exc).__name__
+        else:
+            subscriber = self._nodes.get(node.name)
+            if subscriber is None:
+                subscriber = self._nodes[node.name] = PubSubSubscriber(
+                    _node_pubsub(node), where=self._where, timeout=self._timeout, sharded=True
+                )
+            async with subscriber.watch(channel, namespace) as watch:
+                yield watch
+            return
+        raise StoreUnavailable.during(
+            "wait", store=self._where, namespace=namespace, cause=cause, timeout=self._timeout
+        )
+
+    async def aclose(self) -> None:
+        """Fail every watch still open and close each master's connection."""
+        for subscriber in self._nodes.values():
+            await subscriber.aclose()
+
+
+_POOL_OWN: Final = frozenset(
+    {
+        "himport_registry",
+        "maint_notifications_pool_handler",
+        "oss_cluster_maint_notifications_handler",
+        "event_dispatcher",
+    }
+)
+
+
+def _own_pool(connection_class: Any, connection_kwargs: dict[str, Any]) -> Any:
+    """A one-connection pool with these connection settings (less what belongs to their old pool)."""
+    from redis import asyncio as redis_asyncio
+
+    settings = {
+        name: value
+        for name, value in connection_kwargs.items()
+        if name not in _POOL_OWN and not name.startswith("orig_")
+    }
+    factory: Any = redis_asyncio.ConnectionPool
+    return factory(connection_class=connection_class, max_connections=1, **settings)
+
+
+def own_pubsub(client: Any) -> Callable[[], Any]:
+    """Makes `PubSub`s on a one-connection pool of their own, with `client`'s connection settings.
+
+    With a Sentinel-managed client, the connection asks Sentinel for the master when it
+    connects, as the client's do: after a failover, the next wait subscribes on the new master.
+    """
+
+    def connect() -> Any:
+        from redis import asyncio as redis_asyncio
+
+        pool = client.connection_pool
+        redis: Any = redis_asyncio.Redis
+        return redis(connection_pool=_own_pool(pool.connection_class, pool.connection_kwargs)).pubsub()
+
+    return connect
+
+
+def _node_pubsub(node: Any) -> Callable[[], Any]:
+    """Makes `PubSub`s on a one-connection pool of their own to one cluster `node`."""
+
+    def connect() -> Any:
+        from redis import asyncio as redis_asyncio
+
+        redis: Any = redis_asyncio.Redis
+        return redis(connection_pool=_own_pool(node.connection_class, node.connection_kwargs)).pubsub()
+
+    return connect
