@@ -198,8 +198,11 @@ def main(argv: list[str] | None = None) -> dict[str, list[Rounds]]:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.state_bytes", description=__doc__)
     parser.add_argument("--ks", default="1,2,4,8,16", help="k-step wizards to run (comma-separated)")
     parser.add_argument("--json", help="also write the raw numbers here")
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: the k-step wizard with k = 1, 2 only"
+    )
     args = parser.parse_args(argv)
-    ks = [int(k) for k in args.ks.split(",") if k]
+    ks = [1, 2] if args.quick else [int(k) for k in args.ks.split(",") if k]
     results = anyio.run(measure, ks)
     render(results)
     if args.json:
