@@ -55,6 +55,8 @@ class ElicitContext:
     (reachable as `ctx.sdk`), and the parameter never appears in the tool's `inputSchema`.
     """
 
+    __slots__ = ("_asker", "_call")
+
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         """Refuse to become a pydantic field: the SDK met `ElicitContext` without `@elicits`.
