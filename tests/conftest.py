@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -78,6 +81,17 @@ def connect() -> Connect:
         return kit.connect(target, era, elicitation_callback=callback, **options)
 
     return open_client
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def example_output(name: str) -> list[str]:
+    """The lines `examples/<name>` prints, run as a reader runs it from the repository root."""
+    done = subprocess.run(
+        [sys.executable, f"examples/{name}"], capture_output=True, text=True, timeout=60, check=True, cwd=ROOT
+    )
+    return done.stdout.splitlines()
 
 
 def task_count() -> int:

@@ -15,7 +15,7 @@ import pytest
 import uvicorn
 from mcp_types import TextContent
 
-from tests.conftest import BOUND, _Uvicorn
+from tests.conftest import BOUND, _Uvicorn, example_output
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit.testing import Answer, ScriptedUser, accept, cancel, connect, decline
 
@@ -125,15 +125,7 @@ def test_no_tracked_text_file_holds_a_merge_conflict_marker():
 
 @pytest.mark.slow
 def test_the_pinned_client_example_negotiates_2025_06_18_over_stdio() -> None:
-    done = subprocess.run(
-        [sys.executable, "examples/pinned_client.py"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-        cwd=ROOT,
-    )
-    assert done.stdout.splitlines() == [
+    assert example_output("pinned_client.py") == [
         "negotiated 2025-06-18",
         "Deployed shop to production (4 cores, 8GB, auto_scale=False)",
     ]

@@ -158,7 +158,7 @@ def port_of(url: str) -> int:
 @contextlib.contextmanager
 def setup(name: str, redis_url: str) -> Iterator[tuple[str, list[Server]]]:
     """Start a set-up; yield the URL clients call and its server processes; stop everything after."""
-    keys = ",".join(secrets.token_hex(32) for _ in range(1))
+    keys = secrets.token_hex(32)  # the replicas share one request-state key
     started: list[subprocess.Popen[Any]] = []
     with tempfile.TemporaryDirectory(prefix="load.") as work:
         try:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -14,6 +11,7 @@ from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
 from pydantic import BaseModel
 
 from tests.client_servers import raw, typed
+from tests.conftest import example_output
 from typed_elicit import PROTOCOL_VERSIONS, Cancelled, Declined, ProtocolVersion
 from typed_elicit._core.results import ElicitResult
 from typed_elicit.client import FormRequest, UrlAnswer, UrlRequest, elicitation_handler
@@ -177,17 +175,7 @@ def test_read_request_works_without_a_connection() -> None:
 
 @pytest.mark.slow
 def test_the_client_handler_example_answers_the_wizard_over_stdio() -> None:
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "examples/client_handler.py"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-        cwd=root,
-    )
-
-    assert done.stdout.splitlines() == [
+    assert example_output("client_handler.py") == [
         "deployment-wizard asks: Select deployment environment",
         "deployment-wizard asks: Configure resources for staging",
         "Deployed shop to staging (2 cores, 4GB, auto_scale=False)",

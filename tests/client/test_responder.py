@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import logging
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -13,6 +10,7 @@ import pytest
 from mcp_types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, ErrorData, TextContent
 
 from tests.client_servers import raw, typed
+from tests.conftest import example_output
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit.client import Responder, parse_requested_schema
 from typed_elicit.client._responder import redacted_url
@@ -148,17 +146,7 @@ async def test_the_responder_declines_a_url_request_over_the_wire() -> None:
 
 @pytest.mark.slow
 def test_the_ci_responder_example_deploys_then_declines_with_the_reason() -> None:
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "examples/ci_responder.py"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-        cwd=root,
-    )
-
-    assert done.stdout.splitlines() == [
+    assert example_output("ci_responder.py") == [
         "Deployed shop to staging (2 cores, 4GB, auto_scale=False)",
         "Deployment cancelled",
         "accept: Select deployment environment ({'environment': 'staging'})",

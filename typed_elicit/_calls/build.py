@@ -141,33 +141,27 @@ async def ask_all(
         Exception: The first question's own error, as if it had been asked alone.
     """
     name = "ctx.elicit_all"
-    for model in models:
-        if is_page_form(model):
-            raise SchemaError.page_form(model.__name__, name)
     timeout, retries, policy = (
         settings.get("timeout"),
         settings.get("retries"),
         settings.get("on_unsupported"),
     )
-    resolve(call.policy, name, timeout=timeout, retries=retries, on_unsupported=policy)
     offers = per_model("options", settings.get("options"), models, "[...]")
     filled = per_model("defaults", settings.get("defaults"), models, "...")
-    for model in models:
-        if model in offers or model in filled:
-            era = call.era or LATEST_PROTOCOL_VERSION
-            shaped(model, era, options=offers.get(model), defaults=filled.get(model))
+    # Every question is built (and so checked) before any is sent, in the order given.
+    asked = [
+        form_question(call, model, None, name, timeout, retries, policy, offers.get(model), filled.get(model))
+        for model in models
+    ]
     results: list[ElicitResult[Any] | None] = [None] * len(models)
 
-    async def ask(index: int, model: type[BaseModel]) -> None:
-        question, resolved = form_question(
-            call, model, None, name, timeout, retries, policy, offers.get(model), filled.get(model)
-        )
+    async def ask(index: int, question: FormQuestion[Any], resolved: Settings) -> None:
         results[index] = await asker.ask(question, resolved)
 
     try:
         async with anyio.create_task_group() as group:
-            for index, model in enumerate(models):
-                group.start_soon(ask, index, model)
+            for index, (question, resolved) in enumerate(asked):
+                group.start_soon(ask, index, question, resolved)
     except BaseException as exc:
         inner: tuple[BaseException, ...] = getattr(exc, "exceptions", ())
         # A question's own error reaches the caller as itself, as if asked alone; internal
