@@ -14,11 +14,11 @@ Errors: `PagesNotServed` and `PageSetupError` live in `typed_elicit.errors` (imp
 from typing import Any
 
 from typed_elicit._core.deprecation import moved
+from typed_elicit._views.words import PAGE_WORDS
 from typed_elicit.errors import PageSetupError, PagesNotServed
 from typed_elicit.pages._brand import PageBrand
 from typed_elicit.pages._config import Identify
 from typed_elicit.pages._serve import serve_pages
-from typed_elicit.pages._words import PAGE_WORDS
 
 __all__ = ["PAGE_WORDS", "Identify", "PageBrand", "PageSetupError", "PagesNotServed", "serve_pages"]
 

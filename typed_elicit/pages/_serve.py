@@ -29,11 +29,14 @@ from typed_elicit._forms.reduce import page_reduced, secret_fields
 from typed_elicit._forms.spec import FormSpec
 from typed_elicit._forms.validate import validate_form
 from typed_elicit._forms.wire import check_date, check_datetime, check_email, check_uri
+from typed_elicit._views.fields import CHECKED, UNCHECKED
+from typed_elicit._views.fields import TEMPLATES as FIELD_TEMPLATES
+from typed_elicit._views.words import model_problems, page_words, said
 from typed_elicit.errors import InvalidResponse, PageSetupError
 from typed_elicit.pages._brand import PageBrand
 from typed_elicit.pages._config import PAGE_POLL_SECONDS, Identify, PageConfig
 from typed_elicit.pages._host import Pages
-from typed_elicit.pages._render import CHECKED, TEMPLATES, UNCHECKED, form_page, gone, not_found, plain
+from typed_elicit.pages._render import TEMPLATES, form_page, gone, not_found, plain
 from typed_elicit.pages._tickets import (
     ANSWER_PREFIX,
     Ticket,
@@ -43,7 +46,6 @@ from typed_elicit.pages._tickets import (
     model_named,
     seal,
 )
-from typed_elicit.pages._words import model_problems, page_words, said
 from typed_elicit.stores._config import store_for
 
 MAX_BODY_BYTES: Final = 256 * 1024
@@ -191,7 +193,7 @@ def serve_pages(
     loaders: list[jinja2.BaseLoader] = []
     if templates_dir is not None:
         loaders.append(jinja2.FileSystemLoader(str(templates_dir)))
-    loaders.append(jinja2.FileSystemLoader(str(TEMPLATES)))
+    loaders.append(jinja2.FileSystemLoader([str(TEMPLATES), str(FIELD_TEMPLATES)]))
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader(loaders),
         autoescape=True,
