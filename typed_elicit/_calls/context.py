@@ -185,7 +185,13 @@ class ElicitContext:
         return await self._asker.ask(question, settings)
 
     async def elicit_page(
-        self, model: type[M], message: str | None = None, *, timeout: float | None = None
+        self,
+        model: type[M],
+        message: str | None = None,
+        *,
+        timeout: float | None = None,
+        options: Mapping[str, OptionsArg] | None = None,
+        defaults: Mapping[str, object] | None = None,
     ) -> ElicitResult[M]:
         """Ask the user to fill in `model` on a page of this server's own, and return their typed answer.
 
@@ -198,6 +204,8 @@ class ElicitContext:
             model: The pydantic model to fill in (secret fields allowed).
             message: The text above the form and in the consent question; None: the model's.
             timeout: Seconds for consent and page together; None: the decorator's, else the default.
+            options: Per `Choices()` field, the options the page offers: values, or value to title.
+            defaults: Per field, the value the page is pre-filled with (and a left-out field gets).
 
         Returns:
             `Accepted(data)`, `Declined()` or `Cancelled()` (the consent's, or the page's).
@@ -205,12 +213,13 @@ class ElicitContext:
         Raises:
             PagesNotServed: If the server does not serve pages.
             SchemaError: If `model` cannot be asked on a page.
+            OptionsError: If `options`/`defaults` do not fit `model`, before anything is sent.
             ElicitationUnsupported: If the client cannot be sent to a URL and the policy is not `"decline"`.
             ElicitationTimeout: If the page was not submitted within `timeout`.
             ClientError: If the client answered the consent with a JSON-RPC error (2025-11-25).
             ElicitArgumentError: If an argument is invalid (a `TypeError` and a `ValueError`).
         """
-        question, settings = page_question(self._call, model, message, timeout)
+        question, settings = page_question(self._call, model, message, timeout, options, defaults)
         return await self._asker.ask(question, settings)
 
     async def complete_url(self, elicitation_id: str) -> bool:
