@@ -276,13 +276,22 @@ class Address(BaseModel):
 
 
 REJECTED: list[tuple[str, Any, str]] = [
-    ("nested model", Address, "nested model Address cannot be elicited; flatten it into primitive fields"),
-    ("dict", dict[str, int], r"dict\[str, int\] cannot be elicited.*declare one field per key"),
+    (
+        "nested model",
+        Address,
+        r"nested model Address cannot be elicited in form mode .*flatten it into primitive fields.*"
+        r"ask on a page, which can: declare the model @form\(page=True\) and ask with ctx.elicit_page",
+    ),
+    (
+        "dict",
+        dict[str, int],
+        r"dict\[str, int\] cannot be elicited.*declare one field per key.*a page can ask for key/value rows",
+    ),
     ("bare dict", dict, "dict cannot be elicited"),
-    ("free list", list[str], r"free-form lists \(list\[str\]\).*list\[Literal"),
+    ("free list", list[str], r"free-form lists \(list\[str\]\).*list\[Literal.*a page can ask for rows"),
     ("tuple", tuple[str, str], r"tuple\[str, str\] cannot be elicited, only multi-select options"),
     ("union", int | str, r"a union of several types \(int \| str\).*declare one type"),
-    ("bytes", bytes, "bytes cannot be elicited.*URL mode"),
+    ("bytes", bytes, "bytes cannot be elicited.*an upload on a page with an UploadedFile field"),
     ("Any", Any, "Any cannot be elicited; declare a concrete type"),
     (
         "int enum values",

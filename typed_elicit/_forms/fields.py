@@ -241,7 +241,7 @@ def _scalar_property(annotation: Any, metadata: list[Any], *, page: bool = False
             elif isinstance(meta, at.MaxLen):
                 prop["maxLength"] = meta.max_length
         return prop
-    raise FieldProblem(_rejection(annotation))
+    raise FieldProblem(_rejection(annotation, page=page))
 
 
 def _string_format(annotation: Any) -> str | None:
@@ -303,24 +303,40 @@ def _tighten(prop: dict[str, Any], key: str, value: Any, pick: Callable[[Any, An
     prop[key] = pick(prop[key], value) if key in prop else value
 
 
-def _rejection(annotation: Any) -> str:
+PAGE_FIX = "declare the model @form(page=True) and ask with ctx.elicit_page"
+"""How a form-mode refusal says a page can ask for a field the wire cannot carry."""
+
+
+def _rejection(annotation: Any, *, page: bool = False) -> str:
+    """Why a field's type cannot be elicited, with the fix; in form mode, whether a page could ask it."""
     origin = get_origin(annotation)
     shown = type_name(annotation)
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return (
-            f"nested model {annotation.__name__} cannot be elicited; flatten it into primitive "
-            "fields or ask for it in a second elicit"
+            f"nested model {annotation.__name__} cannot be elicited in form mode (the wire carries flat "
+            "fields only); flatten it into primitive fields, ask for it in a second elicit, or ask on a "
+            f"page, which can: {PAGE_FIX}"
         )
     if annotation is dict or origin is dict or (isinstance(origin, type) and issubclass(origin, Mapping)):
-        return f"{shown} cannot be elicited (no free-form objects on the wire); declare one field per key"
-    if annotation in (list, set, frozenset, tuple) or origin is tuple:
+        if page:
+            return f"{shown} cannot be asked on a page; declare dict[str, X] with a plain X (key/value rows)"
         return (
-            f"{shown} cannot be elicited, only multi-select options; use list[Literal[...]] "
-            "or one field per item"
+            f"{shown} cannot be elicited (no free-form objects on the wire); declare one field per key "
+            f"(a page can ask for key/value rows of a dict[str, ...]: {PAGE_FIX})"
+        )
+    if annotation in (list, set, frozenset, tuple) or origin is tuple:
+        if page:
+            return f"{shown} cannot be asked on a page; use list[X] (rows) or list[Literal[...]] (options)"
+        return (
+            f"{shown} cannot be elicited, only multi-select options; use list[Literal[...]] or one field "
+            f"per item (a page can ask for rows of a list[...]: {PAGE_FIX})"
         )
     if annotation in (bytes, bytearray):
+        if page:
+            return "bytes cannot be asked on a page; declare an UploadedFile field for an upload"
         return (
-            "bytes cannot be elicited; ask for a str (e.g. a URL or base64 text) or use URL mode for uploads"
+            "bytes cannot be elicited; ask for a str (e.g. a URL or base64 text), or ask for an upload on a "
+            f"page with an UploadedFile field ({PAGE_FIX})"
         )
     if annotation is Any or annotation is object:
         return "Any cannot be elicited; declare a concrete type (str, int, float, bool, Literal[...], ...)"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 from typed_elicit._core.versions import (
     ProtocolVersion,
@@ -84,18 +85,7 @@ def lay_out(model: type[BaseModel], *, page: bool = False, page_form: bool = Fal
     for field_name, info in model.model_fields.items():
         where = f"{name}.{field_name}"
         try:
-            key = wire_name(field_name, info)
-            if key != field_name and model.model_config.get("validate_by_alias") is False:
-                raise FieldProblem(
-                    f"answers arrive keyed by the alias {key!r}, but the model validates by field name "
-                    "only (validate_by_alias=False), so every answer would be refused; drop the alias "
-                    "or validate_by_alias=False"
-                )
-            prop, is_multi, is_choices = reduce_field(field_name, key, info, page=page)
-            validator = field_validator(model, field_name)
-            check_answerable(validator, prop)
-            if "default" in prop:
-                check_default(validator, info.default, prop, info.metadata)
+            key, prop, is_multi, is_choices = leaf_property(model, field_name, info, page=page)
         except FieldProblem as problem:
             problems.append(f"{where}: {problem}")
             continue
@@ -139,6 +129,33 @@ def lay_out(model: type[BaseModel], *, page: bool = False, page_form: bool = Fal
         choices=tuple(choices),
         size=size,
     )
+
+
+def leaf_property(
+    model: type[BaseModel], field_name: str, info: FieldInfo, *, page: bool
+) -> tuple[str, dict[str, Any], bool, bool]:
+    """One field of `model` as a wire property: its wire name, property, whether a multi-select, a Choices().
+
+    Every rule of one field: its wire name, its annotation and constraints (`reduce_field`), and
+    its default and answerability judged by the field's own validation. A page form's groups
+    (`typed_elicit._forms.page_tree`) reduce their leaves with it too.
+
+    Raises:
+        FieldProblem: Saying why the field cannot be elicited, with the fix.
+    """
+    key = wire_name(field_name, info)
+    if key != field_name and model.model_config.get("validate_by_alias") is False:
+        raise FieldProblem(
+            f"answers arrive keyed by the alias {key!r}, but the model validates by field name "
+            "only (validate_by_alias=False), so every answer would be refused; drop the alias "
+            "or validate_by_alias=False"
+        )
+    prop, is_multi, is_choices = reduce_field(field_name, key, info, page=page)
+    validator = field_validator(model, field_name)
+    check_answerable(validator, prop)
+    if "default" in prop:
+        check_default(validator, info.default, prop, info.metadata)
+    return key, prop, is_multi, is_choices
 
 
 def newest_schema(properties: dict[str, dict[str, Any]], required: list[str]) -> dict[str, Any]:

@@ -249,7 +249,9 @@ def multi_select_property(annotation: Any, titles: Titles | None, metadata: list
     if option_values(item) is None:
         raise FieldProblem(
             f"free-form lists ({type_name(annotation)}) cannot be elicited, only multi-select "
-            "options; use list[Literal[...]] or list[SomeStrEnum], or ask for one str and split it"
+            "options; use list[Literal[...]] or list[SomeStrEnum], or ask for one str and split it "
+            "(a page can ask for rows of a list: declare the model @form(page=True) and ask with "
+            "ctx.elicit_page)"
         )
     options = string_options(item)
     items: dict[str, Any] = (

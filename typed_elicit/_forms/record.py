@@ -23,6 +23,7 @@ from typed_elicit._core.versions import (
     has_primitive_defaults,
 )
 from typed_elicit._forms.fieldinfo import ordered
+from typed_elicit._forms.page_tree import PageTree
 from typed_elicit._forms.parse import parse_requested_schema
 from typed_elicit._forms.spec import (
     FormSpec,
@@ -53,6 +54,9 @@ class Reduced:
     kinds: FormSpec | None = None
     """A form with this one's fields, kinds and formats, shared by every question about the model
     (a shaped record's own `form` costs a pydantic model per question); None: use `form`."""
+    tree: PageTree | None = None
+    """A page form with groups (`typed_elicit._forms.page_tree`): its tree, which answers are checked
+    against; `schema` and `form` then hold the page's own leaves only. None for a flat form."""
 
     @cached_property
     def form(self) -> FormSpec:

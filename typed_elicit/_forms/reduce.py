@@ -37,6 +37,7 @@ from typed_elicit._core.versions import (
 from typed_elicit._forms.layout import render
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.options import Choices, Titles
+from typed_elicit._forms.page_tree import needs_tree, page_tree
 from typed_elicit._forms.parse import parse_requested_schema
 from typed_elicit._forms.record import JSON_SCHEMA_DIALECT, Reduced
 from typed_elicit._forms.registry import (
@@ -241,6 +242,10 @@ def page_reduced(model: type[BaseModel]) -> Reduced:
     if entry is not None and entry.page_record is not None:
         return entry.page_record
     entry = blueprint(model)
+    if needs_tree(model):
+        tree = page_tree(model)
+        entry.page_record = Reduced(LATEST_PROTOCOL_VERSION, tree.root.schema, tree.digest, tree=tree)
+        return entry.page_record
     base = page_layout(model)
     schema = render(model, base, LATEST_PROTOCOL_VERSION)
     if base.choices:

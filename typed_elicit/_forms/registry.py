@@ -19,8 +19,10 @@ from pydantic import BaseModel
 
 from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.layout import Layout, lay_out, require_model
+from typed_elicit._forms.page_tree import needs_tree
 from typed_elicit._forms.record import Reduced
 from typed_elicit._forms.spec import FormSpec
+from typed_elicit.errors import SchemaError
 
 
 class Blueprint:
@@ -107,6 +109,15 @@ def page_layout(model: type[BaseModel]) -> Layout:
     """
     record = blueprint(model)
     if record.page_layout is None:
+        if needs_tree(model):
+            name = model.__name__
+            raise SchemaError(
+                name,
+                [
+                    f"{name}: a page form with groups, rows, choices or files takes no options= or "
+                    "defaults= per question yet; give its fields defaults and options in the class"
+                ],
+            )
         record.page_layout = lay_out(model, page=True, page_form=record.page)
     return record.page_layout
 

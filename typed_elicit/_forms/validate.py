@@ -59,6 +59,7 @@ from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
+from typed_elicit._forms.page_check import validate_tree
 from typed_elicit._forms.reduce import Reduced, form_of
 from typed_elicit._forms.spec import FormSpec, check_content, field_path
 from typed_elicit.errors import InvalidResponse
@@ -113,6 +114,8 @@ def validate_answer(
         InvalidResponse: If the content breaks any rule in this module's docstring, or
             a `Choices()` field holds an option the question did not offer.
     """
+    if record.tree is not None:  # a page form with groups: checked with its tree
+        return validate_tree(model, record.tree, content, content if keep else None)
     form = record.kinds or record.form
     filled = content
     if record.fill and (content is None or len(content) <= len(form.by_name)):  # else refused whole

@@ -1,0 +1,524 @@
+"""Page forms with groups: a model a web form can carry, reduced to a tree whose leaves are `FieldSpec`s.
+
+A page answer travels over HTTP, not over the elicitation wire, so a page form
+(`@form(page=True)`) may hold more than flat primitives. `page_tree` reduces such a model,
+once, at class definition, to a `PageTree`:
+
+- `Group`: a nested model (a fieldset), or an optional one (`Sub | None = None`: a box that
+  adds it);
+- `Rows`: a list of models or of primitives (rows a person adds and removes), at most
+  `MAX_PAGE_ROWS` rows (a list's own `max_length` lowers it);
+- `Union`: a discriminated union of models (`Annotated[A | B, Field(discriminator="kind")]`),
+  a choice that selects which group to fill;
+- `Pairs`: a `dict[str, primitive]`, as key/value rows;
+- `FileField`: an `UploadedFile` (`typed_elicit._forms.files`), with its `FileLimits`;
+- `Leaf`: every other field, reduced by the same rules as a flat form's field
+  (`layout.leaf_property`), so formats, bounds, options and secrets stay one code path.
+
+Groups nest at most `MAX_PAGE_DEPTH` deep, and a page shows at most `MAX_PAGE_INPUTS` inputs
+with every list full. What a web form cannot carry is refused with a `SchemaError` naming
+every bad field by its dotted path, why, and the fix. A model with no such field is a flat
+page form, reduced exactly as before (`page_tree` returns None).
+
+Answers are nested JSON: a group is an object, rows a list, a union's object carries its tag,
+a file field an `UploadedFile`. Inputs and problems are named by dotted paths
+(`address.street`, `items.0.name`).
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal, TypeAlias, Union, get_args, get_origin
+
+import annotated_types as at
+from pydantic import BaseModel, SecretBytes, SecretStr
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
+
+from typed_elicit._core.digests import schema_digest
+from typed_elicit._forms.fieldinfo import FieldProblem, flat, strip_annotated
+from typed_elicit._forms.fields import reduce_field
+from typed_elicit._forms.files import FileLimits, UploadedFile
+from typed_elicit._forms.layout import leaf_property
+from typed_elicit._forms.names import looks_secret, secret_fields, wire_name
+from typed_elicit._forms.options import has_choices, option_values
+from typed_elicit._forms.parse import parse_requested_schema
+from typed_elicit._forms.spec import MAX_FIELDS, FieldSpec, FormSpec
+from typed_elicit.errors import SchemaError
+
+MAX_PAGE_DEPTH: Final = 4
+"""How deep groups, rows and choices nest in one another below a page's own fields."""
+
+MAX_PAGE_ROWS: Final = 100
+"""The most rows one list (or dict) on a page holds; a list's own `max_length` may lower it."""
+
+MAX_PAGE_INPUTS: Final = 2_000
+"""The most inputs a page may show with every list full (checked when the class is defined)."""
+
+_TREE_FIX: Final = "a page can ask for it: declare the model @form(page=True) and ask with ctx.elicit_page"
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """A field a person types or picks: `spec` is a flat form's field (its `name` is `key`)."""
+
+    key: str
+    spec: FieldSpec
+    secret: bool
+    kind: Literal["leaf"] = "leaf"
+
+
+@dataclass(frozen=True)
+class FileField:
+    """An `UploadedFile` field, with its limits."""
+
+    key: str
+    label: str
+    description: str | None
+    required: bool
+    limits: FileLimits
+    kind: Literal["file"] = "file"
+
+
+@dataclass(frozen=True)
+class Group:
+    """A nested model: its fields, in order; `optional` for `Sub | None = None` (a box adds it)."""
+
+    key: str
+    label: str
+    description: str | None
+    required: bool
+    optional: bool
+    children: tuple[Node, ...]
+    form: FormSpec
+    """The group's own leaves as a flat form (how their values are checked)."""
+    schema: dict[str, Any]
+    """That form's schema (the flat schema of the group's own leaves)."""
+    kind: Literal["group"] = "group"
+
+    @property
+    def by_key(self) -> dict[str, Node]:
+        """The group's children by wire name."""
+        return {child.key: child for child in self.children}
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A list: rows of `item` (a leaf or a group), at least `min_rows`, at most `max_rows`."""
+
+    key: str
+    label: str
+    description: str | None
+    required: bool
+    item: Leaf | Group
+    min_rows: int
+    max_rows: int
+    kind: Literal["rows"] = "rows"
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """A `dict[str, primitive]`: key/value rows, at most `max_rows`; `value` is the values' field."""
+
+    key: str
+    label: str
+    description: str | None
+    required: bool
+    value: Leaf
+    max_rows: int
+    kind: Literal["pairs"] = "pairs"
+
+
+@dataclass(frozen=True)
+class Union_:
+    """A discriminated union of models: `tag` (the discriminator's wire name) picks one of `groups`."""
+
+    key: str
+    label: str
+    description: str | None
+    required: bool
+    optional: bool
+    tag: str
+    groups: dict[str, Group]
+    """Tag value -> the group of that member's other fields."""
+    kind: Literal["union"] = "union"
+
+
+Node: TypeAlias = Leaf | FileField | Group | Rows | Pairs | Union_
+
+
+@dataclass(frozen=True)
+class PageTree:
+    """A page form with groups, reduced: the root group and what bounds a submit of it."""
+
+    root: Group
+    inputs: int
+    """The most inputs the page shows, every list full (at most `MAX_PAGE_INPUTS`)."""
+    depth: int
+    """How deep its groups nest (at most `MAX_PAGE_DEPTH`)."""
+    files: bool
+    """Whether it has file fields (its form is then sent as multipart)."""
+    shape: dict[str, Any]
+    """A JSON description of the tree: what its digest is made from."""
+
+    @property
+    def digest(self) -> str:
+        """A short stable digest of the tree (what a 2026-07-28 answer is pinned to)."""
+        return schema_digest(self.shape)
+
+
+def _union_members(annotation: Any) -> tuple[list[Any], bool] | None:
+    """The members of a union annotation (None left out) and whether None was one; None if no union."""
+    if get_origin(annotation) not in (Union, types.UnionType):
+        return None
+    args = get_args(annotation)
+    members = [a for a in args if a is not type(None)]
+    return members, len(members) != len(args)
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def is_tree_field(annotation: Any, metadata: Sequence[Any] = ()) -> bool:
+    """Whether a field's annotation needs a page with groups (a model, list of rows, dict, file, union).
+
+    A `Choices()` field (in `metadata` or inside `Annotated`) is a flat field, whatever its type.
+    """
+    if has_choices(list(metadata)):
+        return False
+    members = _union_members(annotation)
+    if members is not None:
+        return any(is_tree_field(m) for m in members[0]) or len(members[0]) > 1
+    annotation, inner = strip_annotated(annotation)
+    if has_choices(inner):
+        return False
+    if _union_members(annotation) is not None:
+        return is_tree_field(annotation)
+    if _is_model(annotation) or annotation is UploadedFile:
+        return True
+    origin = get_origin(annotation)
+    if origin is dict:
+        return True
+    if origin is list:
+        item = strip_annotated(get_args(annotation)[0])[0] if get_args(annotation) else Any
+        return option_values(item) is None
+    return False
+
+
+def needs_tree(model: type[BaseModel]) -> bool:
+    """Whether `model` has a field only a page with groups can ask (else it is a flat form)."""
+    return any(is_tree_field(info.annotation, info.metadata) for info in model.model_fields.values())
+
+
+def page_tree(model: type[BaseModel]) -> PageTree:
+    """Reduce a page form with groups to its `PageTree`, checking every field at every depth.
+
+    Raises:
+        SchemaError: Listing every field a web form cannot carry, by dotted path, with the fix.
+    """
+    builder = _Builder()
+    root = builder.group(
+        model, "", model.__name__, None, required=True, optional=False, depth=0, where=model.__name__
+    )
+    if root is not None and builder.inputs(root) > MAX_PAGE_INPUTS:
+        builder.problems.append(
+            f"{model.__name__}: its page shows up to {builder.inputs(root)} inputs with every list full, "
+            f"more than the {MAX_PAGE_INPUTS} a page may hold; lower the lists' max_length "
+            "(Field(max_length=...)) or ask in steps"
+        )
+    if builder.problems or root is None:
+        raise SchemaError(model.__name__, builder.problems)
+    return PageTree(root, builder.inputs(root), builder.deepest, builder.files, builder.shape(root))
+
+
+class _Builder:
+    """One reduction of a tree: the problems found so far, and what the tree holds."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.deepest = 0
+        self.files = False
+
+    def group(
+        self,
+        model: type[BaseModel],
+        key: str,
+        label: str,
+        description: str | None,
+        *,
+        required: bool,
+        optional: bool,
+        depth: int,
+        where: str,
+        skip: str | None = None,
+    ) -> Group | None:
+        """The group of `model`'s fields (but `skip`, a union member's tag); None if a field is bad."""
+        self.deepest = max(self.deepest, depth)
+        name = model.__name__
+        if not model.__pydantic_complete__:
+            try:
+                model.model_rebuild()
+            except Exception as exc:
+                self._add(f"{where}: its annotations cannot be resolved ({exc}); define them first")
+                return None
+        before = len(self.problems)
+        secret = secret_fields(model)
+        leaves: dict[str, dict[str, Any]] = {}
+        required_keys: list[str] = []
+        planned: list[tuple[str, str, Any]] = []
+        for field_name, info in model.model_fields.items():
+            if field_name == skip:
+                continue
+            at_field = f"{where}.{field_name}"
+            try:
+                if is_tree_field(info.annotation, info.metadata):
+                    planned.append(("node", field_name, self.node(model, field_name, info, depth, at_field)))
+                    continue
+                leaf_key, prop, _, is_choices = leaf_property(model, field_name, info, page=True)
+                if is_choices:
+                    raise FieldProblem(
+                        "a page form with groups cannot take options per question (Choices()); "
+                        "declare the options in the class with Literal[...] or a StrEnum"
+                    )
+            except FieldProblem as problem:
+                self._add(f"{at_field}: {problem}")
+                continue
+            leaves[leaf_key] = prop
+            if info.is_required():
+                required_keys.append(leaf_key)
+            planned.append(("leaf", leaf_key, secret))
+        if len(model.model_fields) > MAX_FIELDS:
+            self._add(
+                f"{where}: {name} has {len(model.model_fields)} fields, more than {MAX_FIELDS}; ask in steps"
+            )
+        if not model.model_fields:
+            self._add(f"{where}: {name} has no fields, so it asks nothing; add a field")
+        if len(self.problems) > before:
+            return None
+        schema: dict[str, Any] = {"type": "object", "properties": leaves}
+        if required_keys:
+            schema["required"] = required_keys
+        form = parse_requested_schema(schema, cached=False)
+        children: list[Node] = []
+        for what, item_key, payload in planned:
+            if what == "leaf":
+                children.append(Leaf(item_key, form.by_name[item_key], item_key in payload))
+            elif payload is not None:
+                children.append(payload)
+        return Group(key, label, description, required, optional, tuple(children), form, schema)
+
+    def _add(self, problem: str) -> None:
+        """Record a problem once (a model met twice in a tree is told about once per place)."""
+        if problem not in self.problems:
+            self.problems.append(problem)
+
+    def node(
+        self, model: type[BaseModel], field_name: str, info: FieldInfo, depth: int, where: str
+    ) -> Node | None:
+        """The node of one field that needs a group, rows, a choice, pairs or a file.
+
+        Raises:
+            FieldProblem: Saying why a web form cannot carry the field, with the fix.
+        """
+        key = wire_name(field_name, info)
+        label = info.title or field_name
+        description = info.description
+        has_default = info.default is not PydanticUndefined or info.default_factory is not None
+        annotation: Any = info.annotation
+        optional = False
+        members = _union_members(annotation)
+        if members is not None:
+            options, optional = members
+            if optional and not (info.default is None or info.default_factory is not None):
+                raise FieldProblem("an optional group needs the default None; write `X | None = None`")
+            if len(options) > 1:
+                return self.union(
+                    options, info.discriminator, key, label, description, optional, depth, where
+                )
+            annotation = options[0]
+        annotation, inner = strip_annotated(annotation)
+        inner_members = _union_members(annotation)
+        if inner_members is not None:  # Annotated[A | B, Field(discriminator=...)] | None
+            found = next((m.discriminator for m in inner if isinstance(m, FieldInfo)), None)
+            return self.union(inner_members[0], found, key, label, description, optional, depth, where)
+        metadata = [*flat(info.metadata), *flat(inner)]
+        required = info.is_required()
+        if depth + 1 > MAX_PAGE_DEPTH:
+            raise FieldProblem(
+                f"it nests deeper than the {MAX_PAGE_DEPTH} levels a page shows; flatten a level "
+                "(a self-referencing model nests without end) or ask in steps"
+            )
+        if annotation is UploadedFile:
+            self.files = True
+            limits = next((m for m in metadata if isinstance(m, FileLimits)), FileLimits())
+            return FileField(key, label, description, required, limits)
+        if _is_model(annotation):
+            if has_default and not optional:
+                raise FieldProblem(
+                    "a group takes no default (a page fills it in); give its fields defaults instead, "
+                    "or make it optional with `X | None = None`"
+                )
+            return self.group(
+                annotation, key, label, description, required=required, optional=optional, depth=depth + 1,
+                where=where,
+            )  # fmt: skip
+        origin = get_origin(annotation)
+        low = next((m.min_length for m in metadata if isinstance(m, at.MinLen)), 0)
+        high = next((m.max_length for m in metadata if isinstance(m, at.MaxLen)), None)
+        if high is not None and high > MAX_PAGE_ROWS:
+            raise FieldProblem(
+                f"max_length={high} allows more rows than the {MAX_PAGE_ROWS} a page holds; "
+                f"lower it to {MAX_PAGE_ROWS} or less"
+            )
+        rows = MAX_PAGE_ROWS if high is None else high
+        if low > rows:
+            raise FieldProblem(f"min_length={low} asks for more rows than the {rows} allowed; lower it")
+        if has_default and not _empty_default(info):
+            raise FieldProblem(
+                "a list's or dict's default must be empty ([], {} or a default_factory); drop it"
+            )
+        if origin is dict:
+            args = get_args(annotation)
+            if len(args) != 2 or strip_annotated(args[0])[0] is not str or is_tree_field(args[1]):
+                raise FieldProblem(
+                    "only dict[str, X] with a plain X (text, number, yes/no, date, option) becomes key/value "
+                    "rows; declare one, or a list of a model with a key field"
+                )
+            value = self.item_leaf(args[1], key, field_name, where)
+            return Pairs(key, label, description, required, value, rows)
+        if origin is not list:
+            raise FieldProblem(
+                f"{annotation!r} cannot be asked on a page; use a model, a list, a dict or a file"
+            )
+        args = get_args(annotation)
+        item_annotation: Any = strip_annotated(args[0])[0] if args else Any
+        item: Leaf | Group | None
+        if _is_model(item_annotation):
+            item = self.group(
+                item_annotation, key, label, None, required=True, optional=False, depth=depth + 1, where=where
+            )
+            if item is None:
+                return None
+        elif is_tree_field(args[0] if args else Any):
+            raise FieldProblem("a list's rows hold a model or a plain value, not a list, dict, union or file")
+        else:
+            item = self.item_leaf(args[0] if args else Any, key, field_name, where)
+        return Rows(key, label, description, required, item, low, rows)
+
+    def union(
+        self,
+        options: list[Any],
+        discriminator: object,
+        key: str,
+        label: str,
+        description: str | None,
+        optional: bool,
+        depth: int,
+        where: str,
+    ) -> Union_ | None:
+        """The choice of a discriminated union of models.
+
+        Raises:
+            FieldProblem: For a union that is not of models, or has no discriminator.
+        """
+        if not all(_is_model(strip_annotated(o)[0]) for o in options) or not isinstance(discriminator, str):
+            raise FieldProblem(
+                "a union becomes a choice on a page only as a discriminated union of models: "
+                'Annotated[A | B, Field(discriminator="kind")], each model with kind: Literal["..."]; '
+                "declare one type otherwise"
+            )
+        if depth + 1 > MAX_PAGE_DEPTH:
+            raise FieldProblem(
+                f"it nests deeper than the {MAX_PAGE_DEPTH} levels a page shows; flatten a level"
+            )
+        groups: dict[str, Group] = {}
+        tag_key = discriminator
+        failed = False
+        for option in options:
+            member = strip_annotated(option)[0]
+            tag_info = member.model_fields[discriminator]
+            tag_key = wire_name(discriminator, tag_info)
+            tags = option_values(tag_info.annotation) or []
+            if not tags or not all(isinstance(t, str) for t in tags):
+                raise FieldProblem(
+                    f"{member.__name__}.{discriminator} must be a Literal of text tags for a page"
+                )
+            group = self.group(
+                member, key, member.model_config.get("title") or member.__name__, member.__doc__,
+                required=True, optional=False, depth=depth + 1, where=f"{where}[{member.__name__}]",
+                skip=discriminator,
+            )  # fmt: skip
+            failed = failed or group is None
+            for tag in tags:
+                if group is not None:
+                    groups[str(tag)] = group
+        if failed:
+            return None
+        return Union_(key, label, description, not optional, optional, tag_key, groups)
+
+    def item_leaf(self, annotation: Any, key: str, field_name: str, where: str) -> Leaf:
+        """The leaf of a list's (or dict's values') plain item, reduced as a field of that type.
+
+        Raises:
+            FieldProblem: If the item cannot be a field.
+        """
+        info = FieldInfo.from_annotation(annotation)
+        prop, _, is_choices = reduce_field(field_name, key, info, page=True)
+        if is_choices:
+            raise FieldProblem("a list's items cannot take options per question (Choices())")
+        form = parse_requested_schema(
+            {"type": "object", "properties": {key: prop}, "required": [key]}, cached=False
+        )
+        base = strip_annotated(annotation)[0]
+        return Leaf(key, form.by_name[key], base in (SecretStr, SecretBytes) or looks_secret(field_name))
+
+    def inputs(self, node: Node) -> int:
+        """How many inputs `node` shows at most."""
+        if node.kind == "leaf":
+            return max(1, len(node.spec.options)) if node.spec.kind == "multi_choice" else 1
+        if node.kind == "file":
+            return 1
+        if node.kind == "group":
+            return sum(self.inputs(c) for c in node.children) + 1
+        if node.kind == "rows":
+            return node.max_rows * self.inputs(node.item) + 1
+        if node.kind == "pairs":
+            return node.max_rows * 2 + 1
+        return 1 + max((self.inputs(g) for g in node.groups.values()), default=0)
+
+    def shape(self, node: Node) -> dict[str, Any]:
+        """A JSON description of `node` (what the tree's digest is made from)."""
+        if node.kind == "leaf":
+            return {"leaf": node.spec.name, "kind": node.spec.kind, "secret": node.secret}
+        if node.kind == "file":
+            return {"file": node.key, "max": node.limits.max_bytes, "types": list(node.limits.media_types)}
+        if node.kind == "group":
+            return {"group": node.key, "optional": node.optional, "form": node.schema,
+                    "children": [self.shape(c) for c in node.children]}  # fmt: skip
+        if node.kind == "rows":
+            return {
+                "rows": node.key,
+                "min": node.min_rows,
+                "max": node.max_rows,
+                "item": self.shape(node.item),
+            }
+        if node.kind == "pairs":
+            return {"pairs": node.key, "max": node.max_rows, "value": self.shape(node.value)}
+        return {
+            "union": node.key,
+            "tag": node.tag,
+            "groups": {t: self.shape(g) for t, g in node.groups.items()},
+        }
+
+
+def _empty_default(info: FieldInfo) -> bool:
+    if info.default_factory is not None:
+        try:
+            made: object = info.default_factory()  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
+        except TypeError:
+            return False
+        return made in ([], {}, None)
+    return info.default in ([], {}, None)
