@@ -154,25 +154,33 @@ def _leaf(spec: FieldSpec, value: object, path: str, problems: Problems) -> Any:
 
 def leaf_at(tree: PageTree, path: str) -> Leaf | None:
     """The leaf an input named `path` is (`items.0.name`, `labels.0.value`), or None if it names no leaf."""
+    head, _, last = path.rpartition(".")
+    rows, _, index = head.rpartition(".")
+    if last == "value" and index.isdigit():
+        parent = node_at(tree, rows)
+        if parent is not None and parent.kind == "pairs":
+            return parent.value
+    node = node_at(tree, path)
+    return node if node is not None and node.kind == "leaf" else None
+
+
+def node_at(tree: PageTree, path: str) -> Node | None:
+    """The node at a dotted path of the page (a row's index steps into its item), or None."""
     node: Node = tree.root
-    parts = path.split(".")
-    for i, part in enumerate(parts):
-        if node.kind == "pairs":
-            rest = parts[i:]
-            return node.value if len(rest) == 2 and rest[0].isdigit() and rest[1] == "value" else None
-        found = _child(node, part)
+    for part in path.split(".") if path else []:
+        found = child_of(node, part)
         if found is None:
             return None
         node = found
-    return node if node.kind == "leaf" else None
+    return node
 
 
-def _child(node: Node, part: str) -> Node | None:
+def child_of(node: Node, part: str) -> Node | None:
     """The node one step below `node` named `part` (a row's index, or a field's name)."""
     if node.kind == "group":
         return node.by_key.get(part)
     if node.kind == "rows":
-        return node.item if part.isdigit() else None
+        return node.item if part.isdigit() and int(part) < node.max_rows else None
     if node.kind == "union":
         return next((g.by_key[part] for g in node.groups.values() if part in g.by_key), None)
     return None

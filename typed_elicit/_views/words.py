@@ -18,6 +18,8 @@ from pydantic_core import ErrorDetails
 from pydantic_core.core_schema import ErrorType
 
 from typed_elicit._core.text import escaped, quoted, strip_bidi
+from typed_elicit._forms.page_check import check_tree, node_at
+from typed_elicit._forms.page_tree import Node, PageTree, Pairs, Union_
 from typed_elicit._forms.spec import FieldSpec, FormSpec, check_content
 from typed_elicit.errors import PageSetupError
 
@@ -49,6 +51,14 @@ PAGE_WORDS: Final[Mapping[str, str]] = MappingProxyType(
         "boolean": "Tick the box or leave it empty",
         "invalid": "Check this value",
         "secret_again": "Enter it again: what you typed is never sent back to your browser",
+        "min_rows": "Add at least {limit}",
+        "max_rows": "Add at most {limit}",
+        "file_limits": "Files up to {limit}",
+        "file_size": "Choose a smaller file: at most {limit}",
+        "file_type": "Choose a file of one of the types allowed",
+        "file_mislabelled": "This file's contents do not match its type; choose another file",
+        "file_again": "Choose the file again: a browser cannot keep a chosen file when a page is shown again",
+        "form_changed": "The form changed; check it and submit again",
     }
 )
 
@@ -199,6 +209,67 @@ def model_problems(
         return told
     # `_read_fields` makes only wire values and the model refused them (told above): a safe net only.
     return {name: said(words, "invalid") for name, _ in problems} or {"": said(words, "invalid")}
+
+
+def tree_problems(
+    model: type[BaseModel], tree: PageTree, content: Mapping[str, Any], words: Mapping[str, str]
+) -> dict[str, str]:
+    """`model_problems` for a page form with groups: what to tell of each refused place, by dotted path.
+
+    A problem inside a group is told at its field (`address.street`), inside a row at the row's
+    field (`items.1.qty`); one about a whole list at the list (`items`). Never empty.
+    """
+    cleaned, problems = check_tree(tree, content)
+    told: dict[str, str] = {}
+    if not problems:
+        try:
+            model.model_validate(cleaned)
+        except ValidationError as exc:
+            for error in exc.errors(include_url=False, include_input=False):
+                path, node = _page_place(tree, error["loc"])
+                spec = node.spec if node is not None and node.kind == "leaf" else None
+                words_for = _problem_words(error, spec, words)
+                if node is not None and node.kind in ("rows", "pairs"):
+                    key = {"too_short": "min_rows", "too_long": "max_rows"}.get(error["type"])
+                    context = error.get("ctx") or {}
+                    if key is not None:
+                        words_for = said(words, key, context.get("min_length", context.get("max_length")))
+                told.setdefault(path, words_for)
+            return told or {"": said(words, "invalid")}
+    for path, problem in problems:  # a value no input of the page sends (a forged submit), or a file
+        if problem.startswith("file "):
+            node = node_at(tree, path)
+            limit = (
+                file_size_words(node.limits.max_bytes) if node is not None and node.kind == "file" else None
+            )
+            told.setdefault(path, said(words, problem.replace(" ", "_"), limit))
+        else:
+            told.setdefault(path, said(words, "invalid"))
+    return told or {"": said(words, "invalid")}
+
+
+def file_size_words(limit: int) -> str:
+    """A byte count as a person reads it: `5 MB`, `200 KB`, `12 bytes`."""
+    for unit, size in (("MB", 1024 * 1024), ("KB", 1024)):
+        if limit >= size:
+            return f"{shown(round(limit / size, 1))} {unit}"
+    return f"{limit} bytes"
+
+
+def _page_place(tree: PageTree, loc: tuple[int | str, ...]) -> tuple[str, Node | None]:
+    """Where a pydantic error's `loc` is on the page: its dotted path and node (a union's tag left out)."""
+    node: Node | None = tree.root
+    parts: list[str] = []
+    for item in loc:
+        here: Node | None = node
+        if here is None or isinstance(here, Pairs):
+            break  # a dict's problems are told at the dict as a whole
+        if isinstance(here, Union_) and isinstance(item, str) and item in here.groups:
+            node = here.groups[item]  # pydantic names the chosen member by its tag
+            continue
+        parts.append(str(item))
+        node = node_at(tree, ".".join(parts))
+    return ".".join(parts), node
 
 
 def _offered(value: object, allowed: frozenset[str]) -> bool:

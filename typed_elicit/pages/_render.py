@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from typed_elicit._core.text import strip_bidi
+from typed_elicit._forms.page_tree import PageTree
 from typed_elicit._forms.spec import FormSpec
 from typed_elicit._views.fields import field_views
+from typed_elicit._views.tree import NodeView, tree_views
 from typed_elicit.pages._config import PageConfig
 from typed_elicit.pages._tickets import Ticket
 
@@ -94,3 +96,45 @@ def form_page(
         "action": f"{config.prefix}{config.path}/{ticket.id}",
     }
     return _response(config, config.template, status, context, form=True)
+
+
+def tree_page(
+    config: PageConfig,
+    ticket: Ticket,
+    tree: PageTree,
+    *,
+    values: Mapping[str, list[str]],
+    errors: Mapping[str, str],
+    csrf: str,
+    status: int = 200,
+    files_again: bool = False,
+) -> Any:
+    """The page of a form with groups (`tree_page.html`): fieldsets, rows, choices, files."""
+    nodes = tree_views(tree, values, errors, config.words, files_again=files_again)
+    invalid = [(n.id, n.label, n.error) for n in _flat(nodes) if n.error]
+    shown = {n.path for n in _flat(nodes)}
+    stray = [message for path, message in errors.items() if path not in shown]
+    context = {
+        "message": strip_bidi(ticket.message),
+        "nodes": nodes,
+        "errors": invalid,
+        "form_errors": stray,
+        "first_error": invalid[0][0] if invalid else None,
+        "csrf": csrf,
+        "action": f"{config.prefix}{config.path}/{ticket.id}",
+        "multipart": tree.files,
+    }
+    return _response(config, "tree_page.html", status, context, form=True)
+
+
+def _flat(nodes: list[NodeView]) -> list[NodeView]:
+    """Every node view, depth first (a row's key and value included)."""
+    out: list[NodeView] = []
+    for n in nodes:
+        out.append(n)
+        out.extend(_flat(n.children))
+        for row in n.rows:
+            if row.key is not None:
+                out.append(NodeView("leaf", row.key.name, row.key.id, row.key.label, error=row.key.error))
+            out.extend(_flat(row.children))
+    return out

@@ -14,7 +14,7 @@ import hmac
 import math
 import re
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final, Literal
 from urllib.parse import parse_qsl, urlsplit
@@ -25,18 +25,20 @@ from pydantic import BaseModel
 from typed_elicit._calls.plugs import PageAnswer, host_for, serve
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.text import strip_bidi
+from typed_elicit._forms.files import UploadedFile
+from typed_elicit._forms.page_check import validate_tree
+from typed_elicit._forms.page_tree import PageTree
 from typed_elicit._forms.reduce import Reduced, secret_fields
 from typed_elicit._forms.spec import FormSpec
 from typed_elicit._forms.validate import validate_answer
-from typed_elicit._forms.wire import check_date, check_datetime, check_email, check_uri
-from typed_elicit._views.fields import CHECKED, UNCHECKED
 from typed_elicit._views.fields import TEMPLATES as FIELD_TEMPLATES
-from typed_elicit._views.words import model_problems, page_words, said
+from typed_elicit._views.words import model_problems, page_words, tree_problems
 from typed_elicit.errors import InvalidResponse, PageSetupError
 from typed_elicit.pages._brand import PageBrand
 from typed_elicit.pages._config import PAGE_POLL_SECONDS, Identify, PageConfig
 from typed_elicit.pages._host import Pages
-from typed_elicit.pages._render import TEMPLATES, form_page, gone, not_found, plain
+from typed_elicit.pages._reading import LEFT_OUT, read_leaf
+from typed_elicit.pages._render import TEMPLATES, form_page, gone, not_found, plain, tree_page
 from typed_elicit.pages._tickets import (
     ANSWER_PREFIX,
     Ticket,
@@ -45,6 +47,14 @@ from typed_elicit.pages._tickets import (
     logger,
     model_named,
     seal,
+)
+from typed_elicit.pages._tree import (
+    MAX_SUBMIT_FIELDS,
+    BadSubmit,
+    apply_action,
+    check_names,
+    kept_values,
+    read_tree,
 )
 from typed_elicit.stores._config import store_for
 
@@ -258,7 +268,12 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
     secret = secret_fields(model)
     if request.method == "GET":
         nonce = secrets.token_urlsafe(24)
-        response = form_page(config, ticket, form, secret, values={}, errors={}, csrf=_csrf(ticket, nonce))
+        if record.tree is not None:
+            response = tree_page(config, ticket, record.tree, values={}, errors={}, csrf=_csrf(ticket, nonce))
+        else:
+            response = form_page(
+                config, ticket, form, secret, values={}, errors={}, csrf=_csrf(ticket, nonce)
+            )
         response.set_cookie(
             _CSRF_COOKIE,
             nonce,
@@ -323,7 +338,12 @@ async def _submit(
         if len(body) > MAX_BODY_BYTES:
             return plain(config, 413, "Form too large", "The form holds more than this page accepts.")
     try:
-        pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=False)
+        pairs = parse_qsl(
+            body.decode("utf-8"),
+            keep_blank_values=True,
+            strict_parsing=False,
+            max_num_fields=MAX_SUBMIT_FIELDS,
+        )
     except (UnicodeDecodeError, ValueError):
         return plain(config, 400, "Form not accepted", "The form could not be read.")
     data: dict[str, list[str]] = {}
@@ -336,6 +356,8 @@ async def _submit(
         return plain(
             config, 403, "Form not accepted", "This form has expired in your browser. Reload the page."
         )
+    if record.tree is not None:
+        return await _submit_tree(server, config, ticket, model, record.tree, data, {}, token)
     action = (data.get("_action") or ["accept"])[-1]
     if action in ("decline", "cancel"):
         return await _store_answer(server, config, ticket, PageAnswer(action))  # type: ignore[arg-type]
@@ -356,6 +378,46 @@ async def _submit(
     return await _store_answer(server, config, ticket, PageAnswer("accept", content))
 
 
+async def _submit_tree(
+    server: MCPServer,
+    config: PageConfig,
+    ticket: Ticket,
+    model: type[BaseModel],
+    tree: PageTree,
+    data: dict[str, list[str]],
+    files: dict[str, UploadedFile],
+    token: str,
+) -> Any:
+    """A submit of a page form with groups: an action shows the page again, else the answer is read."""
+    action = (data.get("_action") or ["accept"])[-1]
+    try:
+        check_names(tree, data)
+        changed = apply_action(tree, data, action)
+    except BadSubmit:
+        logger.warning("page %s: a submit with inputs this page does not have was refused", ticket.id[:8])
+        return plain(config, 400, "Form not accepted", "The form could not be read.")
+    if action in ("decline", "cancel"):
+        return await _store_answer(server, config, ticket, PageAnswer(action))  # type: ignore[arg-type]
+    if changed is not None:
+        values = kept_values(tree, changed)
+        return tree_page(config, ticket, tree, values=values, errors={}, csrf=token, files_again=tree.files)
+    if action != "accept":
+        return plain(config, 400, "Form not accepted", "The form could not be read.")
+    content, errors = read_tree(tree, data, files, config.words)
+    if not errors:
+        try:
+            validate_tree(model, tree, content)
+        except InvalidResponse:
+            errors = tree_problems(model, tree, content, config.words)
+    if errors:
+        logger.info("page %s: an answer with %d invalid field(s) was shown again", ticket.id[:8], len(errors))
+        values = kept_values(tree, data)
+        return tree_page(
+            config, ticket, tree, values=values, errors=errors, csrf=token, status=422, files_again=tree.files
+        )
+    return await _store_answer(server, config, ticket, PageAnswer("accept", content))
+
+
 async def _store_answer(server: MCPServer, config: PageConfig, ticket: Ticket, answer: PageAnswer) -> Any:
     key = ANSWER_PREFIX + ticket.id
     sealed = seal(server, key, answer_bytes(answer))
@@ -369,66 +431,16 @@ async def _store_answer(server: MCPServer, config: PageConfig, ticket: Ticket, a
     return plain(config, 200, "Nothing was sent", "You can close this tab and go back to your app.")
 
 
-_FORMATS: Final[Mapping[str, tuple[Callable[[str], str], str]]] = {
-    "email": (check_email, "email"),
-    "uri": (check_uri, "uri"),
-    "date": (check_date, "date"),
-    "date-time": (check_datetime, "date_time"),
-}
-
-
 def _read_fields(
     form: FormSpec, data: Mapping[str, list[str]], words: Mapping[str, str]
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """The wire content of a submitted form, and what to tell of each field that holds no value of its kind.
-
-    A number must read as one, a check box as ticked or not, a formatted text (email, web
-    address, date, date and time) in its format; the rest is left to the model.
-    """
+    """The wire content of a submitted flat form, and what to tell of each field not holding its kind."""
     content: dict[str, Any] = {}
     errors: dict[str, str] = {}
     for spec in form.fields:
-        values = data.get(spec.name, [])
-        last = values[-1] if values else ""
-        if spec.kind == "boolean":
-            ticked = last.lower()
-            if ticked in CHECKED or ticked in UNCHECKED:
-                content[spec.name] = ticked in CHECKED
-            else:
-                errors[spec.name] = said(words, "boolean")
-        elif spec.kind == "multi_choice":
-            picked = [v for v in values if v]
-            if picked or spec.required or spec.has_default:
-                content[spec.name] = picked
-        elif last == "":
-            continue  # left out: the default applies, or "required"
-        elif spec.kind in ("integer", "number"):
-            number = _number(last, integer=spec.kind == "integer")
-            if number is None:
-                errors[spec.name] = said(words, spec.kind)
-            else:
-                content[spec.name] = number
-        elif spec.format is not None:
-            check, key = _FORMATS[spec.format]
-            try:
-                content[spec.name] = check(last)
-            except ValueError:
-                errors[spec.name] = said(words, key)
-        else:
-            content[spec.name] = last
+        value, problem = read_leaf(spec, data.get(spec.name, []), words)
+        if problem is not None:
+            errors[spec.name] = problem
+        elif value is not LEFT_OUT:
+            content[spec.name] = value
     return content, errors
-
-
-def _number(text: str, *, integer: bool) -> int | float | None:
-    text = text.strip()
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    if not math.isfinite(value):
-        return None
-    if integer:
-        if not value.is_integer():
-            return None
-        return int(text) if re.fullmatch(r"-?\d+", text) else int(value)
-    return value

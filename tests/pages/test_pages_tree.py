@@ -1,0 +1,313 @@
+"""Pages with groups over HTTP: fieldsets, rows added and removed without script, choices, optional groups,
+nested errors by path, and a nested answer handed back as the typed model."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Annotated, Literal
+
+import anyio
+import pytest
+from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel, Field, SecretStr, field_validator
+from starlette.testclient import TestClient
+
+from tests.conftest import BOUND
+from tests.pages.test_pages import ORIGIN, Client, page_outcome
+from tests.pages.test_pages_elicit import URL_ERAS, Browser, answering
+from typed_elicit import Accepted, ElicitContext, elicits, form
+from typed_elicit.pages import serve_pages
+from typed_elicit.testing import connect
+
+
+class Address(BaseModel):
+    street: Annotated[str, Field(min_length=2)]
+    city: str = "Paris"
+
+
+class Line(BaseModel):
+    product: str
+    qty: Annotated[int, Field(ge=1)] = 1
+
+
+class Card(BaseModel):
+    """Pay by card."""
+
+    kind: Literal["card"]
+    holder: str
+
+
+class Invoice(BaseModel):
+    """Pay by invoice."""
+
+    kind: Literal["invoice"]
+    vat_id: str
+
+    @field_validator("vat_id")
+    @classmethod
+    def looks_like_vat(cls, value: str) -> str:
+        if not value.startswith("EU"):
+            raise ValueError("A VAT id starts with EU")
+        return value
+
+
+@form(page=True, message="Place the order")
+class Order(BaseModel):
+    name: str
+    address: Address
+    lines: list[Line] = Field(default_factory=list[Line], max_length=5)
+    notes: list[str] = Field(default_factory=list[str], max_length=3)
+    gift: Address | None = None
+    payment: Annotated[Card | Invoice, Field(discriminator="kind")]
+    labels: dict[str, int] = Field(default_factory=dict[str, int])
+    pin: SecretStr
+
+
+@pytest.fixture
+def client() -> Iterator[Client]:
+    server = MCPServer("tree-pages")
+    serve_pages(server, ORIGIN)
+    with TestClient(server.streamable_http_app(), base_url=ORIGIN) as http:
+        yield Client(server, http)
+
+
+def post(client: Client, path: str, html: str, fields: dict[str, str | list[str]], action: str = "accept"):
+    data = {**fields, "_csrf": client.csrf(html), "_action": action}
+    return client.http.post(path, data=data, headers={"Origin": ORIGIN})
+
+
+def names(html: str) -> list[str]:
+    return re.findall(r'name="([^"]+)"', html)
+
+
+def test_groups_render_as_fieldsets_whose_inputs_are_named_by_dotted_paths(client: Client):
+    page = client.open(Order)
+    html = client.http.get(client.path(page)).text
+    assert '<fieldset class="group" id=' in html
+    assert '<legend dir="auto">address' in html
+    assert {
+        "name",
+        "address.street",
+        "address.city",
+        "lines._n",
+        "payment.kind",
+        "payment.holder",
+        "pin",
+    } <= set(names(html))
+    assert 'name="gift._on"' in html  # an optional group's box, inside <details>
+    assert "<details>" in html
+    assert 'type="password" id=' in html  # the secret stays a password input
+    assert "<script" not in html
+
+
+def test_rows_are_added_and_removed_by_submit_buttons_with_the_values_kept(client: Client):
+    page = client.open(Order)
+    path = client.path(page)
+    html = client.http.get(path).text
+    for _ in range(3):
+        shown = post(
+            client, path, html, {"name": "Ada", "lines._n": _count(html, "lines")}, action="add:lines"
+        )
+        assert shown.status_code == 200
+        html = shown.text
+    assert _count(html, "lines") == "3"
+    filled = {
+        "name": "Ada",
+        "lines._n": "3",
+        "lines.0.product": "tea",
+        "lines.1.product": "cake",
+        "lines.2.product": "jam",
+    }
+    shown = post(client, path, html, filled, action="remove:lines.1")
+    assert shown.status_code == 200
+    assert _count(shown.text, "lines") == "2"
+    assert 'name="lines.1.product" value="jam"' in shown.text
+    assert "cake" not in shown.text
+    assert 'value="Ada"' in shown.text
+
+
+def test_a_union_shows_the_fields_of_the_chosen_member_after_a_show_round_trip(client: Client):
+    page = client.open(Order)
+    path = client.path(page)
+    html = client.http.get(path).text
+    assert 'name="payment.holder"' in html
+    assert 'name="payment.vat_id"' not in html
+    shown = post(client, path, html, {"payment.kind": "invoice"}, action="show:payment")
+    assert 'name="payment.vat_id"' in shown.text
+    assert 'name="payment.holder"' not in shown.text
+    assert '<option value="invoice" selected' in shown.text
+
+
+def valid(**extra: str | list[str]) -> dict[str, str | list[str]]:
+    return {
+        "name": "Ada",
+        "address.street": "Main 1",
+        "lines._n": "2",
+        "lines.0.product": "tea",
+        "lines.0.qty": "2",
+        "lines.1.product": "cake",
+        "notes._n": "1",
+        "notes.0": "ring twice",
+        "payment.kind": "invoice",
+        "payment.vat_id": "EU123",
+        "labels._n": "2",
+        "labels.0.key": "floor",
+        "labels.0.value": "3",
+        "labels.1.key": "",
+        "labels.1.value": "",
+        "pin": "pin-7319",
+        **extra,
+    }
+
+
+def test_a_valid_nested_submit_becomes_the_typed_model(client: Client):
+    page = client.open(Order)
+    answered = client.submit(page, valid(**{"gift._on": "true", "gift.street": "Side 2"}))
+    assert answered.status_code == 200
+    assert "Thank you" in answered.text
+    answer = client.answer(page)
+    assert answer is not None
+    outcome = page_outcome(Order, answer)
+    assert isinstance(outcome, Accepted)
+    order = outcome.data
+    assert order.address.city == "Paris"
+    assert [(line.product, line.qty) for line in order.lines] == [("tea", 2), ("cake", 1)]
+    assert order.notes == ["ring twice"]
+    assert order.gift is not None
+    assert order.gift.street == "Side 2"
+    assert isinstance(order.payment, Invoice)
+    assert order.labels == {"floor": 3}
+    assert order.pin.get_secret_value() == "pin-7319"
+
+
+def test_an_unticked_optional_group_is_left_out_whatever_its_fields_hold(client: Client):
+    page = client.open(Order)
+    client.submit(page, valid(**{"gift.street": "ignored"}))
+    answer = client.answer(page)
+    assert answer is not None
+    assert "gift" not in answer.content
+
+
+def test_nested_errors_are_shown_at_their_field_in_plain_words_with_valid_parts_kept_and_secrets_cleared(
+    client: Client,
+):
+    page = client.open(Order)
+    refused = client.submit(
+        page,
+        valid(**{"address.street": "x", "lines.1.qty": "0", "payment.vat_id": "US9", "lines.0.qty": "two"}),
+    )
+    assert refused.status_code == 422
+    html = refused.text
+    assert "Enter a whole number" in html  # lines.0.qty, read before the model
+    assert client.answer(page) is None
+    refused = client.submit(
+        page, valid(**{"address.street": "x", "lines.1.qty": "0", "payment.vat_id": "US9"})
+    )
+    html = refused.text
+    assert re.search(r'name="address.street" value="x"[^>]*aria-invalid="true"', html)
+    assert "Enter at least 2 characters" in html
+    assert re.search(r'name="lines.1.qty" value="0"[^>]*aria-invalid="true"', html)
+    assert "Enter 1 or more" in html
+    assert "A VAT id starts with EU" in html
+    assert 'value="Ada"' in html  # a valid part kept
+    assert "pin-7319" not in html  # the secret is never sent back
+    assert "Enter it again" in html
+
+
+def test_a_list_over_its_row_limit_is_refused_before_anything_is_built(client: Client):
+    page = client.open(Order)
+    refused = client.submit(page, valid(**{"notes._n": "3", "notes.3": "one too many"}))
+    assert refused.status_code == 400
+    assert client.answer(page) is None
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "lines.0.__class__",
+        "lines.99999.product",
+        "lines.01.product",
+        "a..b",
+        "address",
+        "address.street.more",
+        "_n",
+        "labels.0.other",
+        "payment.nope",
+        "name.0",
+        "",
+    ],
+)
+def test_a_name_the_page_never_wrote_is_refused_whole_with_a_plain_400(client: Client, name: str):
+    page = client.open(Order)
+    refused = client.submit(page, valid(**{name: "x"}))
+    assert refused.status_code == 400
+    assert "The form could not be read" in refused.text
+    assert client.answer(page) is None
+
+
+def test_a_repeated_name_of_a_one_value_field_is_refused(client: Client):
+    page = client.open(Order)
+    html = client.http.get(client.path(page)).text
+    body = "&".join(f"{k}={v}" for k, v in valid().items() if isinstance(v, str))
+    body += f"&name=Eve&_csrf={client.csrf(html)}&_action=accept"
+    refused = client.http.post(
+        client.path(page),
+        content=body.encode(),
+        headers={"Origin": ORIGIN, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert refused.status_code == 400
+
+
+def test_an_action_on_a_path_that_is_no_list_is_refused(client: Client):
+    page = client.open(Order)
+    for action in ("add:name", "remove:lines.7", "remove:name.0", "show:address", "add:lines.0.qty", "jump"):
+        refused = client.submit(page, valid(), action=action)
+        assert refused.status_code == 400, action
+
+
+def test_decline_and_cancel_work_on_a_page_with_groups(client: Client):
+    page = client.open(Order)
+    declined = client.submit(page, {}, action="decline")
+    assert declined.status_code == 200
+    answer = client.answer(page)
+    assert answer is not None
+    assert answer.action == "decline"
+
+
+def _count(html: str, path: str) -> str:
+    found = re.search(rf'name="{re.escape(path)}._n" value="(\d+)"', html)
+    assert found is not None
+    return found.group(1)
+
+
+def order_server() -> MCPServer:
+    server = MCPServer("shop")
+    serve_pages(server, ORIGIN, poll_seconds=0.05)
+
+    @server.tool()
+    @elicits(Order)
+    async def place_order(ctx: ElicitContext) -> str:
+        result = await ctx.elicit_page(Order)
+        if isinstance(result, Accepted):
+            order = result.data
+            lines = ", ".join(f"{line.qty}x{line.product}" for line in order.lines)
+            return (
+                f"{order.name} {order.address.city} [{lines}] {type(order.payment).__name__} {order.labels}"
+            )
+        return type(result).__name__
+
+    return server
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", URL_ERAS)
+async def test_ctx_elicit_page_returns_the_nested_model_on_every_era_with_urls(era: str):
+    server = order_server()
+    browser = Browser(server)
+    fields = {k: v for k, v in valid().items() if isinstance(v, str)}
+    async with connect(server, era, elicitation_callback=answering(browser, fields)) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("place_order", {})
+    assert result.is_error is False, result
+    assert result.content[0].text == "Ada Paris [2xtea, 1xcake] Invoice {'floor': 3}"  # type: ignore[union-attr]
