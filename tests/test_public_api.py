@@ -82,6 +82,8 @@ FACES = {
         "PAGE_WORDS",
         "PagesNotServed",
         "PageSetupError",
+        "UploadedFile",  # issue 21: a page form's file field
+        "FileLimits",
     },
     "typed_elicit.logs": {"HideAnswerValues", "hide_answer_values"},
 }

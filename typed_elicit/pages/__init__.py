@@ -7,6 +7,11 @@ Needs the `pages` extra (Jinja2): `pip install 'typed-elicit[pages]'`.
 - `PageBrand`: the default page's title, logo and CSS variables.
 - `PAGE_WORDS`: what a page says about an invalid answer (override with `serve_pages(words=...)`).
 - `Identify`: the type of `serve_pages(identify=...)`, who the browser's user is.
+- `UploadedFile`: what a page form's file field holds (name, media type, bytes).
+- `FileLimits`: a file field's limits, `Annotated[UploadedFile, FileLimits(max_bytes=..., media_types=...)]`.
+
+A page form may hold nested models, lists of rows, optional groups, discriminated unions,
+`dict[str, X]` and files (docs/howto/page_shapes.md has the shapes and their limits).
 
 Errors: `PagesNotServed` and `PageSetupError` live in `typed_elicit.errors` (importable here too).
 """
@@ -14,13 +19,23 @@ Errors: `PagesNotServed` and `PageSetupError` live in `typed_elicit.errors` (imp
 from typing import Any
 
 from typed_elicit._core.deprecation import moved
+from typed_elicit._forms.files import FileLimits, UploadedFile
 from typed_elicit._views.words import PAGE_WORDS
 from typed_elicit.errors import PageSetupError, PagesNotServed
 from typed_elicit.pages._brand import PageBrand
 from typed_elicit.pages._config import Identify
 from typed_elicit.pages._serve import serve_pages
 
-__all__ = ["PAGE_WORDS", "Identify", "PageBrand", "PageSetupError", "PagesNotServed", "serve_pages"]
+__all__ = [
+    "PAGE_WORDS",
+    "FileLimits",
+    "Identify",
+    "PageBrand",
+    "PageSetupError",
+    "PagesNotServed",
+    "UploadedFile",
+    "serve_pages",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
@@ -17,6 +18,8 @@ from pydantic import BaseModel
 from typed_elicit._calls.plugs import PageAnswer, PageShape
 from typed_elicit._calls.state import PageRecord
 from typed_elicit.pages._config import PageConfig
+from typed_elicit.pages._files import delete_files, load_files
+from typed_elicit.pages._places import put_back
 from typed_elicit.pages._tickets import (
     ANSWER_PREFIX,
     KEPT_PREFIX,
@@ -93,28 +96,49 @@ class Pages:
     async def answer(self, page: PageRecord, wait: float | None) -> PageAnswer | None:
         """The page's answer: at once (`wait=None`), or as soon as it is submitted within `wait` seconds.
 
+        Its files are loaded from the store into their places (`UploadedFile`s).
+
         Raises:
             StoreUnavailable: If the store failed.
         """
         key = ANSWER_PREFIX + page.id
         store = store_for(self.server)
         sealed = await (store.get(key) if wait is None else wait_shared(store, key, wait))
-        return opened(self.server, key, sealed)
+        return await self._with_files(page, opened(self.server, key, sealed))
 
     async def take(self, page: PageRecord) -> bool:
         """Claim the page's answer for this round; False if a round took it already."""
         return await store_for(self.server).claim(TAKEN_PREFIX + page.id, page.expires_at)
 
     async def keep(self, page: PageRecord, answer: PageAnswer, until: float) -> None:
-        """Hold a taken answer, sealed, for the rest of its call (at most until `until`)."""
+        """Hold a taken answer, sealed, for the rest of its call (at most until `until`).
+
+        Its files travel inside the held answer, so their stored copies are deleted now.
+        """
         key = KEPT_PREFIX + page.id
-        await store_for(self.server).put(key, seal(self.server, key, answer_bytes(answer)), until)
+        store = store_for(self.server)
+        await store.put(key, seal(self.server, key, answer_bytes(answer)), until)
+        stored = opened(self.server, ANSWER_PREFIX + page.id, await store.get(ANSWER_PREFIX + page.id))
+        if stored is not None and stored[1]:
+            await delete_files(self.server, page.id, stored[1])
 
     async def kept(self, page: PageRecord) -> PageAnswer | None:
         """The answer `keep` holds, or None once it is released or expired."""
         key = KEPT_PREFIX + page.id
-        return opened(self.server, key, await store_for(self.server).get(key))
+        found = opened(self.server, key, await store_for(self.server).get(key))
+        return None if found is None else found[0]
 
     async def release(self, page: PageRecord) -> None:
-        """Forget the held answer (when its call ends)."""
+        """Forget the held answer (when its call ends), files and all."""
         await store_for(self.server).delete(KEPT_PREFIX + page.id)
+
+    async def _with_files(
+        self, page: PageRecord, found: tuple[PageAnswer, list[dict[str, Any]]] | None
+    ) -> PageAnswer | None:
+        if found is None:
+            return None
+        answer, refs = found
+        if not refs:
+            return answer
+        files = await load_files(self.server, page.id, refs)
+        return PageAnswer(answer.action, put_back(dict(answer.content), files))

@@ -25,7 +25,6 @@ from pydantic import BaseModel
 from typed_elicit._calls.plugs import PageAnswer, host_for, serve
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.text import strip_bidi
-from typed_elicit._forms.files import UploadedFile
 from typed_elicit._forms.page_check import validate_tree
 from typed_elicit._forms.page_tree import PageTree
 from typed_elicit._forms.reduce import Reduced, secret_fields
@@ -36,7 +35,17 @@ from typed_elicit._views.words import model_problems, page_words, tree_problems
 from typed_elicit.errors import InvalidResponse, PageSetupError
 from typed_elicit.pages._brand import PageBrand
 from typed_elicit.pages._config import PAGE_POLL_SECONDS, Identify, PageConfig
+from typed_elicit.pages._files import delete_files, store_files
 from typed_elicit.pages._host import Pages
+from typed_elicit.pages._multipart import (
+    MAX_BODY_BYTES,
+    BadBody,
+    RawFile,
+    boundary_of,
+    checked_files,
+    read_multipart,
+)
+from typed_elicit.pages._places import split_files
 from typed_elicit.pages._reading import LEFT_OUT, read_leaf
 from typed_elicit.pages._render import TEMPLATES, form_page, gone, not_found, plain, tree_page
 from typed_elicit.pages._tickets import (
@@ -57,10 +66,6 @@ from typed_elicit.pages._tree import (
     read_tree,
 )
 from typed_elicit.stores._config import store_for
-
-MAX_BODY_BYTES: Final = 256 * 1024
-"""The largest submitted form accepted, in bytes."""
-
 
 _CSRF_COOKIE: Final = "te_page_csrf"
 
@@ -332,23 +337,35 @@ async def _submit(
     if verdict == "other":
         logger.warning("page %s: a submit from another origin was refused", ticket.id[:8])
         return plain(config, 403, "Form not accepted", "The form was sent from another site.")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            return plain(config, 413, "Form too large", "The form holds more than this page accepts.")
-    try:
-        pairs = parse_qsl(
-            body.decode("utf-8"),
-            keep_blank_values=True,
-            strict_parsing=False,
-            max_num_fields=MAX_SUBMIT_FIELDS,
-        )
-    except (UnicodeDecodeError, ValueError):
-        return plain(config, 400, "Form not accepted", "The form could not be read.")
+    tree = record.tree
+    boundary = (
+        boundary_of(request.headers.get("content-type", "")) if tree is not None and tree.files else None
+    )
+    files: dict[str, RawFile] = {}
     data: dict[str, list[str]] = {}
-    for name, value in pairs:
-        data.setdefault(name, []).append(value)
+    if tree is not None and boundary is not None:
+        try:
+            data, files = await read_multipart(request, tree, boundary)
+        except BadBody as bad:
+            logger.warning("page %s: a multipart submit was refused (%d)", ticket.id[:8], bad.status)
+            return _refused_body(config, bad.status)
+    else:
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY_BYTES:
+                return _refused_body(config, 413)
+        try:
+            pairs = parse_qsl(
+                body.decode("utf-8"),
+                keep_blank_values=True,
+                strict_parsing=False,
+                max_num_fields=MAX_SUBMIT_FIELDS,
+            )
+        except (UnicodeDecodeError, ValueError):
+            return _refused_body(config, 400)
+        for name, value in pairs:
+            data.setdefault(name, []).append(value)
     cookie = request.cookies.get(_CSRF_COOKIE)
     token = (data.get("_csrf") or [""])[-1]
     if not cookie or not hmac.compare_digest(token.encode(), _csrf(ticket, cookie).encode()):
@@ -356,8 +373,8 @@ async def _submit(
         return plain(
             config, 403, "Form not accepted", "This form has expired in your browser. Reload the page."
         )
-    if record.tree is not None:
-        return await _submit_tree(server, config, ticket, model, record.tree, data, {}, token)
+    if tree is not None:
+        return await _submit_tree(server, config, ticket, model, tree, data, files, token)
     action = (data.get("_action") or ["accept"])[-1]
     if action in ("decline", "cancel"):
         return await _store_answer(server, config, ticket, PageAnswer(action))  # type: ignore[arg-type]
@@ -385,7 +402,7 @@ async def _submit_tree(
     model: type[BaseModel],
     tree: PageTree,
     data: dict[str, list[str]],
-    files: dict[str, UploadedFile],
+    raw_files: dict[str, RawFile],
     token: str,
 ) -> Any:
     """A submit of a page form with groups: an action shows the page again, else the answer is read."""
@@ -403,7 +420,9 @@ async def _submit_tree(
         return tree_page(config, ticket, tree, values=values, errors={}, csrf=token, files_again=tree.files)
     if action != "accept":
         return plain(config, 400, "Form not accepted", "The form could not be read.")
+    files, file_errors = checked_files(tree, raw_files, config.words)
     content, errors = read_tree(tree, data, files, config.words)
+    errors.update(file_errors)
     if not errors:
         try:
             validate_tree(model, tree, content)
@@ -418,10 +437,20 @@ async def _submit_tree(
     return await _store_answer(server, config, ticket, PageAnswer("accept", content))
 
 
+def _refused_body(config: PageConfig, status: int) -> Any:
+    if status == 413:
+        return plain(config, 413, "Form too large", "The form holds more than this page accepts.")
+    return plain(config, 400, "Form not accepted", "The form could not be read.")
+
+
 async def _store_answer(server: MCPServer, config: PageConfig, ticket: Ticket, answer: PageAnswer) -> Any:
     key = ANSWER_PREFIX + ticket.id
-    sealed = seal(server, key, answer_bytes(answer))
+    found = split_files(answer.content)[1]
+    refs = await store_files(server, ticket.id, ticket.expires_at, found) if found else None
+    sealed = seal(server, key, answer_bytes(answer, refs))
     if not await store_for(server).put(key, sealed, ticket.expires_at):
+        if refs:
+            await delete_files(server, ticket.id, refs)
         return gone(config)
     logger.info("page %s answered (%s)", ticket.id[:8], answer.action)
     if answer.action == "accept":

@@ -39,6 +39,7 @@ from typed_elicit._core import clock as _clock
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
 from typed_elicit._forms.reduce import Reduced, check_page, page_forms, page_reduced, shaped
 from typed_elicit.errors import OptionsError
+from typed_elicit.pages._places import from_json, inline, put_back, split_files
 from typed_elicit.stores._config import store_for
 from typed_elicit.stores._protocol import Store
 
@@ -199,14 +200,16 @@ async def load_ticket(server: MCPServer, page_id: str) -> Ticket | None:
     return ticket if ticket.id == page_id else None
 
 
-def opened(server: MCPServer, key: str, sealed: bytes | None) -> PageAnswer | None:
-    """The answer sealed under `key`, or None if there is none (or it is not ours)."""
+def opened(
+    server: MCPServer, key: str, sealed: bytes | None
+) -> tuple[PageAnswer, list[dict[str, Any]]] | None:
+    """The answer sealed under `key` and the references to its stored files, or None (none, or not ours)."""
     raw = None if sealed is None else unseal(server, key, sealed)
     if raw is None:
         return None
     try:
-        return answer_from_bytes(raw)
-    except (ValueError, TypeError):  # pragma: no cover - sealed by us, so well-formed
+        return answer_parts(raw)
+    except (ValueError, TypeError, KeyError):  # pragma: no cover - sealed by us, so well-formed
         return None
 
 
@@ -264,13 +267,30 @@ KEPT_PREFIX: Final = "page-kept:"
 """Where a 2026-07-28 call holds a page answer it took, until the call ends (at most its deadline)."""
 
 
-def answer_bytes(answer: PageAnswer) -> bytes:
-    """A page's answer as compact JSON (sealed before it reaches the store)."""
-    return json.dumps({"action": answer.action, "content": answer.content}, separators=(",", ":")).encode()
+def answer_bytes(answer: PageAnswer, refs: list[dict[str, Any]] | None = None) -> bytes:
+    """A page's answer as compact JSON (sealed before it reaches the store).
+
+    Its files (`UploadedFile`s in its content) are named by their place: by `refs`, the
+    references to their stored bytes (`typed_elicit.pages._files`), else with their bytes inline.
+    """
+    content, found = split_files(answer.content)
+    data: dict[str, Any] = {"action": answer.action, "content": content}
+    if found:
+        data["files"] = refs if refs is not None else inline(found)
+    return json.dumps(data, separators=(",", ":")).encode()
 
 
 def answer_from_bytes(raw: bytes) -> PageAnswer:
-    """An answer from `answer_bytes`.
+    """An answer from `answer_bytes` (its inline files put back; stored ones are not loaded here).
+
+    Raises:
+        ValueError: If `raw` is not one.
+    """
+    return answer_parts(raw)[0]
+
+
+def answer_parts(raw: bytes) -> tuple[PageAnswer, list[dict[str, Any]]]:
+    """An answer from `answer_bytes`, and the references to its stored files (to load).
 
     Raises:
         ValueError: If `raw` is not one.
@@ -283,4 +303,6 @@ def answer_from_bytes(raw: bytes) -> PageAnswer:
     content = data.get("content")
     if action not in ("accept", "decline", "cancel") or not isinstance(content, dict):
         raise ValueError("not a page answer")
-    return PageAnswer(action=action, content=cast("dict[str, Any]", content))
+    held, stored = from_json(data.get("files"))
+    content = put_back(cast("dict[str, Any]", content), held)
+    return PageAnswer(action=action, content=content), stored

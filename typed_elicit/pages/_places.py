@@ -1,0 +1,86 @@
+"""Where files are in a page answer: taken out before it is stored, put back when it is read.
+
+The answer's JSON names each file by its place (keys and list indexes from the top), with its
+bytes inline (an answer a call holds for the rest of its run) or a reference to the stored
+bytes (`typed_elicit.pages._files`).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping
+from typing import Any, cast
+
+from typed_elicit._forms.files import UploadedFile
+
+Place = list[str | int]
+"""Where a file is in an answer's content: keys and list indexes, from the top."""
+
+
+def split_files(content: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[Place, UploadedFile]]]:
+    """`content` without its files (each replaced by None), and each file with its place."""
+    found: list[tuple[Place, UploadedFile]] = []
+
+    def walk(value: Any, place: Place) -> Any:
+        if isinstance(value, UploadedFile):
+            found.append((place, value))
+            return None
+        if isinstance(value, dict):
+            return {k: walk(v, [*place, k]) for k, v in cast("dict[str, Any]", value).items()}
+        if isinstance(value, list):
+            return [walk(v, [*place, i]) for i, v in enumerate(cast("list[object]", value))]
+        return value
+
+    return walk(dict(content), []), found
+
+
+def put_back(content: dict[str, Any], files: list[tuple[Place, UploadedFile]]) -> dict[str, Any]:
+    """`content` with each file set at its place (a place that is not there is skipped)."""
+    for place, upload in files:
+        target: Any = content
+        for step in place[:-1]:
+            try:
+                target = target[step]
+            except (KeyError, IndexError, TypeError):
+                target = None
+                break
+        last = place[-1] if place else None
+        if isinstance(target, dict) and isinstance(last, str):
+            cast("dict[str, Any]", target)[last] = upload
+        elif isinstance(target, list) and isinstance(last, int):
+            rows = cast("list[object]", target)
+            if last < len(rows):
+                rows[last] = upload
+    return content
+
+
+def inline(files: list[tuple[Place, UploadedFile]]) -> list[dict[str, Any]]:
+    """Files as JSON with their bytes (base64), for an answer held sealed for the rest of its call."""
+    return [
+        {"place": place, "name": f.name, "type": f.media_type, "data": base64.b64encode(f.data).decode()}
+        for place, f in files
+    ]
+
+
+def from_json(entries: object) -> tuple[list[tuple[Place, UploadedFile]], list[dict[str, Any]]]:
+    """The files of an answer's JSON: those held inline, and the references to stored ones.
+
+    Raises:
+        ValueError: If `entries` is not what `inline` or `store_files` wrote.
+    """
+    if entries is None:
+        return [], []
+    if not isinstance(entries, list):
+        raise ValueError("not a page answer")
+    held: list[tuple[Place, UploadedFile]] = []
+    stored: list[dict[str, Any]] = []
+    for entry in cast("list[object]", entries):
+        if not isinstance(entry, dict):
+            raise ValueError("not a page answer")
+        item = cast("dict[str, Any]", entry)
+        if "data" in item:
+            data = base64.b64decode(item["data"], validate=True)
+            held.append((item["place"], UploadedFile(item["name"], item["type"], data)))
+        else:
+            stored.append(item)
+    return held, stored
