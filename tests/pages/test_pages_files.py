@@ -240,3 +240,49 @@ async def test_the_tool_gets_the_file_and_its_bytes_never_reach_the_client_or_th
     if era == "2026-07-28":  # taken and held by the call: the stored copy is deleted at once
         assert not [k for k in store.held() if k.startswith(FILE_PREFIX)]
     assert [k for k in store.held() if k.startswith(ANSWER_PREFIX)]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", URL_ERAS)
+async def test_the_ship_order_example_ships_the_nested_order_with_its_customs_form(era: str):
+    import runpy
+    from pathlib import Path
+
+    example = runpy.run_path(str(Path(__file__).resolve().parents[2] / "examples" / "ship_order.py"))
+    server = example["build_server"](ORIGIN)
+    http = httpx.AsyncClient(transport=httpx.ASGITransport(app=server.streamable_http_app()), base_url=ORIGIN)
+
+    async def open_url(request: UrlRequest) -> str:
+        path = request.url.removeprefix(ORIGIN)
+        page = await http.get(path)
+        token = re.search(r'name="_csrf" value="([0-9a-f]+)"', page.text)
+        assert token is not None
+        fields = {
+            "recipient": "Ada",
+            "address.street": "Rue 1",
+            "address.city": "Lyon",
+            "address.postcode": "69001",
+            "lines._n": "1",
+            "lines.0.product": "Tea",
+            "lines.0.quantity": "3",
+            "delivery.kind": "courier",
+            "delivery.slot": "afternoon",
+            "_csrf": token.group(1),
+            "_action": "accept",
+        }
+        done = await http.post(
+            path,
+            data=fields,
+            files={"customs": ("form.pdf", PDF, "application/pdf")},
+            headers={"Origin": ORIGIN},
+        )
+        assert done.status_code == 200, done.text
+        return "accept"
+
+    handler = elicitation_handler(no_form, url=open_url)
+    async with connect(server, era, elicitation_callback=handler) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("ship_order", {})
+    expected = f"Shipping 3 x Tea to Ada, Lyon by courier; customs form form.pdf ({len(PDF)} bytes)"
+    assert result.content[0].text == expected  # type: ignore[union-attr]
+    assert example["SHIPPED"][-1].delivery.slot == "afternoon"

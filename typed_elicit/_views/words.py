@@ -249,8 +249,8 @@ def tree_problems(
 
 
 def file_size_words(limit: int) -> str:
-    """A byte count as a person reads it: `5 MB`, `200 KB`, `12 bytes`."""
-    for unit, size in (("MB", 1024 * 1024), ("KB", 1024)):
+    """A byte count as a person reads it, in decimal units: `1 MB`, `2 KB`, `12 bytes`."""
+    for unit, size in (("MB", 1_000_000), ("KB", 1000)):
         if limit >= size:
             return f"{shown(round(limit / size, 1))} {unit}"
     return f"{limit} bytes"
