@@ -61,3 +61,17 @@ def test_a_browser_file_name_keeps_only_its_last_part_without_controls():
     assert file_name("a\x00b\u202ec.txt") == "abc.txt"
     assert file_name("/") == "file"
     assert len(file_name("x" * 1000)) == 255
+
+
+def test_a_model_holding_a_file_dumps_it_without_its_bytes_and_takes_only_an_uploaded_file():
+    from pydantic import BaseModel, ValidationError
+
+    class Holder(BaseModel):
+        scan: UploadedFile
+
+    held = Holder(scan=UploadedFile("a.txt", "text/plain", b"secret-bytes"))
+    assert held.model_dump() == {"scan": {"name": "a.txt", "media_type": "text/plain", "size": 12}}
+    assert "secret-bytes" not in held.model_dump_json()
+    assert "secret-bytes" not in repr(held)
+    with pytest.raises(ValidationError):
+        Holder.model_validate({"scan": {"name": "a.txt", "media_type": "text/plain", "data": b"forged"}})

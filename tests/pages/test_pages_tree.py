@@ -311,3 +311,32 @@ async def test_ctx_elicit_page_returns_the_nested_model_on_every_era_with_urls(e
             result = await client.call_tool("place_order", {})
     assert result.is_error is False, result
     assert result.content[0].text == "Ada Paris [2xtea, 1xcake] Invoice {'floor': 3}"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("action", ["add:lines.²", "remove:lines.²", "add:lines." + "9" * 5000, "show:"])
+def test_an_action_with_a_strange_index_is_refused_with_a_400_not_a_failure(client: Client, action: str):
+    page = client.open(Order)
+    refused = client.submit(page, valid(), action=action)
+    assert refused.status_code == 400
+
+
+def test_an_optional_union_left_unticked_is_none_and_ticked_is_its_member(client: Client):
+    @form(page=True)
+    class Maybe(BaseModel):
+        name: str
+        pay: Annotated[Card | Invoice, Field(discriminator="kind")] | None = None
+
+    page = client.open(Maybe)
+    assert 'name="pay._on"' in client.http.get(client.path(page)).text
+    client.submit(page, {"name": "a", "pay.kind": "card", "pay.holder": "ignored"})
+    answer = client.answer(page)
+    assert answer is not None
+    assert answer.content == {"name": "a"}
+    page = client.open(Maybe)
+    client.submit(page, {"name": "a", "pay._on": "true", "pay.kind": "card", "pay.holder": "Ada"})
+    answer = client.answer(page)
+    assert answer is not None
+    outcome = page_outcome(Maybe, answer)
+    assert isinstance(outcome, Accepted)
+    assert isinstance(outcome.data.pay, Card)
+    assert outcome.data.pay.holder == "Ada"

@@ -156,7 +156,7 @@ def leaf_at(tree: PageTree, path: str) -> Leaf | None:
     """The leaf an input named `path` is (`items.0.name`, `labels.0.value`), or None if it names no leaf."""
     head, _, last = path.rpartition(".")
     rows, _, index = head.rpartition(".")
-    if last == "value" and index.isdigit():
+    if last == "value" and _is_index(index):
         parent = node_at(tree, rows)
         if parent is not None and parent.kind == "pairs":
             return parent.value
@@ -180,7 +180,12 @@ def child_of(node: Node, part: str) -> Node | None:
     if node.kind == "group":
         return node.by_key.get(part)
     if node.kind == "rows":
-        return node.item if part.isdigit() and int(part) < node.max_rows else None
+        return node.item if _is_index(part) and int(part) < node.max_rows else None
     if node.kind == "union":
         return next((g.by_key[part] for g in node.groups.values() if part in g.by_key), None)
     return None
+
+
+def _is_index(part: str) -> bool:
+    """Whether `part` is a row index as a page writes it: ASCII digits, at most four of them."""
+    return 0 < len(part) <= 4 and part.isascii() and part.isdigit()

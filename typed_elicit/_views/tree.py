@@ -80,7 +80,7 @@ def rows_shown(node: Node, path: str, values: Mapping[str, list[str]]) -> int:
     given = values.get(f"{path}.{ROWS_SUFFIX}")
     low = node.min_rows if isinstance(node, Rows) else 0
     high = node.max_rows if isinstance(node, Rows | Pairs) else 0
-    if given and given[-1].isdigit() and len(given[-1]) <= 4:
+    if given and given[-1].isascii() and given[-1].isdigit() and len(given[-1]) <= 6:
         return max(low, min(int(given[-1]), high))
     return low
 

@@ -58,7 +58,7 @@ PAGE_WORDS: Final[Mapping[str, str]] = MappingProxyType(
         "file_type": "Choose a file of one of the types allowed",
         "file_mislabelled": "This file's contents do not match its type; choose another file",
         "file_again": "Choose the file again: a browser cannot keep a chosen file when a page is shown again",
-        "form_changed": "The form changed; check it and submit again",
+        "duplicate_key": "This key is given twice; give each key once",
     }
 )
 

@@ -34,6 +34,7 @@ from typed_elicit._forms.page_tree import (
     Union_,
 )
 from typed_elicit._views.tree import ON_SUFFIX, ROWS_SUFFIX, is_on, rows_shown
+from typed_elicit._views.words import said
 from typed_elicit.pages._reading import LEFT_OUT, read_leaf
 
 MAX_SUBMIT_FIELDS: Final = MAX_PAGE_INPUTS + 64
@@ -137,7 +138,7 @@ def apply_action(tree: PageTree, data: dict[str, list[str]], action: str) -> dic
             moved[name] = values
             continue
         head, dot, rest = name[len(prefix) :].partition(".")
-        if not head.isdigit() or int(head) < gone:
+        if not _INDEX.fullmatch(head) or int(head) < gone:
             moved[name] = values
         elif int(head) > gone:
             moved[f"{prefix}{int(head) - 1}{dot}{rest}"] = values
@@ -213,7 +214,7 @@ class _Reader:
                 if key == "":
                     continue  # an empty row is left out
                 if key in pairs:
-                    self.errors[f"{path}.{i}.key"] = "This key is given twice; give each key once"
+                    self.errors[f"{path}.{i}.key"] = said(self.words, "duplicate_key")
                 elif value is not LEFT_OUT:
                     pairs[key] = value
             return pairs
