@@ -11,7 +11,7 @@ import anyio
 import httpx2 as httpx
 import pytest
 from mcp.server.mcpserver import MCPServer
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.testclient import TestClient
 
 from tests.conftest import BOUND
@@ -286,3 +286,40 @@ async def test_the_ship_order_example_ships_the_nested_order_with_its_customs_fo
     expected = f"Shipping 3 x Tea to Ada, Lyon by courier; customs form form.pdf ({len(PDF)} bytes)"
     assert result.content[0].text == expected  # type: ignore[union-attr]
     assert example["SHIPPED"][-1].delivery.slot == "afternoon"
+
+
+class Receipt(BaseModel):
+    amount: int
+    image: Annotated[UploadedFile, FileLimits(max_bytes=1024, media_types=("image/png",))]
+
+
+@form(page=True)
+class Expenses(BaseModel):
+    receipts: list[Receipt] = Field(default_factory=list[Receipt], max_length=3)
+
+
+def test_files_inside_rows_reach_their_rows(client: Client):
+    page = client.open(Expenses)
+    html = client.http.get(client.path(page)).text
+    data = {"receipts._n": "2", "receipts.0.amount": "5", "receipts.1.amount": "7"}
+    done = client.http.post(
+        client.path(page),
+        data={**data, "_csrf": client.csrf(html), "_action": "accept"},
+        files=[
+            ("receipts.1.image", ("b.png", PNG + bytes(572), "image/png")),
+            ("receipts.0.image", ("a.png", PNG[:100], "image/png")),
+        ],
+        headers={"Origin": ORIGIN},
+    )
+    assert done.status_code == 200, done.text
+    answer = client.answer(page)
+    assert answer is not None
+    outcome = page_outcome(Expenses, answer)
+    assert isinstance(outcome, Accepted)
+    assert [(r.amount, r.image.name, r.image.size) for r in outcome.data.receipts] == [
+        (5, "a.png", 100),
+        (7, "b.png", 900),
+    ]
+    tree = page_reduced(Expenses).tree
+    assert tree is not None
+    assert multipart_limit(tree) == MAX_BODY_BYTES + 3 * (1024 + 4096) + 64 * 1024

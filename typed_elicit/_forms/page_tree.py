@@ -132,7 +132,7 @@ class Pairs:
 
 
 @dataclass(frozen=True)
-class Union_:
+class Choice:
     """A discriminated union of models: `tag` (the discriminator's wire name) picks one of `groups`."""
 
     key: str
@@ -146,7 +146,7 @@ class Union_:
     kind: Literal["union"] = "union"
 
 
-Node: TypeAlias = Leaf | FileField | Group | Rows | Pairs | Union_
+Node: TypeAlias = Leaf | FileField | Group | Rows | Pairs | Choice
 
 
 @dataclass(frozen=True)
@@ -418,7 +418,7 @@ class _Builder:
         optional: bool,
         depth: int,
         where: str,
-    ) -> Union_ | None:
+    ) -> Choice | None:
         """The choice of a discriminated union of models.
 
         Raises:
@@ -457,7 +457,7 @@ class _Builder:
                     groups[str(tag)] = group
         if failed:
             return None
-        return Union_(key, label, description, not optional, optional, tag_key, groups)
+        return Choice(key, label, description, not optional, optional, tag_key, groups)
 
     def item_leaf(self, annotation: Any, key: str, field_name: str, where: str) -> Leaf:
         """The leaf of a list's (or dict's values') plain item, reduced as a field of that type.

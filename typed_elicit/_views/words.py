@@ -19,7 +19,7 @@ from pydantic_core.core_schema import ErrorType
 
 from typed_elicit._core.text import escaped, quoted, strip_bidi
 from typed_elicit._forms.page_check import check_tree, node_at
-from typed_elicit._forms.page_tree import Node, PageTree, Pairs, Union_
+from typed_elicit._forms.page_tree import Choice, Node, PageTree, Pairs
 from typed_elicit._forms.spec import FieldSpec, FormSpec, check_content
 from typed_elicit.errors import PageSetupError
 
@@ -264,7 +264,7 @@ def _page_place(tree: PageTree, loc: tuple[int | str, ...]) -> tuple[str, Node |
         here: Node | None = node
         if here is None or isinstance(here, Pairs):
             break  # a dict's problems are told at the dict as a whole
-        if isinstance(here, Union_) and isinstance(item, str) and item in here.groups:
+        if isinstance(here, Choice) and isinstance(item, str) and item in here.groups:
             node = here.groups[item]  # pydantic names the chosen member by its tag
             continue
         parts.append(str(item))

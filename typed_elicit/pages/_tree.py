@@ -24,6 +24,7 @@ from typed_elicit._forms.page_check import child_of, node_at
 from typed_elicit._forms.page_tree import (
     MAX_PAGE_DEPTH,
     MAX_PAGE_INPUTS,
+    Choice,
     FileField,
     Group,
     Leaf,
@@ -31,7 +32,6 @@ from typed_elicit._forms.page_tree import (
     PageTree,
     Pairs,
     Rows,
-    Union_,
 )
 from typed_elicit._views.tree import ON_SUFFIX, ROWS_SUFFIX, is_on, rows_shown
 from typed_elicit._views.words import said
@@ -100,7 +100,7 @@ def _suffix_of(node: Node, part: str, tree: PageTree) -> bool:
         return part == ROWS_SUFFIX
     if isinstance(node, Group):
         return part == ON_SUFFIX and node.optional and node is not tree.root
-    if isinstance(node, Union_):
+    if isinstance(node, Choice):
         return part == node.tag or (part == ON_SUFFIX and node.optional)
     return False
 
