@@ -340,3 +340,22 @@ def test_an_optional_union_left_unticked_is_none_and_ticked_is_its_member(client
     assert isinstance(outcome, Accepted)
     assert isinstance(outcome.data.pay, Card)
     assert outcome.data.pay.holder == "Ada"
+
+
+def test_a_list_shows_its_min_length_rows_with_no_remove_button_and_tells_too_few_at_the_list(client: Client):
+    @form(page=True)
+    class AtLeastOne(BaseModel):
+        lines: list[Line] = Field(min_length=1, max_length=3)
+        codes: list[str] = Field(min_length=2, max_length=4)
+
+    page = client.open(AtLeastOne)
+    html = client.http.get(client.path(page)).text
+    assert 'name="lines.0.product"' in html  # min_length rows are shown from the start
+    assert '<label for="f1" dir="auto">product <span class="req"' in html  # its own name, not its path
+    assert "Remove row" not in html  # no row may go below min_length
+    refused = client.submit(
+        page, {"lines._n": "0", "lines.0.product": "tea", "codes._n": "2", "codes.0": "a"}
+    )
+    assert refused.status_code == 422
+    assert re.search(r'<fieldset class="rows invalid" id="f\d+">', refused.text)
+    assert "Add at least 2" in refused.text  # one code left empty: a row of a plain value is left out

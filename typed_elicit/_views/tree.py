@@ -45,6 +45,7 @@ class NodeView:
     rows: list[RowView] = dataclasses.field(default_factory=list["RowView"])
     count: int = 0
     can_add: bool = False
+    can_remove: bool = False
     optional: bool = False
     on: bool = False
     """An optional group or union: whether its box is ticked."""
@@ -131,7 +132,9 @@ class _Maker:
 
     def leaf(self, leaf: Leaf, path: str) -> FieldView:
         spec = dataclasses.replace(leaf.spec, name=path)
-        return field_view(spec, self.ids.next(), leaf.secret, self.values, self.errors.get(path), self.words)
+        view = field_view(spec, self.ids.next(), leaf.secret, self.values, self.errors.get(path), self.words)
+        view.label = strip_bidi(leaf.spec.label)  # the field's own title or name, not its path
+        return view
 
     def node(self, node: Node, path: str) -> NodeView:
         if node.kind == "leaf":
@@ -175,6 +178,7 @@ class _Maker:
         count = rows_shown(node, path, self.values)
         base.count = count
         base.can_add = count < node.max_rows
+        base.can_remove = count > (node.min_rows if node.kind == "rows" else 0)
         for i in range(count):
             row_path = f"{path}.{i}"
             row = RowView(i, row_path)
