@@ -133,7 +133,7 @@ async def test_a_real_browser_fills_a_page_with_groups_rows_a_choice_and_a_file(
     assert shipment.delivery.point == "PX-42"
     assert seen["rows"] == ["Tea", "Cake", "Jam"]
     assert seen["fourth"] == 0
-    assert "Postcode: Enter it in the expected format" in seen["alert"]
+    assert "Delivery address \u203a Postcode: Enter it in the expected format" in seen["alert"]
     assert seen["kept"] == "Jam"
     assert seen["file_after_error"] == ""
     assert "Choose the file again" in seen["html"][0]

@@ -210,6 +210,8 @@ def test_nested_errors_are_shown_at_their_field_in_plain_words_with_valid_parts_
     assert re.search(r'name="lines.1.qty" value="0"[^>]*aria-invalid="true"', html)
     assert "Enter 1 or more" in html
     assert "A VAT id starts with EU" in html
+    assert "address \u203a street: Enter at least 2 characters" in html  # the summary says where
+    assert "lines, row 2 \u203a qty: Enter 1 or more" in html
     assert 'value="Ada"' in html  # a valid part kept
     assert "pin-7319" not in html  # the secret is never sent back
     assert "Enter it again" in html

@@ -53,6 +53,8 @@ class NodeView:
     tag_name: str = ""
     hint: str | None = None
     accept: str = ""
+    where: str = ""
+    """The groups and rows above the node, as a person reads them (`Items, row 2`): for the error summary."""
 
 
 @dataclass
@@ -126,9 +128,16 @@ class _Maker:
         self.words = words
         self.again = again
         self.ids = _Ids()
+        self.trail: list[str] = []
 
-    def group_children(self, group: Group, prefix: str) -> list[NodeView]:
-        return [self.node(child, f"{prefix}{child.key}") for child in group.children]
+    def group_children(self, group: Group, prefix: str, where: str | None = None) -> list[NodeView]:
+        if where is not None:
+            self.trail.append(where)
+        try:
+            return [self.node(child, f"{prefix}{child.key}") for child in group.children]
+        finally:
+            if where is not None:
+                self.trail.pop()
 
     def leaf(self, leaf: Leaf, path: str) -> FieldView:
         spec = dataclasses.replace(leaf.spec, name=path)
@@ -139,7 +148,7 @@ class _Maker:
     def node(self, node: Node, path: str) -> NodeView:
         if node.kind == "leaf":
             view = self.leaf(node, path)
-            return NodeView("leaf", path, view.id, view.label, error=view.error, field=view)
+            return NodeView("leaf", path, view.id, view.label, error=view.error, field=view, where=self.where)
         ident = f"f{self.ids.next()}"
         base = NodeView(
             node.kind,
@@ -149,6 +158,7 @@ class _Maker:
             None if node.description is None else strip_bidi(node.description),
             node.required,
             self.errors.get(path),
+            where=self.where,
         )
         if node.kind == "file":
             base.accept = ",".join(node.limits.media_types)
@@ -160,7 +170,7 @@ class _Maker:
         if node.kind == "group":
             base.optional = node.optional
             base.on = not node.optional or is_on(path, self.values)
-            base.children = self.group_children(node, f"{path}.")
+            base.children = self.group_children(node, f"{path}.", base.label)
             return base
         if node.kind == "union":
             base.optional = node.optional
@@ -173,7 +183,7 @@ class _Maker:
                 {"value": t, "title": strip_bidi(node.groups[t].label), "selected": t == chosen} for t in tags
             ]
             base.error = base.error or self.errors.get(base.tag_name)
-            base.children = self.group_children(node.groups[chosen], f"{path}.")
+            base.children = self.group_children(node.groups[chosen], f"{path}.", base.label)
             return base
         count = rows_shown(node, path, self.values)
         base.count = count
@@ -202,8 +212,17 @@ class _Maker:
             elif node.item.kind == "leaf":
                 view = self.leaf(node.item, row_path)
                 view.label = f"{strip_bidi(node.label)} {i + 1}"
-                row.children = [NodeView("leaf", row_path, view.id, view.label, error=view.error, field=view)]
+                row.children = [
+                    NodeView(
+                        "leaf", row_path, view.id, view.label, error=view.error, field=view, where=self.where
+                    )
+                ]
             else:
-                row.children = self.group_children(node.item, f"{row_path}.")
+                row.children = self.group_children(node.item, f"{row_path}.", f"{base.label}, row {i + 1}")
             base.rows.append(row)
         return base
+
+    @property
+    def where(self) -> str:
+        """The groups and rows the maker is inside, as the error summary names them."""
+        return " \u203a ".join(self.trail)

@@ -111,8 +111,11 @@ def tree_page(
 ) -> Any:
     """The page of a form with groups (`tree_page.html`): fieldsets, rows, choices, files."""
     nodes = tree_views(tree, values, errors, config.words, files_again=files_again)
-    invalid = [(n.id, n.label, n.error) for n in _flat(nodes) if n.error]
-    shown = {n.path for n in _flat(nodes)}
+    flat = _flat(nodes)
+    invalid = [
+        (n.id, f"{n.where} \u203a {n.label}" if n.where else n.label, n.error) for n in flat if n.error
+    ]
+    shown = {n.path for n in flat}
     stray = [message for path, message in errors.items() if path not in shown]
     context = {
         "message": strip_bidi(ticket.message),
