@@ -290,12 +290,22 @@
     status(result.action === "accept" ? "Sent." : result.action === "decline" ? "Declined." : "Cancelled.");
   }
 
-  form.addEventListener("submit", function (event) {
-    event.preventDefault();
+  // A host's sandbox usually lacks `allow-forms`, where a submit event never fires: the
+  // buttons and the Enter key answer instead.
+  function submit() {
     if (question === null || answered) return;
     var content = collect();
     if (content !== null) answer({ action: "accept", content: content });
+  }
+  form.addEventListener("submit", function (event) { event.preventDefault(); submit(); });
+  form.addEventListener("keydown", function (event) {
+    var kind = event.target && event.target.type;
+    if (event.key === "Enter" && kind !== "checkbox" && event.target.tagName === "INPUT") {
+      event.preventDefault();
+      submit();
+    }
   });
+  document.getElementById("te-submit").addEventListener("click", submit);
   document.getElementById("te-decline").addEventListener("click", function () { answer({ action: "decline" }); });
   document.getElementById("te-cancel").addEventListener("click", function () { answer({ action: "cancel" }); });
 
