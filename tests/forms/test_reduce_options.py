@@ -9,13 +9,14 @@ from typing import Annotated, Any, Literal
 
 import pytest
 from hypothesis import given, settings
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, SecretStr, StringConstraints
 
 import typed_elicit._forms.defaults as defaults_module
 from tests.conftest import examples
 from tests.counting import CountingDict, CountingList, CountingMapping, CountingSequence
 from tests.spec_check import assert_spec_valid
 from typed_elicit import Choices, Titles, form, reduce_schema
+from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION as LATEST
 from typed_elicit._forms.reduce import schema_problems, shaped
 from typed_elicit._forms.spec import (
     MAX_OPTION_LENGTH,
@@ -25,7 +26,7 @@ from typed_elicit._forms.spec import (
 )
 from typed_elicit._forms.validate import validate_answer
 from typed_elicit.client import parse_requested_schema
-from typed_elicit.errors import OptionsError, SchemaError
+from typed_elicit.errors import InvalidResponse, OptionsError, SchemaError
 from typed_elicit.testing import invalid_answers, valid_answers
 
 ERAS = ("2025-06-18", "2025-11-25", "2026-07-28")
@@ -182,7 +183,7 @@ def test_every_problem_of_one_call_is_listed_in_the_models_field_order() -> None
         "Pick.nope",
         "Pick.ghost",
     ]
-    assert problems[0].endswith("must offer its options; pass options={name: [...]} to ctx.elicit")
+    assert problems[0].endswith("pass options={name: [...]} to ctx.elicit (or ctx.elicit_page)")
     assert problems[1] == "Pick.tags: offers 'x' more than once; offer each option once"
     assert "is not a Choices() field, so its options are fixed in the class" in problems[2]
     assert "the default '12' is refused by the field's own validation" in problems[3]
@@ -361,22 +362,61 @@ def test_checking_an_answer_to_a_shaped_question_builds_no_form_per_question() -
     assert second.form.by_name["account"].options[0].value == "c"  # built when asked for
 
 
-def test_a_page_form_with_a_choices_field_is_refused_at_import() -> None:
+def test_a_page_form_takes_choices_fields_and_asks_for_their_options_per_page() -> None:
     from typed_elicit import form
+    from typed_elicit._forms.reduce import check_page, page_reduced
 
-    with pytest.raises(
-        SchemaError, match=r"Paged\.account: a page question cannot take options per question"
-    ):
+    @form(page=True)
+    class Paged(BaseModel):
+        account: Annotated[str, Choices()]
+        api_key: SecretStr
 
-        @form(page=True)
-        class Paged(BaseModel):
-            account: Annotated[str, Choices()]
+    check_page(Paged)  # fine at import: options come with each page
+    with pytest.raises(OptionsError, match=r"account.*ctx\.elicit_page"):
+        page_reduced(Paged)
+    record = shaped(Paged, "2025-06-18", options={"account": {"a1": "Main", "a2": "Savings"}}, page=True)
+    assert record.protocol_version == LATEST  # a page is shaped in the newest revision, whatever asked
+    assert record.offered == {"account": frozenset({"a1", "a2"})}
+    assert [o.title for o in record.form.by_name["account"].options] == ["Main", "Savings"]
+    assert record.form.by_name["api_key"].kind == "string"  # a secret stays a page's field
+    answer = validate_answer(Paged, record, {"account": "a2", "api_key": "k"})
+    assert answer.account == "a2"
+    with pytest.raises(InvalidResponse, match="not one of the offered options"):
+        validate_answer(Paged, record, {"account": "a9", "api_key": "k"})
 
 
-# --- limits, checked first: the work done before a refusal is bounded by the limit ------------
-#
-# Each hostile argument is a counting container (tests/counting.py); a refusal must have read
-# at most about the limit's worth of it, however much it holds.
+def test_a_page_questions_options_and_defaults_are_checked_like_a_questions() -> None:
+    @form(page=True)
+    class Paged(BaseModel):
+        account: Annotated[str, Choices()]
+        note: str = ""
+
+    with pytest.raises(OptionsError) as caught:
+        shaped(Paged, LATEST, options={"account": [], "nope": ["x"]}, defaults={"account": "zz"}, page=True)
+    assert caught.value.fields == ("account", "nope")  # a default for ill-offered options is not judged
+    record = shaped(Paged, LATEST, options={"account": ["a", "b"]}, defaults={"account": "b"}, page=True)
+    assert record.fill == {"account": "b"}
+    again = shaped(Paged, LATEST, options={"account": ["a", "b"]}, defaults={"account": "b"}, page=True)
+    other = shaped(Paged, LATEST, options={"account": ["a", "c"]}, defaults={"account": "a"}, page=True)
+    assert again.digest == record.digest != other.digest  # pinned: other options are another page
+
+
+def test_a_page_questions_options_may_be_far_longer_than_a_questions_but_are_bounded() -> None:
+    from typed_elicit._forms.shaping import MAX_PAGE_SHAPE_LENGTH
+
+    @form(page=True)
+    class Paged(BaseModel):
+        account: Annotated[str, Choices()]
+
+    many = {
+        f"a{i:03d}": f"Account {i:03d} " + "x" * 60 for i in range(1000)
+    }  # ~80 KB: too much for a question
+    with pytest.raises(OptionsError, match="bytes of JSON"):
+        shaped(Paged, LATEST, options={"account": many})
+    assert len(shaped(Paged, LATEST, options={"account": many}, page=True).offered["account"]) == 1000
+    huge = {f"a{i:03d}": f"Account {i:03d} " + "x" * 300 for i in range(1000)}  # ~320 KB
+    with pytest.raises(OptionsError, match=f"more than the {MAX_PAGE_SHAPE_LENGTH} bytes"):
+        shaped(Paged, LATEST, options={"account": huge}, page=True)
 
 
 def test_a_million_options_are_refused_reading_none_of_them() -> None:

@@ -547,7 +547,7 @@ def test_a_failure_inside_the_handler_is_a_plain_page_without_a_traceback(
     def broken(model: object) -> object:
         raise RuntimeError(SECRET)
 
-    monkeypatch.setattr(_serve, "page_reduced", broken)
+    monkeypatch.setattr(_serve, "secret_fields", broken)
     page = client.http.get(client.path(ticket))
     assert page.status_code == 500
     assert "Traceback" not in page.text

@@ -536,10 +536,10 @@ EXPECTED_REFUSALS |= {
 }
 
 
-OUT_OF_BAND = {"link_bank", "drive_link"}
+OUT_OF_BAND = {"link_bank", "drive_link", "pay_invoice"}
 """Examples whose tools wait for a page (or end with -32042) that a scripted user cannot fill:
-tests/pages/test_pages_elicit.py, tests/calls/test_url_required.py and
-tests/pages/test_pages_browser.py run them."""
+tests/pages/test_pages_elicit.py, tests/pages/test_pages_options.py, tests/calls/test_url_required.py
+and tests/pages/test_pages_browser.py run them."""
 
 
 def example_servers() -> list[tuple[str, MCPServer[Any]]]:

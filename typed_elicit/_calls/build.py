@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from typed_elicit._calls.arguments import check_question, per_model
 from typed_elicit._calls.askers import Asker
 from typed_elicit._calls.call import Call
-from typed_elicit._calls.plugs import Preview, apps_for, host_for
+from typed_elicit._calls.plugs import PageShape, Preview, apps_for, host_for
 from typed_elicit._calls.policy import (
     URL_ON_UNSUPPORTED,
     OnUnsupported,
@@ -30,7 +30,15 @@ from typed_elicit._calls.questions import FormQuestion, PageQuestion, UrlQuestio
 from typed_elicit._calls.reach import shows_apps
 from typed_elicit._core.results import ElicitResult
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
-from typed_elicit._forms.reduce import OptionsArg, form_message, is_page_form, page_reduced, reduced, shaped
+from typed_elicit._forms.reduce import (
+    OptionsArg,
+    form_message,
+    is_page_form,
+    page_layout,
+    page_reduced,
+    reduced,
+    shaped,
+)
 from typed_elicit._forms.registry import app_view
 from typed_elicit.errors import AppViewError, ElicitArgumentError, PagesNotServed, SchemaError
 
@@ -51,13 +59,13 @@ def form_question(
     call: Call,
     model: type[M],
     message: str | None,
-    asker: str,
     timeout: float | None,
     retries: int | None,
     on_unsupported: OnUnsupported | None,
     options: Mapping[str, OptionsArg] | None,
     defaults: Mapping[str, object] | None,
     app: bool | Preview | None = None,
+    asker: str = "ctx.elicit",
 ) -> tuple[FormQuestion[M], Settings]:
     """The form question `asker` (`ctx.elicit`, `ctx.elicit_all`) asks, and its settings.
 
@@ -123,18 +131,32 @@ def url_question(
 
 
 def page_question(
-    call: Call, model: type[M], message: str | None, timeout: float | None
+    call: Call,
+    model: type[M],
+    message: str | None,
+    timeout: float | None,
+    options: Mapping[str, OptionsArg] | None = None,
+    defaults: Mapping[str, object] | None = None,
 ) -> tuple[PageQuestion[M], Settings]:
     """The page question `ctx.elicit_page` asks, its page minted once per call, and its settings.
 
+    With `options`/`defaults` the page is shaped for this question (`shaped(..., page=True)`):
+    its ticket carries them, so every replica shows the same form, and its pin on 2026-07-28
+    covers them (a re-run that offers other options is a `ReplayMismatch`).
+
     Raises:
         SchemaError: If no page can ask `model` (on every era).
+        OptionsError: If `options`/`defaults` do not fit `model`.
         PagesNotServed: If the server does not serve pages.
         ElicitArgumentError: If a setting is invalid.
     """
     check_question(model, message, "ctx.elicit_page")
     settings = resolve(call.policy, "ctx.elicit_page", timeout=timeout)
-    form = page_reduced(model)
+    if options is None and defaults is None:
+        form, shape = page_reduced(model), None
+    else:
+        form = shaped(model, LATEST_PROTOCOL_VERSION, options=options, defaults=defaults, page=True)
+        shape = PageShape.of(form, page_layout(model).keys, options)
     host = host_for(call.sdk.mcp_server)
     if host is None:
         raise PagesNotServed(call.sdk.mcp_server.name)
@@ -144,7 +166,7 @@ def page_question(
         call.pages[key] = host.mint(call.function, f"{call.function}:{request}", settings.timeout)
     text = form_message(model) if message is None else message
     principal = None if call.request is None else authenticated_principal(call.request)
-    return PageQuestion(key, text, model, form, call.pages[key], host, principal), settings
+    return PageQuestion(key, text, model, form, call.pages[key], host, principal, shape), settings
 
 
 async def ask_all(
@@ -168,7 +190,9 @@ async def ask_all(
     filled = per_model("defaults", settings.get("defaults"), models, "...")
     # Every question is built (and so checked) before any is sent, in the order given.
     asked = [
-        form_question(call, model, None, name, timeout, retries, policy, offers.get(model), filled.get(model))
+        form_question(
+            call, model, None, timeout, retries, policy, offers.get(model), filled.get(model), asker=name
+        )
         for model in models
     ]
     results: list[ElicitResult[Any] | None] = [None] * len(models)

@@ -125,7 +125,7 @@ class ElicitContext:
             on_unsupported: What to do if the client cannot be asked (`OnUnsupported`).
             options: Per `Choices()` field, the options offered: values, or value to title.
             defaults: Per field, the value the form is pre-filled with (and a left-out field gets).
-            app: Show the app view (`typed_elicit.apps`): None as `@form` says, False no, True/`Preview` yes.
+            app: Its app view: None per `@form`, False off, True/`Preview` on (`AppViewError` if not served).
 
         Returns:
             `Accepted(data)`, `Declined()` or `Cancelled()`.
@@ -140,12 +140,10 @@ class ElicitContext:
             ReplayMismatch: If a 2026-07-28 re-run asks another question at this position.
             FallbackNotInstalled: If the policy is `"fallback"` and `install_fallback` was not called.
             HookError: If an elicitation hook fails.
-            AppViewError: If `app` asks for an app view the server does not serve.
-            ElicitArgumentError: If an argument is invalid (a `TypeError` and a `ValueError`), or
-                the policy is `"fallback"` outside a tool.
+            ElicitArgumentError: An invalid argument (TypeError, ValueError), or "fallback" outside a tool.
         """
         question, settings = form_question(
-            self._call, model, message, "ctx.elicit", timeout, retries, on_unsupported, options, defaults, app
+            self._call, model, message, timeout, retries, on_unsupported, options, defaults, app
         )
         return await self._asker.ask(question, settings)
 
@@ -188,7 +186,13 @@ class ElicitContext:
         return await self._asker.ask(question, settings)
 
     async def elicit_page(
-        self, model: type[M], message: str | None = None, *, timeout: float | None = None
+        self,
+        model: type[M],
+        message: str | None = None,
+        *,
+        timeout: float | None = None,
+        options: Mapping[str, OptionsArg] | None = None,
+        defaults: Mapping[str, object] | None = None,
     ) -> ElicitResult[M]:
         """Ask the user to fill in `model` on a page of this server's own, and return their typed answer.
 
@@ -201,6 +205,8 @@ class ElicitContext:
             model: The pydantic model to fill in (secret fields allowed).
             message: The text above the form and in the consent question; None: the model's.
             timeout: Seconds for consent and page together; None: the decorator's, else the default.
+            options: Per `Choices()` field, the options the page offers: values, or value to title.
+            defaults: Per field, the value the page is pre-filled with (and a left-out field gets).
 
         Returns:
             `Accepted(data)`, `Declined()` or `Cancelled()` (the consent's, or the page's).
@@ -208,12 +214,13 @@ class ElicitContext:
         Raises:
             PagesNotServed: If the server does not serve pages.
             SchemaError: If `model` cannot be asked on a page.
+            OptionsError: If `options`/`defaults` do not fit `model`, before anything is sent.
             ElicitationUnsupported: If the client cannot be sent to a URL and the policy is not `"decline"`.
             ElicitationTimeout: If the page was not submitted within `timeout`.
             ClientError: If the client answered the consent with a JSON-RPC error (2025-11-25).
             ElicitArgumentError: If an argument is invalid (a `TypeError` and a `ValueError`).
         """
-        question, settings = page_question(self._call, model, message, timeout)
+        question, settings = page_question(self._call, model, message, timeout, options, defaults)
         return await self._asker.ask(question, settings)
 
     async def complete_url(self, elicitation_id: str) -> bool:

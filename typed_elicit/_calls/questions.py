@@ -25,14 +25,14 @@ from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ValidationError
 from typing_extensions import Self
 
-from typed_elicit._calls.plugs import PageAnswer, PageHost
+from typed_elicit._calls.plugs import PageAnswer, PageHost, PageShape
 from typed_elicit._calls.policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported
 from typed_elicit._calls.state import URL_QUESTION, PageRecord, QuestionId, model_id
 from typed_elicit._core.digests import url_digest
 from typed_elicit._core.results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from typed_elicit._forms.reduce import Reduced
 from typed_elicit._forms.spec import check_wire_value, too_many_keys
-from typed_elicit._forms.validate import validate_answer, validate_form
+from typed_elicit._forms.validate import validate_answer
 from typed_elicit._forms.wire import json_size
 from typed_elicit.errors import ElicitationUnsupported, InvalidResponse
 
@@ -362,6 +362,8 @@ class PageQuestion(Generic[M]):
         page: The call's record of the page (the same in every round).
         host: The pages of the call's server.
         principal: The call's authenticated principal, which the page is bound to; None if none.
+        shape: Its call-time options and defaults (`ctx.elicit_page(options=..., defaults=...)`),
+            which its ticket carries; None for the model's own page.
     """
 
     key: str
@@ -371,6 +373,7 @@ class PageQuestion(Generic[M]):
     page: PageRecord
     host: PageHost
     principal: str | None = None
+    shape: PageShape | None = None
     asker: str = "ctx.elicit_page"
 
     kind: ClassVar[Kind] = "page"
@@ -382,7 +385,7 @@ class PageQuestion(Generic[M]):
         Raises:
             StoreUnavailable: If the store failed.
         """
-        await self.host.open(self.page, self.model, self.message, function, self.principal)
+        await self.host.open(self.page, self.model, self.message, function, self.principal, self.shape)
 
     @property
     def consent(self) -> UrlQuestion:
@@ -393,8 +396,17 @@ class PageQuestion(Generic[M]):
 
     @property
     def id(self) -> QuestionId:
-        """Its consent's id: a recorded consent is pinned to the page's URL."""
-        return self.consent.id
+        """Its consent's id: a recorded consent is pinned to the page's URL (and a shaped page's form).
+
+        A page shaped at call time is pinned to its form's digest too, so a 2026-07-28 re-run
+        that offers other options or defaults is a `ReplayMismatch`, as for `ctx.elicit`.
+        """
+        pin = self.consent.id
+        if self.shape is None:
+            return pin
+        return pin.model_copy(
+            update={"digest": url_digest(f"{self.host.url(self.page)}\n{self.form.digest}")}
+        )
 
     @property
     def subject(self) -> str:
@@ -418,7 +430,7 @@ class PageQuestion(Generic[M]):
                 between the page and the call, naming fields only.
         """
         if action == "accept":
-            return Accepted(validate_form(self.model, self.form.form, content))
+            return Accepted(validate_answer(self.model, self.form, content, keep=False))
         return Declined() if action == "decline" else Cancelled()
 
     def answered(self, answer: PageAnswer) -> ElicitResult[M]:

@@ -78,11 +78,6 @@ def reduce_field(
     is_multi = False
     origin = get_origin(annotation)
     if is_choices:
-        if page:
-            raise FieldProblem(
-                "a page question cannot take options per question yet (ctx.elicit_page has no "
-                "options=); declare the options in the class with Literal[...] or a StrEnum"
-            )
         if titles is not None:
             raise FieldProblem(
                 "Titles(...) cannot title options given per question; pass titles with the options "

@@ -293,12 +293,15 @@ def has_options(prop: Mapping[str, Any]) -> bool:
     return "enum" in offer or "oneOf" in offer or "anyOf" in offer
 
 
-def with_options(prop: Mapping[str, Any], given: object, room: int) -> tuple[dict[str, Any], int, int]:
+def with_options(
+    prop: Mapping[str, Any], given: object, room: int, limit: int = MAX_QUESTION_SCHEMA_LENGTH
+) -> tuple[dict[str, Any], int, int]:
     """`prop` with the offered options: `enum` for plain values, titled `oneOf`/`anyOf` for titles.
 
     Counts and lengths are checked before anything is read (`len`), and the options are
-    read only until their JSON passes `room` bytes, so a hostile offer costs work bounded
-    by the limits, not by its size.
+    read only until their JSON passes `room` bytes (what is left of `limit`, the schema's
+    limit the message names), so a hostile offer costs work bounded by the limits, not by
+    its size.
 
     Returns:
         The property, and at least and at most how many bytes of JSON the options add.
@@ -341,7 +344,7 @@ def with_options(prop: Mapping[str, Any], given: object, room: int) -> tuple[dic
         most += 12 * text + (3 if title is None else 24)  # 12: the longest ASCII escape of a character
         if least > room:
             raise FieldProblem(
-                f"its options take more than the {MAX_QUESTION_SCHEMA_LENGTH} bytes of JSON a question's "
+                f"its options take more than the {limit} bytes of JSON a question's "
                 "schema may have (with the rest of the form); offer fewer or shorter options "
                 "(or ask in steps)"
             )

@@ -34,7 +34,7 @@ from typed_elicit._core.versions import (
     PROTOCOL_VERSIONS,
     ProtocolVersion,
 )
-from typed_elicit._forms.layout import lay_out, render
+from typed_elicit._forms.layout import render
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.options import Choices, Titles
 from typed_elicit._forms.parse import parse_requested_schema
@@ -49,6 +49,7 @@ from typed_elicit._forms.registry import (
     known,
     layout,
     page_forms,
+    page_layout,
 )
 from typed_elicit._forms.shaping import NO_OPTIONS, OptionsArg, options_error, shaped
 from typed_elicit._forms.spec import (
@@ -63,6 +64,7 @@ __all__ = [
     "Reduced",
     "Titles",
     "check_elicitable",
+    "check_page",
     "defer_schema_error",
     "deferring_schema_errors",
     "form",
@@ -71,6 +73,7 @@ __all__ = [
     "is_form",
     "is_page_form",
     "page_forms",
+    "page_layout",
     "page_reduced",
     "reduce_schema",
     "reduced",
@@ -129,7 +132,7 @@ def form(
         declare(model, message=message, page=page, app=app)
         try:
             if page:
-                page_reduced(model)
+                check_page(model)
             else:
                 layout(model)
         except SchemaError:
@@ -188,7 +191,7 @@ def schema_problems(model: type[BaseModel], *, protocol_version: ProtocolVersion
     """
     try:
         if is_page_form(model):
-            page_reduced(model)
+            check_page(model)
         else:
             check_elicitable(model, protocol_version)
     except SchemaError as exc:
@@ -213,6 +216,20 @@ def check_elicitable(model: type[BaseModel], protocol_version: ProtocolVersion) 
         reduced(model, protocol_version)
 
 
+def check_page(model: type[BaseModel]) -> None:
+    """Raise if no page can ask `model`; `Choices()` fields need no options here.
+
+    Args:
+        model: The response model.
+
+    Raises:
+        SchemaError: If the model cannot be asked on a page.
+        TypeError: If `model` is not a `pydantic.BaseModel` subclass.
+    """
+    with suppress(OptionsError):  # a model with Choices() fields is asked with its options
+        page_reduced(model)
+
+
 def page_reduced(model: type[BaseModel]) -> Reduced:
     """The record of `model` as a page question: like `reduced`, with secret fields allowed.
 
@@ -228,13 +245,17 @@ def page_reduced(model: type[BaseModel]) -> Reduced:
     Raises:
         SchemaError: If the model cannot be asked on a page (every rule of `reduce_schema`
             but the refusal of secrets).
+        OptionsError: If the model has `Choices()` fields (ask it with `shaped(..., page=True)`).
         TypeError: If `model` is not a `pydantic.BaseModel` subclass.
     """
     entry = known(model)
     if entry is not None and entry.page_record is not None:
         return entry.page_record
     entry = blueprint(model)
-    schema = render(model, lay_out(model, page=True, page_form=entry.page), LATEST_PROTOCOL_VERSION)
+    base = page_layout(model)
+    schema = render(model, base, LATEST_PROTOCOL_VERSION)
+    if base.choices:
+        raise options_error(model, [(name, NO_OPTIONS) for name in base.choices])
     entry.page_record = Reduced(LATEST_PROTOCOL_VERSION, schema, schema_digest(schema))
     return entry.page_record
 

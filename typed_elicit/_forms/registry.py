@@ -29,7 +29,17 @@ class Blueprint:
     Filled in as it is first needed; holds no reference to the class.
     """
 
-    __slots__ = ("app", "declared", "kinds", "layout", "message", "page", "page_record", "records")
+    __slots__ = (
+        "app",
+        "declared",
+        "kinds",
+        "layout",
+        "message",
+        "page",
+        "page_layout",
+        "page_record",
+        "records",
+    )
 
     def __init__(self) -> None:
         self.declared = False
@@ -42,10 +52,12 @@ class Blueprint:
         """The model reduced for form mode (`reduced`, `shaped`); None until first reduced."""
         self.records: dict[ProtocolVersion, Reduced] = {}
         """The record of a question about the model, per revision (`reduced`)."""
+        self.page_layout: Layout | None = None
+        """The model reduced for a page question (`page_reduced`, `shaped(page=True)`)."""
         self.page_record: Reduced | None = None
         """The record of a page question about the model (`page_reduced`)."""
-        self.kinds: dict[ProtocolVersion, FormSpec] = {}
-        """Per revision, the form a shaped question's answer is checked with (`Choices()` models)."""
+        self.kinds: dict[ProtocolVersion | None, FormSpec] = {}
+        """Per revision (None: a page's), the form a shaped question's answer is checked with."""
         self.app: object = None
         """`@form(app=...)`: None, or what `typed_elicit.apps` shows the model with (opaque here)."""
 
@@ -96,6 +108,19 @@ def layout(model: type[BaseModel]) -> Layout:
     if record.layout is None:
         record.layout = lay_out(model, page_form=record.page)
     return record.layout
+
+
+def page_layout(model: type[BaseModel]) -> Layout:
+    """The page layout of `model` (secret fields allowed), reduced on first use and kept in its blueprint.
+
+    Raises:
+        SchemaError: If no page can ask the model (not kept: asked again, it raises again).
+        TypeError: If `model` is not a `pydantic.BaseModel` subclass.
+    """
+    record = blueprint(model)
+    if record.page_layout is None:
+        record.page_layout = lay_out(model, page=True, page_form=record.page)
+    return record.page_layout
 
 
 def declare(model: type[BaseModel], *, message: str | None, page: bool, app: object = None) -> None:

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from typed_elicit._core.digests import schema_digest
 from typed_elicit._core.versions import (
+    LATEST_PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
     ProtocolVersion,
 )
@@ -25,7 +26,7 @@ from typed_elicit._forms.layout import Layout, newest_schema, render
 from typed_elicit._forms.options import has_options, offered_values, with_options
 from typed_elicit._forms.parse import parse_requested_schema
 from typed_elicit._forms.record import Reduced
-from typed_elicit._forms.registry import blueprint, layout
+from typed_elicit._forms.registry import blueprint, layout, page_layout
 from typed_elicit._forms.spec import (
     MAX_QUESTION_SCHEMA_LENGTH,
     FormSpec,
@@ -37,8 +38,15 @@ OptionsArg: TypeAlias = Sequence[str] | Mapping[str, str]
 """The options of one `Choices()` field: values, or value -> title (in the order shown)."""
 
 NO_OPTIONS = (
-    "is a Choices() field, so each question must offer its options; pass options={name: [...]} to ctx.elicit"
+    "is a Choices() field, so each question must offer its options; pass options={name: [...]} to "
+    "ctx.elicit (or ctx.elicit_page)"
 )
+
+MAX_PAGE_SHAPE_LENGTH = 262_144
+"""The most bytes of JSON a page question's schema may take with its options and defaults.
+
+A page's schema never travels to the client, but its call-time options and defaults are kept in
+the page's sealed ticket (in the store), so they are bounded too, more widely than a question's."""
 
 
 def options_error(model: type[BaseModel], problems: list[tuple[str, str]]) -> OptionsError:
@@ -54,6 +62,7 @@ def shaped(
     *,
     options: Mapping[str, OptionsArg] | None = None,
     defaults: Mapping[str, object] | None = None,
+    page: bool = False,
 ) -> Reduced:
     """The record of one question about `model`, shaped by per-question options and defaults.
 
@@ -68,6 +77,9 @@ def shaped(
         protocol_version: The negotiated revision.
         options: Per `Choices()` field name: its options as values, or value -> title.
         defaults: Per field name: the value the form is pre-filled with.
+        page: Shape a page question (`ctx.elicit_page`): the page layout (secret fields
+            allowed), the newest revision's shape whatever `protocol_version`, and
+            `MAX_PAGE_SHAPE_LENGTH` as the limit.
 
     Returns:
         The per-question record.
@@ -83,7 +95,10 @@ def shaped(
             f"protocol revision {protocol_version!r} has no elicitation; "
             f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
         )
-    base = layout(model)
+    if page:
+        protocol_version, base, limit = LATEST_PROTOCOL_VERSION, page_layout(model), MAX_PAGE_SHAPE_LENGTH
+    else:
+        base, limit = layout(model), MAX_QUESTION_SCHEMA_LENGTH
     render(model, base, protocol_version)  # the revision's own refusals (multi-select) first
     problems: list[tuple[str, str]] = []
     fields = len(base.keys)
@@ -122,9 +137,7 @@ def shaped(
             continue
         key = base.keys[name]
         try:
-            properties[key], low, high = with_options(
-                properties[key], given[name], MAX_QUESTION_SCHEMA_LENGTH - least
-            )
+            properties[key], low, high = with_options(properties[key], given[name], limit - least, limit)
         except FieldProblem as problem:
             problems.append((name, str(problem)))
             continue
@@ -140,24 +153,24 @@ def shaped(
         if name in base.choices and not has_options(prop):
             continue  # its options are wrong: already a problem
         try:
-            check_default_size(value, prop, MAX_QUESTION_SCHEMA_LENGTH - least)
+            check_default_size(value, prop, limit - least)
             wire = call_default(model, name, value, prop, protocol_version)
         except FieldProblem as problem:
             problems.append((name, str(problem)))
             continue
-        size = json_size(wire, MAX_QUESTION_SCHEMA_LENGTH) + len(',"default":')
+        size = json_size(wire, limit) + len(',"default":')
         least, most = least + size, most + size
         properties[key] = ordered({**prop, "default": wire})
         fill[key] = wire
         if key in required:
             required.remove(key)
-    if not problems and most > MAX_QUESTION_SCHEMA_LENGTH:
-        exact = json_size(newest_schema(properties, required), MAX_QUESTION_SCHEMA_LENGTH)
-        if exact > MAX_QUESTION_SCHEMA_LENGTH:
+    if not problems and most > limit:
+        exact = json_size(newest_schema(properties, required), limit)
+        if exact > limit:
             problems.append(
                 (
                     "(question)",
-                    f"its schema takes more than the {MAX_QUESTION_SCHEMA_LENGTH} bytes of JSON a question's "
+                    f"its schema takes more than the {limit} bytes of JSON a question's "
                     "schema may have; offer fewer or shorter options or defaults (or ask in steps)",
                 )
             )
@@ -174,14 +187,14 @@ def shaped(
         schema_digest(schema),
         types.MappingProxyType(fill),
         types.MappingProxyType(offered),
-        _kinds(model, base, protocol_version),
+        _kinds(model, base, None if page else protocol_version),
     )
 
 
-def _kinds(model: type[BaseModel], base: Layout, version: ProtocolVersion) -> FormSpec:
+def _kinds(model: type[BaseModel], base: Layout, version: ProtocolVersion | None) -> FormSpec:
     """The model's form with placeholder options: the kinds and formats every shaped question shares.
 
-    Made once per model and revision, kept in the model's blueprint.
+    Made once per model and revision (None: a page's, in the newest shape), kept in its blueprint.
     """
     kinds = blueprint(model).kinds
     if version in kinds:
@@ -192,7 +205,9 @@ def _kinds(model: type[BaseModel], base: Layout, version: ProtocolVersion) -> Fo
         properties[base.keys[name]] = with_options(
             prop, [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))], MAX_QUESTION_SCHEMA_LENGTH
         )[0]
-    schema = render(model, dataclasses.replace(base, properties=properties), version)
+    schema = render(
+        model, dataclasses.replace(base, properties=properties), version or LATEST_PROTOCOL_VERSION
+    )
     form = kinds[version] = parse_requested_schema(schema, cached=False)
     return form
 

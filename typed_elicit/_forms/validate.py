@@ -89,7 +89,9 @@ def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping
     return validate_form(model, form_of(model, schema), content, content)
 
 
-def validate_answer(model: type[M], record: Reduced, content: Mapping[str, Any] | None) -> M:
+def validate_answer(
+    model: type[M], record: Reduced, content: Mapping[str, Any] | None, *, keep: bool = True
+) -> M:
     """Validate accepted `content` against the question `record` describes, then against `model`.
 
     As `validate_content`, for a record from `reduced` or `shaped`: a field the answer
@@ -101,6 +103,8 @@ def validate_answer(model: type[M], record: Reduced, content: Mapping[str, Any] 
         model: The model the question was asked with.
         record: The record of the question the client was shown.
         content: The content of the client's `accept`, possibly None.
+        keep: Keep `content` in the `InvalidResponse` (False for a page's answer, which may
+            hold secrets: the error then keeps nothing).
 
     Returns:
         The validated model instance.
@@ -114,7 +118,7 @@ def validate_answer(model: type[M], record: Reduced, content: Mapping[str, Any] 
     if record.fill and (content is None or len(content) <= len(form.by_name)):  # else refused whole
         given = {k: v for k, v in (content or {}).items() if v is not None}
         filled = {**record.fill, **given}
-    return validate_form(model, form, filled, content, record.offered)
+    return validate_form(model, form, filled, content if keep else None, record.offered)
 
 
 def validate_form(

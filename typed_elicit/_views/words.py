@@ -11,7 +11,7 @@ import difflib
 import string
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Final, get_args
+from typing import Any, Final, cast, get_args
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
@@ -167,14 +167,26 @@ _OWN_PREFIXES: Final = {"value_error": "Value error, ", "assertion_error": "Asse
 
 
 def model_problems(
-    model: type[BaseModel], form: FormSpec, content: Mapping[str, Any], words: Mapping[str, str]
+    model: type[BaseModel],
+    form: FormSpec,
+    content: Mapping[str, Any],
+    words: Mapping[str, str],
+    offered: Mapping[str, frozenset[str]] | None = None,
 ) -> dict[str, str]:
     """What to tell the user of each field `model` refuses in `content`, by wire name (`""`: the whole form).
 
     `content` is what `_read_fields` made of the submit, which `validate_form` refused; the
-    model is asked again here for its errors' types and limits, never their wording. Never
-    empty, so a refused answer is never taken.
+    model is asked again here for its errors' types and limits, never their wording. A
+    `Choices()` field holding an option the page did not offer (`offered`, a forged submit)
+    is told to choose from the options shown. Never empty, so a refused answer is never taken.
     """
+    unoffered = {
+        key: said(words, "choices" if isinstance(content[key], list) else "choice")
+        for key, allowed in (offered or {}).items()
+        if key in content and not _offered(content[key], allowed)
+    }
+    if unoffered:
+        return unoffered
     cleaned, problems = check_content(form, content)
     try:
         if not problems:
@@ -187,6 +199,12 @@ def model_problems(
         return told
     # `_read_fields` makes only wire values and the model refused them (told above): a safe net only.
     return {name: said(words, "invalid") for name, _ in problems} or {"": said(words, "invalid")}
+
+
+def _offered(value: object, allowed: frozenset[str]) -> bool:
+    """Whether `value` (one option, or a list of them) holds only options in `allowed`."""
+    items = cast("list[object]", value) if isinstance(value, list) else [value]
+    return all(isinstance(item, str) and item in allowed for item in items)
 
 
 def _problem_words(error: ErrorDetails, spec: FieldSpec | None, words: Mapping[str, str]) -> str:

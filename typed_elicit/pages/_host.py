@@ -14,7 +14,7 @@ import uuid
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 
-from typed_elicit._calls.plugs import PageAnswer
+from typed_elicit._calls.plugs import PageAnswer, PageShape
 from typed_elicit._calls.state import PageRecord
 from typed_elicit.pages._config import PageConfig
 from typed_elicit.pages._tickets import (
@@ -62,7 +62,13 @@ class Pages:
         return self.config.link(page.id)
 
     async def open(
-        self, page: PageRecord, model: type[BaseModel], message: str, function: str, principal: str | None
+        self,
+        page: PageRecord,
+        model: type[BaseModel],
+        message: str,
+        function: str,
+        principal: str | None,
+        shape: PageShape | None = None,
     ) -> None:
         """Store the page's sealed ticket, bound to the call and its authenticated `principal` (once a page).
 
@@ -79,6 +85,7 @@ class Pages:
             principal=principal,
             expires_at=page.expires_at,
             csrf_key=secrets.token_hex(32),
+            shape=None if shape is None else {"options": shape.options, "defaults": shape.defaults},
         )
         key = TICKET_PREFIX + page.id
         await store_for(self.server).put(key, seal(self.server, key, ticket.to_bytes()), page.expires_at)

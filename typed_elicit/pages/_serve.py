@@ -25,9 +25,9 @@ from pydantic import BaseModel
 from typed_elicit._calls.plugs import PageAnswer, host_for, serve
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.text import strip_bidi
-from typed_elicit._forms.reduce import page_reduced, secret_fields
+from typed_elicit._forms.reduce import Reduced, secret_fields
 from typed_elicit._forms.spec import FormSpec
-from typed_elicit._forms.validate import validate_form
+from typed_elicit._forms.validate import validate_answer
 from typed_elicit._forms.wire import check_date, check_datetime, check_email, check_uri
 from typed_elicit._views.fields import CHECKED, UNCHECKED
 from typed_elicit._views.fields import TEMPLATES as FIELD_TEMPLATES
@@ -251,7 +251,10 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
             return not_found(config)
     if await store_for(server).get(ANSWER_PREFIX + ticket.id) is not None:
         return gone(config)
-    form = page_reduced(model).form
+    record = ticket.record(model)
+    if record is None:  # the model changed since the call shaped the page
+        return not_found(config)
+    form = record.form
     secret = secret_fields(model)
     if request.method == "GET":
         nonce = secrets.token_urlsafe(24)
@@ -266,7 +269,7 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
             max_age=max(1, math.ceil(ticket.expires_at - _clock.now())),
         )
         return response
-    return await _submit(server, config, request, ticket, model, form, secret)
+    return await _submit(server, config, request, ticket, model, record, secret)
 
 
 def _csrf(ticket: Ticket, nonce: str) -> str:
@@ -295,9 +298,10 @@ async def _submit(
     request: Any,
     ticket: Ticket,
     model: type[BaseModel],
-    form: FormSpec,
+    record: Reduced,
     secret: frozenset[str],
 ) -> Any:
+    form = record.form
     verdict = _same_origin(config, request)
     if verdict == "unsaid":
         logger.warning("page %s: a submit without Origin or Referer was refused", ticket.id[:8])
@@ -340,9 +344,9 @@ async def _submit(
     content, errors = _read_fields(form, data, config.words)
     if not errors:
         try:
-            validate_form(model, form, content)
+            validate_answer(model, record, content, keep=False)
         except InvalidResponse:
-            errors = model_problems(model, form, content, config.words)
+            errors = model_problems(model, form, {**record.fill, **content}, config.words, record.offered)
     if errors:
         logger.info("page %s: an answer with %d invalid field(s) was shown again", ticket.id[:8], len(errors))
         kept = {name: values for name, values in data.items() if name in form.by_name and name not in secret}

@@ -36,7 +36,9 @@ from pydantic import BaseModel
 from typed_elicit._calls.plugs import PageAnswer
 from typed_elicit._calls.state import model_id
 from typed_elicit._core import clock as _clock
-from typed_elicit._forms.reduce import page_forms, page_reduced
+from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
+from typed_elicit._forms.reduce import Reduced, check_page, page_forms, page_reduced, shaped
+from typed_elicit.errors import OptionsError
 from typed_elicit.stores._config import store_for
 from typed_elicit.stores._protocol import Store
 
@@ -76,6 +78,26 @@ class Ticket:
     """The authenticated principal of the call, or None on an unauthenticated transport."""
     expires_at: float
     csrf_key: str
+    shape: dict[str, Any] | None = None
+    """A page shaped at call time: `{"options": ..., "defaults": ...}` (`PageShape`); None if not."""
+
+    def record(self, model: type[BaseModel]) -> Reduced | None:
+        """The form this page shows and checks answers against: the model's, shaped as the call shaped it.
+
+        None if the model no longer takes the call's options or defaults (another version of it).
+        """
+        if self.shape is None:
+            return page_reduced(model)
+        try:
+            return shaped(
+                model,
+                LATEST_PROTOCOL_VERSION,
+                options=self.shape.get("options"),
+                defaults=self.shape.get("defaults"),
+                page=True,
+            )
+        except OptionsError:
+            return None
 
     def to_bytes(self) -> bytes:
         """The ticket as compact JSON."""
@@ -132,7 +154,7 @@ def register_model(model: type[BaseModel]) -> str:
     Raises:
         SchemaError: If the model cannot be asked on a page.
     """
-    page_reduced(model)
+    check_page(model)
     name = model_id(model)
     _models[name] = weakref.ref(model)
     return name
