@@ -1,0 +1,314 @@
+"""Issue 23's proof in a real host: app-rendered questions through the official MCP Apps host bridge.
+
+A real uvicorn MCP server (streamable HTTP) runs a tool that asks a form question; a real
+`mcp.Client` answers it through the client half's `elicitation_handler(form=..., app=...)`,
+whose app renderer is `ChromiumAppHost`: headless Chromium opens the test host page
+(tests/apps/host/), which renders the server's `ui://` resource with ext-apps 2.0.4's
+`AppBridge` through a sandbox proxy on a second origin, forwards the `elicitation/create` to the
+app as the draft says (SEP-3118 / ext-apps PR 733), checks the app's `ElicitResult` against the
+`requestedSchema` itself, and returns it. A scripted person fills, submits, declines, cancels
+inside the app frame; one invalid try is caught by the app's own check; a forged out-of-range
+answer that gets past the host is refused by the server's re-validation (it asks again). A
+client without the app capability gets the plain form. On 2025-11-25 (push) and 2026-07-28
+(rounds). `UPDATE_SCREENSHOTS=1` writes docs/img/app-view*.png.
+
+Needs `chromium`, the `playwright` package (dev extra) and `npm`: the test runs
+`tests/apps/host/install.sh` itself (pinned `npm ci` + an esbuild bundle; a no-op when done).
+Without them the test is skipped, except under CI (`CI=true`), where it fails saying what to install.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+import pytest
+import uvicorn
+from mcp.client import ClientRequestContext
+from mcp.server.mcpserver import MCPServer
+
+from tests.apps.host_renderer import BUNDLE, HOST_DIR, AppView, ChromiumAppHost, serve_host, trace_events
+
+# --- SWAP at merge: the server and client half under test ----------------------------------------
+# Until `typed_elicit.apps` lands these are the stand-ins of tests/apps/standin.py. At merge point
+# them at the real ones: `build_server` -> a typed_elicit server whose tool is
+# `@elicits(Offsite, retries=1)` + `await ctx.elicit(Offsite)` with Offsite opted into its app view;
+# `AppRequest`/`AppCannotRender`/`elicitation_handler` -> typed_elicit.client's; APP_CLIENT_EXTENSIONS
+# -> whatever makes the client advertise the ui `elicitation` member.
+from tests.apps.standin import (
+    APP_CLIENT_EXTENSIONS,
+    RESOURCE_URI,
+    AppRequest,
+    elicitation_handler,
+    fetch_app_request,
+)
+from tests.apps.standin import build_standin_server as build_server
+from tests.conftest import _Uvicorn
+from typed_elicit import Accepted, Cancelled, Declined
+from typed_elicit.client import FormRequest
+from typed_elicit.testing import connect
+
+# --------------------------------------------------------------------------------------------------
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+BROWSER_BOUND = 60.0
+"""Seconds one whole call (every view of it) may take before the test fails."""
+ERAS = ["2025-11-25", "2026-07-28"]
+INSTALL = HOST_DIR / "install.sh"
+
+pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.slow]
+
+
+def _install_host() -> None:
+    """Run tests/apps/host/install.sh when npm is here (idempotent: well under a second when installed)."""
+    if shutil.which("npm") is None:
+        return
+    done = subprocess.run([str(INSTALL)], capture_output=True, text=True, timeout=300, check=False)
+    if done.returncode != 0:
+        pytest.fail(f"tests/apps/host/install.sh failed:\n{done.stderr[-2000:]}")
+
+
+def _browser_or_skip() -> Any:
+    _install_host()
+    missing = []
+    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+        missing.append(f"Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        missing.append("the playwright package (pip install -e '.[dev]')")
+        async_playwright = None
+    if not BUNDLE.is_file():
+        missing.append("npm, to install the test host (apt-get install -y npm; tests/apps/host/install.sh)")
+    if missing:
+        message = "the app host test needs " + " and ".join(missing)
+        if os.environ.get("CI"):
+            pytest.fail(message + "; .ci/run installs Chromium and runs tests/apps/host/install.sh")
+        pytest.skip(message)
+    return async_playwright
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Any]:
+    async_playwright = _browser_or_skip()
+    async with async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+@asynccontextmanager
+async def serving(build: Callable[[str], MCPServer]) -> AsyncIterator[str]:
+    """Serve the server `build(origin)` makes on a loopback port; yields its MCP URL."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        origin = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        http = _Uvicorn(
+            uvicorn.Config(build(origin).streamable_http_app(), log_level="warning", lifespan="on")
+        )
+        async with anyio.create_task_group() as group:
+            group.start_soon(http.serve, [sock])
+            with anyio.fail_after(10):
+                await http.ready.wait()
+            try:
+                yield f"{origin}/mcp"
+            finally:
+                http.should_exit = True
+
+
+async def no_form(request: FormRequest) -> Any:
+    raise AssertionError("an app-capable client shows the app, not the plain form")
+
+
+async def call(
+    era: str, browser: Any, persons: list[Any], *, form: Any = no_form, shots: dict[int, Path] | None = None
+) -> tuple[types.CallToolResult, ChromiumAppHost]:
+    """Call the tool once with an app-capable client whose renderer is the Chromium host."""
+    async with serve_host() as origins, serving(build_server) as endpoint:
+        host = ChromiumAppHost(browser, origins, persons, server_name="offsite-desk", shots=shots or {})
+        handler = elicitation_handler(form, app=host)
+        async with connect(
+            endpoint, era, elicitation_callback=handler, extensions=APP_CLIENT_EXTENSIONS
+        ) as client:
+            with anyio.fail_after(BROWSER_BOUND):
+                result = await client.call_tool("book_offsite", {})
+    return result, host
+
+
+def text(result: types.CallToolResult) -> str:
+    assert isinstance(result.content[0], types.TextContent), result
+    return result.content[0].text
+
+
+async def fill(view: AppView, organiser: str, city: str, seats: str) -> None:
+    await view.app.get_by_label("Organiser").fill(organiser)
+    await view.app.get_by_label("City").select_option(city)
+    await view.app.get_by_label("Seats").fill(seats)
+
+
+async def submit(view: AppView) -> None:
+    await view.app.get_by_role("button", name="Submit").click()
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_person_fills_the_app_in_a_real_host_and_the_tool_gets_the_typed_answer(
+    era: str, browser: Any, tmp_path: Path
+):
+    seen: dict[str, Any] = {}
+
+    async def person(view: AppView) -> None:
+        await fill(view, "Ada", "porto", "40")  # out of range: the app's own check catches it
+        await view.app.get_by_label("Vegetarian menu").check()
+        await submit(view)
+        seen["alert"] = await view.app.get_by_role("alert").inner_text()
+        await view.settled()
+        await view.page.screenshot(path=str(tmp_path / "app-view-error.png"))
+        await view.app.get_by_label("Seats").fill("6")
+        await submit(view)
+
+    result, host = await call(era, browser, [person], shots={0: tmp_path / "app-view.png"})
+
+    assert text(result) == "Booked 6 seats in porto for Ada, vegetarian"
+    [rendered] = host.rendered
+    assert rendered.outcome == "result"
+    assert rendered.request.resource_uri == RESOURCE_URI
+    assert rendered.request.protocol_version == era
+    assert rendered.request.params.meta == {"ui": {"resourceUri": RESOURCE_URI}}
+    assert "Seats" in seen["alert"]
+    assert "12" in seen["alert"]
+    events = trace_events(rendered)
+    # The bridge conversation, in the draft's order: proxy, ui/initialize (with the app's elicitation
+    # capability), initialized, size changes, elicitation/create, ONE result (the invalid try never
+    # left the app), teardown answered.
+    assert events[:3] == ["sandbox-proxy-ready", "ui/initialize", "initialized"]
+    assert rendered.trace[1]["appCapabilities"] == {"elicitation": {}}
+    assert events.count("elicitation/create") == 1
+    assert events.count("elicit-result") == 1
+    assert "size-changed" in events
+    assert events[-1] == "teardown-answered"
+    assert not {"tools/call", "open-link", "message"} & set(events)  # the app never retries or leaves
+    assert [
+        line for line in rendered.console if "Content Security Policy" in line or "pageerror" in line
+    ] == []
+    if os.environ.get("UPDATE_SCREENSHOTS") and era == "2026-07-28":
+        for name in ("app-view.png", "app-view-error.png"):
+            shutil.copyfile(tmp_path / name, DOCS_IMG / name)
+
+
+@pytest.mark.parametrize("era", ERAS)
+@pytest.mark.parametrize("button", ["Decline", "Cancel"])
+async def test_decline_and_cancel_in_the_app_reach_the_tool_as_they_are(era: str, button: str, browser: Any):
+    async def person(view: AppView) -> None:
+        await view.app.get_by_label("Organiser").fill("Ada")
+        await view.app.get_by_role("button", name=button).click()
+
+    result, host = await call(era, browser, [person])
+
+    assert text(result) == {"Decline": "declined", "Cancel": "cancelled"}[button]
+    assert host.rendered[0].result == {"action": button.lower()}  # no content travels with it
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_forged_out_of_range_answer_past_the_host_is_refused_by_the_server_which_asks_again(
+    era: str, browser: Any
+):
+    async def person(view: AppView) -> None:
+        await fill(view, "Ada", "faro", "3")
+        await submit(view)
+
+    async with serve_host() as origins, serving(build_server) as endpoint:
+        host = ChromiumAppHost(browser, origins, [person, person], server_name="offsite-desk")
+        asked: list[types.ElicitRequestFormParams] = []
+
+        async def lying_client(
+            context: ClientRequestContext, params: types.ElicitRequestParams
+        ) -> types.ElicitResult:
+            # A client that renders the app, then forges the answer the host returned: the server
+            # must not trust it.
+            assert isinstance(params, types.ElicitRequestFormParams)
+            asked.append(params)
+            request = await fetch_app_request(context, params)
+            assert isinstance(request, AppRequest)
+            result = await host(request)
+            if len(asked) == 1:
+                return types.ElicitResult(action="accept", content={**(result.content or {}), "seats": 99})
+            return result
+
+        async with connect(
+            endpoint, era, elicitation_callback=lying_client, extensions=APP_CLIENT_EXTENSIONS
+        ) as client:
+            with anyio.fail_after(BROWSER_BOUND):
+                result = await client.call_tool("book_offsite", {})
+
+    assert text(result) == "Booked 3 seats in faro for Ada"
+    assert len(asked) == 2  # refused once, asked again, in the app again
+    assert "could not be used" in asked[1].message
+    assert "seats" in asked[1].message
+    assert "99" not in asked[1].message  # the refusal never quotes the answer
+    assert asked[1].meta == {"ui": {"resourceUri": RESOURCE_URI}}
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_the_host_refuses_an_app_answer_outside_the_schema_and_shows_its_plain_form_instead(
+    era: str, browser: Any
+):
+    forms: list[FormRequest] = []
+
+    async def form(request: FormRequest) -> Accepted[Any] | Declined | Cancelled:
+        forms.append(request)
+        return request.accept({"organiser": "Grace", "city": "faro", "seats": 2})
+
+    async def nobody(view: AppView) -> None:
+        return None  # the hostile app answers by itself
+
+    hostile = (Path(__file__).parent / "hostile_view.html").read_text()
+    async with serve_host() as origins, serving(build_server) as endpoint:
+        host = ChromiumAppHost(browser, origins, [nobody], server_name="offsite-desk", view_html=hostile)
+        handler = elicitation_handler(form, app=host)
+        async with connect(
+            endpoint, era, elicitation_callback=handler, extensions=APP_CLIENT_EXTENSIONS
+        ) as client:
+            with anyio.fail_after(BROWSER_BOUND):
+                result = await client.call_tool("book_offsite", {})
+
+    assert text(result) == "Booked 2 seats in faro for Grace"  # the plain form's answer, not the app's
+    [rendered] = host.rendered
+    assert rendered.outcome == "fallback"
+    assert rendered.reason is not None
+    assert "seats: above maximum" in rendered.reason
+    assert "smuggled: not a field of the form" in rendered.reason
+    assert "99" not in rendered.reason  # the host names fields and rules, never values
+    assert trace_events(rendered)[-2:] == ["teardown-answered", "refused"]
+    assert len(forms) == 1
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_client_without_the_app_capability_gets_the_plain_form(era: str):
+    seen: list[FormRequest] = []
+
+    async def form(request: FormRequest) -> Accepted[Any] | Declined | Cancelled:
+        seen.append(request)
+        return request.accept({"organiser": "Grace", "city": "lisbon"})
+
+    async def raw(context: ClientRequestContext, params: types.ElicitRequestParams) -> Any:
+        assert isinstance(params, types.ElicitRequestFormParams)
+        assert params.meta is None  # no `_meta.ui.resourceUri` for a client that did not ask for apps
+        return await elicitation_handler(form)(context, params)
+
+    async with serving(build_server) as endpoint, connect(endpoint, era, elicitation_callback=raw) as client:
+        with anyio.fail_after(BROWSER_BOUND):
+            result = await client.call_tool("book_offsite", {})
+
+    assert text(result) == "Booked 4 seats in lisbon for Grace"
+    assert len(seen) == 1
