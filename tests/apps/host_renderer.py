@@ -24,11 +24,13 @@ from typing import Any
 import anyio
 import mcp_types as types
 import uvicorn
+from mcp.client import ClientRequestContext
+from mcp.server.apps import APP_MIME_TYPE
 from starlette.applications import Starlette
 from starlette.responses import FileResponse
 from starlette.routing import Route
 
-from tests.apps.standin import AppCannotRender, AppRequest
+from tests.apps.under_test import AppCannotRender, AppRequest
 from tests.conftest import _Uvicorn
 
 HOST_DIR = Path(__file__).resolve().parent / "host"
@@ -193,8 +195,22 @@ class ChromiumAppHost:
         )
         self.rendered.append(rendered)
         if rendered.outcome != "result":
-            raise AppCannotRender(rendered.reason or "the host fell back to its form")
+            raise AppCannotRender(request.resource_uri, rendered.reason or "the host fell back to its form")
         return types.ElicitResult.model_validate(rendered.result)
+
+
+async def read_app_request(
+    context: ClientRequestContext, params: types.ElicitRequestFormParams
+) -> AppRequest:
+    """What a host reads for an app-rendered question: the named `ui://` resource, from the same server."""
+    ui = (params.meta or {}).get("ui")
+    uri = ui.get("resourceUri") if isinstance(ui, dict) else None
+    assert isinstance(uri, str), "the question names no app"
+    content = (await context.session.read_resource(uri)).contents[0]
+    assert isinstance(content, types.TextResourceContents)
+    assert content.mime_type == APP_MIME_TYPE
+    version = str(context.session.protocol_version or "")
+    return AppRequest(uri, content.text, dict(content.meta or {}), params, version)
 
 
 def trace_events(rendered: Rendered) -> list[str]:

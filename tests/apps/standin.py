@@ -242,7 +242,12 @@ AppRenderer = Callable[[AppRequest], Awaitable[types.ElicitResult]]
 
 
 class AppCannotRender(Exception):
-    """A renderer's signal to fall back to the form handler (stand-in for apps23's error)."""
+    """A renderer's signal to fall back to the form (stand-in for `typed_elicit.errors.AppCannotRender`)."""
+
+    def __init__(self, resource_uri: str, reason: str) -> None:
+        super().__init__(f"the app {resource_uri} cannot be shown: {reason}")
+        self.resource_uri = resource_uri
+        self.reason = reason
 
 
 APP_CLIENT_EXTENSIONS: list[ClientExtension] = [
@@ -251,7 +256,7 @@ APP_CLIENT_EXTENSIONS: list[ClientExtension] = [
 """`mcp.Client(extensions=...)` of a client that can render app questions (SEP-3118's client capability)."""
 
 
-async def fetch_app_request(
+async def _read_app(
     context: ClientRequestContext, params: types.ElicitRequestFormParams
 ) -> AppRequest | None:
     """The `AppRequest` for `params` when it names a `ui://` app, its resource read from the same server."""
@@ -262,7 +267,7 @@ async def fetch_app_request(
     read = await context.session.read_resource(uri)
     content = read.contents[0]
     if not isinstance(content, types.TextResourceContents) or content.mime_type != APP_MIME_TYPE:
-        raise AppCannotRender(f"{uri} is not an {APP_MIME_TYPE} resource")
+        raise AppCannotRender(uri, f"it is not an {APP_MIME_TYPE} resource")
     version = context.session.protocol_version or ""
     return AppRequest(uri, content.text, dict(content.meta or {}), params, str(version))
 
@@ -278,7 +283,7 @@ def elicitation_handler(
     ) -> types.ElicitResult | types.ErrorData:
         if app is not None and isinstance(params, types.ElicitRequestFormParams):
             try:
-                request = await fetch_app_request(context, params)
+                request = await _read_app(context, params)
                 if request is not None:
                     result = await app(request)
                     if result.action == "accept":

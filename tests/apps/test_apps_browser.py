@@ -35,28 +35,25 @@ import uvicorn
 from mcp.client import ClientRequestContext
 from mcp.server.mcpserver import MCPServer
 
-from tests.apps.host_renderer import BUNDLE, HOST_DIR, AppView, ChromiumAppHost, serve_host, trace_events
-
-# --- SWAP at merge: the server and client half under test ----------------------------------------
-# Until `typed_elicit.apps` lands these are the stand-ins of tests/apps/standin.py. At merge point
-# them at the real ones: `build_server` -> a typed_elicit server whose tool is
-# `@elicits(Offsite, retries=1)` + `await ctx.elicit(Offsite)` with Offsite opted into its app view;
-# `AppRequest`/`AppCannotRender`/`elicitation_handler` -> typed_elicit.client's; APP_CLIENT_EXTENSIONS
-# -> whatever makes the client advertise the ui `elicitation` member.
-from tests.apps.standin import (
+from tests.apps.host_renderer import (
+    BUNDLE,
+    HOST_DIR,
+    AppView,
+    ChromiumAppHost,
+    read_app_request,
+    serve_host,
+    trace_events,
+)
+from tests.apps.under_test import (  # the one place to swap at merge
     APP_CLIENT_EXTENSIONS,
     RESOURCE_URI,
-    AppRequest,
+    build_server,
     elicitation_handler,
-    fetch_app_request,
 )
-from tests.apps.standin import build_standin_server as build_server
 from tests.conftest import _Uvicorn
 from typed_elicit import Accepted, Cancelled, Declined
 from typed_elicit.client import FormRequest
 from typed_elicit.testing import connect
-
-# --------------------------------------------------------------------------------------------------
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -184,7 +181,7 @@ async def test_a_person_fills_the_app_in_a_real_host_and_the_tool_gets_the_typed
     assert rendered.outcome == "result"
     assert rendered.request.resource_uri == RESOURCE_URI
     assert rendered.request.protocol_version == era
-    assert rendered.request.params.meta == {"ui": {"resourceUri": RESOURCE_URI}}
+    assert (rendered.request.params.meta or {})["ui"] == {"resourceUri": RESOURCE_URI}
     assert "Seats" in seen["alert"]
     assert "12" in seen["alert"]
     events = trace_events(rendered)
@@ -238,9 +235,7 @@ async def test_a_forged_out_of_range_answer_past_the_host_is_refused_by_the_serv
             # must not trust it.
             assert isinstance(params, types.ElicitRequestFormParams)
             asked.append(params)
-            request = await fetch_app_request(context, params)
-            assert isinstance(request, AppRequest)
-            result = await host(request)
+            result = await host(await read_app_request(context, params))
             if len(asked) == 1:
                 return types.ElicitResult(action="accept", content={**(result.content or {}), "seats": 99})
             return result
@@ -256,7 +251,7 @@ async def test_a_forged_out_of_range_answer_past_the_host_is_refused_by_the_serv
     assert "could not be used" in asked[1].message
     assert "seats" in asked[1].message
     assert "99" not in asked[1].message  # the refusal never quotes the answer
-    assert asked[1].meta == {"ui": {"resourceUri": RESOURCE_URI}}
+    assert (asked[1].meta or {})["ui"] == {"resourceUri": RESOURCE_URI}
 
 
 @pytest.mark.parametrize("era", ERAS)
