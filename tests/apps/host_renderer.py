@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -43,6 +44,9 @@ FILES = {
 }
 STEP_BOUND = 20.0
 """Seconds one step in the browser may take (the page opening, the app answering)."""
+
+ACTION_BOUND = 8.0
+"""Seconds one Playwright action (a click, a fill, a wait for an element) may take."""
 
 Person = Callable[["AppView"], Awaitable[None]]
 """What a person does with one app view: fill, submit, decline, cancel (Playwright in the app frame)."""
@@ -119,6 +123,13 @@ class AppView:
         )
 
 
+class HostStuck(AssertionError):
+    """The person or the host did not finish one view in time: the host's trace and console say where."""
+
+    def __init__(self, what: str, trace: list[dict[str, Any]], console: list[str]) -> None:
+        super().__init__(f"{what}\nhost trace: {json.dumps(trace)}\nconsole: {json.dumps(console[-20:])}")
+
+
 @dataclass
 class Rendered:
     """What one app-rendered question did in the host: the params it got, the host's trace and verdict."""
@@ -160,7 +171,7 @@ class ChromiumAppHost:
         console: list[str] = []
         try:
             page = await context.new_page()
-            page.set_default_timeout(STEP_BOUND * 1000)
+            page.set_default_timeout(ACTION_BOUND * 1000)  # a stuck locator says which one, before STEP_BOUND
             page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
             page.on("pageerror", lambda error: console.append(f"pageerror: {error}"))
             with anyio.fail_after(STEP_BOUND):
@@ -176,13 +187,19 @@ class ChromiumAppHost:
                 }
                 await page.evaluate("(job) => { window.__run = window.typedElicitHost.elicit(job); }", job)
             view = AppView(page, request)
-            with anyio.fail_after(STEP_BOUND):
-                if index in self.shots:
-                    await view.app.locator("button").first.wait_for()
-                    await view.settled()
-                    await page.screenshot(path=str(self.shots[index]))
-                await person(view)
-                verdict = await page.evaluate("() => window.__run")
+            try:
+                with anyio.fail_after(STEP_BOUND):
+                    if index in self.shots:
+                        await view.app.locator("button").first.wait_for()
+                        await view.settled()
+                        await page.screenshot(path=str(self.shots[index]))
+                    await person(view)
+                    verdict = await page.evaluate("() => window.__run")
+            except Exception as exc:
+                trace = await page.evaluate("() => window.typedElicitHost.trace")
+                stuck = HostStuck(f"{type(exc).__name__}: {exc}", trace, console)
+                print(stuck, file=sys.stderr)  # a client half may report only the error's type
+                raise stuck from exc
         finally:
             await context.close()
         rendered = Rendered(

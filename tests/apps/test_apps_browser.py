@@ -168,7 +168,10 @@ async def test_a_person_fills_the_app_in_a_real_host_and_the_tool_gets_the_typed
         await fill(view, "Ada", "porto", "40")  # out of range: the app's own check catches it
         await view.app.get_by_label("Vegetarian menu").check()
         await submit(view)
-        seen["alert"] = await view.app.get_by_role("alert").inner_text()
+        invalid = view.app.locator('[aria-invalid="true"]')
+        await invalid.first.wait_for()
+        seen["invalid"] = await invalid.evaluate_all("(fields) => fields.map((f) => f.name)")
+        seen["errors"] = " ".join(await view.app.locator("[role=alert], .error").all_inner_texts())
         await view.settled()
         await view.page.screenshot(path=str(tmp_path / "app-view-error.png"))
         await view.app.get_by_label("Seats").fill("6")
@@ -182,8 +185,8 @@ async def test_a_person_fills_the_app_in_a_real_host_and_the_tool_gets_the_typed
     assert rendered.request.resource_uri == RESOURCE_URI
     assert rendered.request.protocol_version == era
     assert (rendered.request.params.meta or {})["ui"] == {"resourceUri": RESOURCE_URI}
-    assert "Seats" in seen["alert"]
-    assert "12" in seen["alert"]
+    assert seen["invalid"] == ["seats"]  # the app's own check, before anything leaves the app
+    assert "12" in seen["errors"]  # said in plain words, in the app
     events = trace_events(rendered)
     # The bridge conversation, in the draft's order: proxy, ui/initialize (with the app's elicitation
     # capability), initialized, size changes, elicitation/create, ONE result (the invalid try never

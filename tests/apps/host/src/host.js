@@ -92,6 +92,7 @@ function hostContext(frameWidth) {
 /** Render one elicitation through the app named by its `_meta.ui.resourceUri`; see the file's head. */
 async function elicit(job) {
   const trace = [];
+  window.typedElicitHost.trace = trace; // readable while the run is pending (the test's diagnostics)
   const note = (event, detail = {}) => trace.push({ event, ...detail });
   const { resourceUri, html, resourceMeta, params, sandboxUrl } = job;
   const slot = document.getElementById("app-slot");
@@ -238,5 +239,5 @@ async function teardown(bridge, iframe, note) {
   document.getElementById("app-slot").textContent = "The app view was closed.";
 }
 
-window.typedElicitHost = { elicit, DRAFT_PIN, frameHeight: null };
+window.typedElicitHost = { elicit, DRAFT_PIN, frameHeight: null, trace: [] };
 document.documentElement.dataset.hostReady = "true";
