@@ -28,7 +28,7 @@ import uvicorn
 from mcp.client import ClientRequestContext
 from mcp.server.apps import APP_MIME_TYPE
 from starlette.applications import Starlette
-from starlette.responses import FileResponse
+from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from tests.apps.under_test import AppCannotRender, AppRequest
@@ -75,7 +75,11 @@ def _static_app() -> Starlette:
 
         return endpoint
 
-    return Starlette(routes=[Route(url, serve(path, media)) for url, (path, media) in FILES.items()])
+    async def no_icon(_request: Any) -> Response:
+        return Response(status_code=204)
+
+    routes = [Route(url, serve(path, media)) for url, (path, media) in FILES.items()]
+    return Starlette(routes=[*routes, Route("/favicon.ico", no_icon)])
 
 
 @asynccontextmanager

@@ -75,12 +75,11 @@ function hostCapabilities(resourceMeta) {
   };
 }
 
-function hostContext(frameWidth) {
+function hostContext() {
   return {
     theme: "light",
     displayMode: "inline",
     availableDisplayModes: ["inline"],
-    containerDimensions: { width: frameWidth, maxHeight: 640 },
     locale: "en-GB",
     timeZone: "UTC",
     userAgent: "typed-elicit-test-host",
@@ -118,7 +117,7 @@ async function elicit(job) {
   slot.append(iframe);
 
   const bridge = new AppBridge(null, HOST_INFO, hostCapabilities(resourceMeta), {
-    hostContext: hostContext(width),
+    hostContext: hostContext(),
   });
   let rawAppCapabilities;
   const initialized = deferred();
@@ -184,8 +183,9 @@ async function elicit(job) {
     // cannot use the app, the host SHOULD render the same `requestedSchema` with its native form UI."
     return { outcome: "fallback", reason: `the app did not start: ${error.message}`, trace };
   }
-  // A real host tells the view about its container once it knows it; the view may restyle.
-  bridge.setHostContext({ ...hostContext(slot.clientWidth || width) });
+  // The container is laid out by now: tell the view its size (ui/notifications/host-context-changed).
+  bridge.setHostContext({ ...hostContext(), containerDimensions: { width: slot.clientWidth || width, maxHeight: 640 } });
+  note("host-context-changed");
 
   // follows ext-apps PR 733 / SEP-3118 @ 2f3669e5: "The host MUST NOT forward an elicitation
   // until both members have been negotiated for that app instance." (Read from the raw frame:
