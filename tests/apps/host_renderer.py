@@ -150,18 +150,20 @@ class Rendered:
 class ChromiumAppHost:
     """An app renderer that shows each question in the test host page in Chromium and lets `persons` answer.
 
-    Each call takes the next person from `persons`; `shots` names screenshots to take before the
-    person acts (`{call index: path}`).
+    `persons` is a list (each call takes the next) or a mapping from a view's resource URI to
+    its person (for questions asked at once, whose order is not fixed); `shots` names
+    screenshots to take before the person acts (`{call index or resource URI: path}`).
     """
 
     browser: Any
     origins: HostOrigins
-    persons: list[Person]
+    persons: list[Person] | dict[str, Person]
     server_name: str = "the server"
-    shots: dict[int, Path] = field(default_factory=dict)
+    shots: dict[int | str, Path] = field(default_factory=dict)
     view_html: str | None = None
     """When set, the host renders this HTML, not the resource's (a hostile app, for the host's check)."""
     rendered: list[Rendered] = field(default_factory=list)
+    started: int = 0
 
     async def __call__(self, request: AppRequest) -> types.ElicitResult:
         """Render `request` in the host and return the host's `ElicitResult`.
@@ -169,8 +171,10 @@ class ChromiumAppHost:
         Raises:
             AppCannotRender: The host fell back to its native form (the reason is in `rendered`).
         """
-        index = len(self.rendered)
-        person = self.persons[index]
+        index = self.started
+        self.started += 1
+        key: int | str = request.resource_uri if isinstance(self.persons, dict) else index
+        person = self.persons[request.resource_uri] if isinstance(self.persons, dict) else self.persons[index]
         context = await self.browser.new_context(viewport={"width": 720, "height": 720})
         console: list[str] = []
         try:
@@ -193,10 +197,10 @@ class ChromiumAppHost:
             view = AppView(page, request)
             try:
                 with anyio.fail_after(STEP_BOUND):
-                    if index in self.shots:
+                    if key in self.shots:
                         await view.app.locator("button").first.wait_for()
                         await view.settled()
-                        await page.screenshot(path=str(self.shots[index]))
+                        await page.screenshot(path=str(self.shots[key]))
                     await person(view)
                     verdict = await page.evaluate("() => window.__run")
             except Exception as exc:

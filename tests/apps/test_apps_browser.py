@@ -44,7 +44,8 @@ from tests.apps.host_renderer import (
     serve_host,
     trace_events,
 )
-from tests.apps.under_test import (  # the one place to swap at merge
+from tests.apps.real_server import PICK_URI, WAREHOUSES
+from tests.apps.under_test import (
     APP_CLIENT_EXTENSIONS,
     RESOURCE_URI,
     build_server,
@@ -129,7 +130,13 @@ async def no_form(request: FormRequest) -> Any:
 
 
 async def call(
-    era: str, browser: Any, persons: list[Any], *, form: Any = no_form, shots: dict[int, Path] | None = None
+    era: str,
+    browser: Any,
+    persons: list[Any] | dict[str, Any],
+    *,
+    tool: str = "book_offsite",
+    form: Any = no_form,
+    shots: dict[int | str, Path] | None = None,
 ) -> tuple[types.CallToolResult, ChromiumAppHost]:
     """Call the tool once with an app-capable client whose renderer is the Chromium host."""
     async with serve_host() as origins, serving(build_server) as endpoint:
@@ -139,7 +146,7 @@ async def call(
             endpoint, era, elicitation_callback=handler, extensions=APP_CLIENT_EXTENSIONS
         ) as client:
             with anyio.fail_after(BROWSER_BOUND):
-                result = await client.call_tool("book_offsite", {})
+                result = await client.call_tool(tool, {})
     return result, host
 
 
@@ -204,6 +211,63 @@ async def test_a_person_fills_the_app_in_a_real_host_and_the_tool_gets_the_typed
     if os.environ.get("UPDATE_SCREENSHOTS") and era == "2026-07-28":
         for name in ("app-view.png", "app-view-error.png"):
             shutil.copyfile(tmp_path / name, DOCS_IMG / name)
+
+
+async def pick_warehouse(view: AppView, search: str, value: str, shot: Path | None = None) -> None:
+    await view.app.get_by_role("searchbox").fill(search)
+    if shot is not None:
+        await view.settled()
+        await view.page.screenshot(path=str(shot))
+    await view.app.get_by_label("Warehouse").select_option(value)
+    await submit(view)
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_long_call_time_list_is_searched_in_the_app_and_the_preview_says_what_will_happen(
+    era: str, browser: Any, tmp_path: Path
+):
+    seen: dict[str, Any] = {}
+
+    async def person(view: AppView) -> None:
+        seen["preview"] = await view.app.locator("#te-preview").inner_text()
+        await view.app.get_by_role("searchbox").fill("Warehouse 17")
+        seen["visible"] = await view.app.locator("option:not([hidden])").all_inner_texts()
+        await pick_warehouse(view, "Warehouse 17", "w17", tmp_path / "app-view-picker.png")
+
+    result, host = await call(era, browser, [person], tool="ship_order")
+
+    assert text(result) == "Shipping from Warehouse 17"
+    [rendered] = host.rendered
+    assert rendered.request.resource_uri == PICK_URI
+    meta = rendered.request.params.meta or {}
+    assert meta["io.github.typed-elicit/view"]["preview"]["rows"] == [["Tent", "2"], ["Stove", "1"]]
+    assert "Ships the order below" in seen["preview"]
+    assert "Tent" in seen["preview"]
+    assert seen["visible"] == ["Choose...", "Warehouse 17"]  # 40 choices, one left after the search
+    assert len(rendered.request.params.requested_schema["properties"]["warehouse"]["oneOf"]) == len(
+        WAREHOUSES
+    )
+    if os.environ.get("UPDATE_SCREENSHOTS") and era == "2026-07-28":
+        shutil.copyfile(tmp_path / "app-view-picker.png", DOCS_IMG / "app-view-picker.png")
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_questions_asked_at_once_get_one_app_view_each(era: str, browser: Any):
+    async def organiser(view: AppView) -> None:
+        await fill(view, "Ada", "lisbon", "5")
+        await submit(view)
+
+    async def supplies(view: AppView) -> None:
+        await pick_warehouse(view, "03", "w03")
+
+    persons = {RESOURCE_URI: organiser, PICK_URI: supplies}
+    result, host = await call(era, browser, persons, tool="plan_trip")
+
+    assert text(result) == "Ada plans, supplies from Warehouse 03"
+    assert sorted(r.request.resource_uri for r in host.rendered) == sorted(persons)
+    for rendered in host.rendered:  # a fresh app instance per request: its own handshake, one question
+        assert trace_events(rendered).count("ui/initialize") == 1
+        assert trace_events(rendered).count("elicitation/create") == 1
 
 
 @pytest.mark.parametrize("era", ERAS)
