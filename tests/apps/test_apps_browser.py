@@ -8,9 +8,12 @@ whose app renderer is `ChromiumAppHost`: headless Chromium opens the test host p
 app as the draft says (SEP-3118 / ext-apps PR 733), checks the app's `ElicitResult` against the
 `requestedSchema` itself, and returns it. A scripted person fills, submits, declines, cancels
 inside the app frame; one invalid try is caught by the app's own check; a forged out-of-range
-answer that gets past the host is refused by the server's re-validation (it asks again). A
-client without the app capability gets the plain form. On 2025-11-25 (push) and 2026-07-28
-(rounds). `UPDATE_SCREENSHOTS=1` writes docs/img/app-view*.png.
+answer that gets past the host is refused by the server's re-validation (it asks again); a
+hostile view's answer outside the schema is refused by the host, which shows the plain form. A
+long call-time list is searched in the app under the tool's preview; two questions asked at
+once get one app instance each. A client without the app capability gets the plain form. On
+2025-11-25 (push) and 2026-07-28 (rounds). The server is tests/apps/real_server.py
+(typed_elicit.apps). `UPDATE_SCREENSHOTS=1` writes docs/img/app-view*.png.
 
 Needs `chromium`, the `playwright` package (dev extra) and `npm`: the test runs
 `tests/apps/host/install.sh` itself (pinned `npm ci` + an esbuild bundle; a no-op when done).
@@ -53,6 +56,7 @@ from tests.apps.under_test import (
 )
 from tests.conftest import _Uvicorn
 from typed_elicit import Accepted, Cancelled, Declined
+from typed_elicit.apps._draft import PIN
 from typed_elicit.client import FormRequest
 from typed_elicit.testing import connect
 
@@ -172,6 +176,7 @@ async def test_a_person_fills_the_app_in_a_real_host_and_the_tool_gets_the_typed
     seen: dict[str, Any] = {}
 
     async def person(view: AppView) -> None:
+        seen["pin"] = await view.page.evaluate("() => window.typedElicitHost.DRAFT_PIN")
         await fill(view, "Ada", "porto", "40")  # out of range: the app's own check catches it
         await view.app.get_by_label("Vegetarian menu").check()
         await submit(view)
@@ -187,6 +192,7 @@ async def test_a_person_fills_the_app_in_a_real_host_and_the_tool_gets_the_typed
     result, host = await call(era, browser, [person], shots={0: tmp_path / "app-view.png"})
 
     assert text(result) == "Booked 6 seats in porto for Ada, vegetarian"
+    assert seen["pin"] == PIN  # the host follows the same draft as the server side
     [rendered] = host.rendered
     assert rendered.outcome == "result"
     assert rendered.request.resource_uri == RESOURCE_URI
