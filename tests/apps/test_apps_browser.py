@@ -177,6 +177,11 @@ async def test_a_person_fills_the_app_in_a_real_host_and_the_tool_gets_the_typed
 
     async def person(view: AppView) -> None:
         seen["pin"] = await view.page.evaluate("() => window.typedElicitHost.DRAFT_PIN")
+        main = view.page.main_frame
+        proxy = next(frame for frame in view.page.frames if frame.parent_frame == main)
+        app = next(frame for frame in view.page.frames if frame.parent_frame == proxy)
+        seen["origins"] = [await frame.evaluate("() => window.origin") for frame in (main, proxy, app)]
+        seen["sandbox"] = await proxy.evaluate("() => document.querySelector('iframe').sandbox.value")
         await fill(view, "Ada", "porto", "40")  # out of range: the app's own check catches it
         await view.app.get_by_label("Vegetarian menu").check()
         await submit(view)
@@ -193,6 +198,10 @@ async def test_a_person_fills_the_app_in_a_real_host_and_the_tool_gets_the_typed
 
     assert text(result) == "Booked 6 seats in porto for Ada, vegetarian"
     assert seen["pin"] == PIN  # the host follows the same draft as the server side
+    host_origin, proxy_origin, app_origin = seen["origins"]
+    assert host_origin != proxy_origin  # the sandbox proxy on a second origin, as 2.0.4 requires
+    assert app_origin == "null"  # the app itself on an opaque origin: no allow-same-origin
+    assert "allow-same-origin" not in seen["sandbox"]
     [rendered] = host.rendered
     assert rendered.outcome == "result"
     assert rendered.request.resource_uri == RESOURCE_URI
@@ -359,6 +368,89 @@ async def test_the_host_refuses_an_app_answer_outside_the_schema_and_shows_its_p
     assert "99" not in rendered.reason  # the host names fields and rules, never values
     assert trace_events(rendered)[-2:] == ["teardown-answered", "refused"]
     assert len(forms) == 1
+
+
+TAGS = {
+    "type": "object",
+    "properties": {
+        "tags": {"type": "array", "items": {"enum": ["a", "b", "c"]}, "minItems": 1, "maxItems": 2}
+    },
+}
+"""A multi-select form (Offsite has none), for the host's check of lists."""
+CHECKS: dict[str, tuple[dict[str, Any], list[str], dict[str, Any] | None]] = {
+    "a valid answer": (
+        {"action": "accept", "content": {"organiser": "Ada", "city": "porto", "seats": 3}},
+        [],
+        None,
+    ),
+    "decline": ({"action": "decline"}, [], None),
+    "an unknown action": ({"action": "maybe"}, ["action: not accept, decline or cancel"], None),
+    "cancel with content": (
+        {"action": "cancel", "content": {}},
+        ["content: only accept carries content"],
+        None,
+    ),
+    "a missing required field": (
+        {"action": "accept", "content": {"city": "porto"}},
+        ["organiser: required"],
+        None,
+    ),
+    "a wrong type": (
+        {"action": "accept", "content": {"organiser": 7, "city": "porto", "vegetarian": "yes"}},
+        ["organiser: not a string", "vegetarian: not a boolean"],
+        None,
+    ),
+    "too short, not a choice, not whole": (
+        {"action": "accept", "content": {"organiser": "A", "city": "rome", "seats": 2.5}},
+        ["organiser: shorter than minLength", "city: not one of the choices", "seats: not an integer"],
+        None,
+    ),
+    "below the minimum": (
+        {"action": "accept", "content": {"organiser": "Ada", "city": "faro", "seats": 0}},
+        ["seats: below minimum"],
+        None,
+    ),
+    "a fine multi-select": ({"action": "accept", "content": {"tags": ["a", "c"]}}, [], TAGS),
+    "a multi-select out of bounds": (
+        {"action": "accept", "content": {"tags": ["a", "a", "d"]}},
+        ["tags: a choice is repeated", "tags: not one of the choices", "tags: more than maxItems"],
+        TAGS,
+    ),
+}
+"""What the host's own check (tests/apps/host/src/check.js) says of an app's answer to `Offsite`."""
+
+
+async def test_the_hosts_own_check_names_each_field_and_rule_an_answer_breaks(browser: Any):
+    async def nobody(view: AppView) -> None:
+        return None
+
+    async with serve_host() as origins, serving(build_server) as endpoint:
+        schema: dict[str, Any] = {}
+
+        async def capture(context: ClientRequestContext, params: types.ElicitRequestParams) -> Any:
+            assert isinstance(params, types.ElicitRequestFormParams)
+            schema.update(params.requested_schema)
+            return types.ElicitResult(action="decline")
+
+        async with connect(endpoint, "2026-07-28", elicitation_callback=capture) as client:
+            with anyio.fail_after(BROWSER_BOUND):
+                await client.call_tool("book_offsite", {})
+        page = await browser.new_page()
+        try:
+            with anyio.fail_after(BROWSER_BOUND):
+                await page.goto(origins.page)
+                await page.wait_for_function("() => window.typedElicitHost !== undefined")
+                said = {
+                    case: await page.evaluate(
+                        "([result, schema]) => window.typedElicitHost.checkElicitResult(result, schema)",
+                        [result, own or schema],
+                    )
+                    for case, (result, _, own) in CHECKS.items()
+                }
+        finally:
+            await page.close()
+
+    assert said == {case: problems for case, (_, problems, _) in CHECKS.items()}
 
 
 @pytest.mark.parametrize("era", ERAS)

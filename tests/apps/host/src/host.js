@@ -239,5 +239,5 @@ async function teardown(bridge, iframe, note) {
   document.getElementById("app-slot").textContent = "The app view was closed.";
 }
 
-window.typedElicitHost = { elicit, DRAFT_PIN, frameHeight: null, trace: [] };
+window.typedElicitHost = { elicit, checkElicitResult, DRAFT_PIN, frameHeight: null, trace: [] };
 document.documentElement.dataset.hostReady = "true";
