@@ -204,12 +204,15 @@ class ChromiumAppHost:
                     await person(view)
                     verdict = await page.evaluate("() => window.__run")
             except Exception as exc:
-                trace = await page.evaluate("() => window.typedElicitHost.trace")
+                trace: list[dict[str, Any]] = []
+                with anyio.move_on_after(5):
+                    trace = await page.evaluate("() => window.typedElicitHost.trace")
                 stuck = HostStuck(f"{type(exc).__name__}: {exc}", trace, console)
                 print(stuck, file=sys.stderr)  # a client half may report only the error's type
                 raise stuck from exc
         finally:
-            await context.close()
+            with anyio.fail_after(10):
+                await context.close()
         rendered = Rendered(
             request,
             verdict["outcome"],

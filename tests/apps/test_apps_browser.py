@@ -99,7 +99,13 @@ def _browser_or_skip() -> Any:
     return async_playwright
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    """One event loop for the module, so one browser serves every run (each gets its own context)."""
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
 async def browser() -> AsyncIterator[Any]:
     async_playwright = _browser_or_skip()
     async with async_playwright() as playwright:
