@@ -145,6 +145,8 @@ async def test_a_person_fixes_what_the_view_refuses_and_the_host_gets_the_standa
             "Enter an email address, like name@example.com",
         ]
         assert await page.evaluate("window.__result") is None  # nothing sent for an invalid form
+        assert await frame.locator("#f0").get_attribute("aria-describedby") == "f0-desc f0-error"
+        assert await frame.locator("#f0").get_attribute("aria-invalid") == "true"
         await frame.locator("#f0").fill("Oslo")
         await frame.locator("#f1").fill("3")
         await frame.locator("#f2").fill("ada@example.com")

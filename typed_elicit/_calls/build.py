@@ -86,10 +86,12 @@ def form_question(
     text = form_message(model) if message is None else message
     question = FormQuestion(call.next_key(), text, model, form, asker)
     if app is not False and (app is not None or app_view(model) is not None) and call.request is not None:
-        apps = apps_for(call.sdk.mcp_server)
+        # The client's side first: a client that cannot show apps never costs a server look-up.
+        shown = shows_apps(call)
+        apps = apps_for(call.sdk.mcp_server) if shown or app is not None else None
         if apps is None and app is not None:
             raise AppViewError.not_served(model.__name__, call.sdk.mcp_server.name)
-        if apps is not None and shows_apps(call, apps):
+        if shown and apps is not None and apps.advertised:
             preview = app if isinstance(app, Preview) else None
             question.meta = apps.meta(model, form.schema, preview, asked=app is not None, key=question.key)
     return question, settings

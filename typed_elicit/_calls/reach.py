@@ -22,10 +22,9 @@ from mcp_types import (
 )
 
 from typed_elicit._calls.call import Call
-from typed_elicit._calls.plugs import AppHost
 from typed_elicit._calls.questions import Question
 from typed_elicit._core.results import ElicitResult, UrlResult
-from typed_elicit._core.versions import has_url_mode, uses_input_required
+from typed_elicit._core.versions import ProtocolVersion, has_url_mode, uses_input_required
 from typed_elicit.errors import ElicitationUnsupported
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
@@ -112,15 +111,14 @@ def capability_error(call: Call, error: ElicitationUnsupported) -> Exception | N
     )
 
 
-def shows_apps(call: Call, apps: AppHost) -> bool:
-    """Whether a form question of this call may carry its app view (`_meta.ui.resourceUri`).
+def shows_apps(call: Call) -> bool:
+    """Whether this call's client can be shown a form question as an app (`_meta.ui.resourceUri`).
 
     SEP-3118 (pinned in `typed_elicit.apps._draft`): the effective client capabilities hold
     core form elicitation, the MCP Apps extension with `text/html;profile=mcp-app` in its
-    `mimeTypes`, and an `elicitation` member in it; and the server advertises `elicitation`
-    in its own MCP Apps capability. On 2026-07-28 the client capabilities are the request's
-    own (`_meta["io.modelcontextprotocol/clientCapabilities"]`); before, the session's
-    (`initialize`).
+    `mimeTypes`, and an `elicitation` member in it. On 2026-07-28 they are the request's own
+    (`_meta["io.modelcontextprotocol/clientCapabilities"]`); before, the session's
+    (`initialize`). The server's side (it advertises `elicitation` too) is `AppHost.advertised`.
     """
     request = call.request
     if request is None or call.era is None:
@@ -143,9 +141,17 @@ def shows_apps(call: Call, apps: AppHost) -> bool:
     if not form or ui is None or _mapping(ui.get("elicitation")) is None:
         return False
     mime_types = ui.get("mimeTypes")
-    return isinstance(mime_types, list) and APP_MIME_TYPE in mime_types and apps.advertised
+    return isinstance(mime_types, list) and APP_MIME_TYPE in mime_types
 
 
 def _mapping(value: object) -> dict[str, Any] | None:
     """`value` if it is a JSON object, else None."""
     return cast("dict[str, Any]", value) if isinstance(value, dict) else None
+
+
+def in_rounds(protocol_version: str) -> bool:
+    """Whether a request on this revision may end with an `InputRequiredResult` (2026-07-28 on).
+
+    For code outside a call that handles a request's result (the app views' middleware).
+    """
+    return uses_input_required(cast("ProtocolVersion", protocol_version))

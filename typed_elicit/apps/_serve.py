@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from contextvars import ContextVar
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID, Apps
 from mcp.server.mcpserver import MCPServer
@@ -21,6 +21,7 @@ from mcp.server.mcpserver.resources import TextResource
 from pydantic import BaseModel
 
 from typed_elicit._calls.plugs import Preview, apps_for, show
+from typed_elicit._calls.reach import in_rounds
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.registry import app_view, declared_forms
 from typed_elicit.apps import _draft
@@ -33,6 +34,10 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 _sent: ContextVar[dict[str, dict[str, Any]] | None] = ContextVar("typed_elicit_app_meta", default=None)
 """Per request (set by `_Restore`): each app question's key -> the `_meta` it was asked with."""
+
+
+_ASKING: Final = frozenset({"tools/call", "prompts/get", "resources/read"})
+"""The requests whose 2026-07-28 result may be an `InputRequiredResult` (SEP-2322)."""
 
 
 class _Restore:
@@ -49,25 +54,24 @@ class _Restore:
     def __init__(self, ads: dict[str, Any]) -> None:
         self._ads = ads
 
-    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+    def __call__(self, ctx: Any, call_next: Any) -> Any:
+        # Not a coroutine: a request it has nothing to restore on costs one call, no await layer.
+        method = ctx.method
+        if method == "initialize":
+            return self._advertised(call_next(ctx))
+        if method not in _ASKING or not in_rounds(ctx.protocol_version):
+            return call_next(ctx)
+        return self._restored(ctx, call_next)
+
+    async def _restored(self, ctx: Any, call_next: Any) -> Any:
         sent: dict[str, dict[str, Any]] = {}
         token = _sent.set(sent)
         try:
             result = await call_next(ctx)
         finally:
             _sent.reset(token)
-        shaped = _mapping(result)
-        if shaped is None:
-            return result
-        if getattr(ctx, "method", None) == "initialize":
-            settings = _mapping(self._ads.get(EXTENSION_ID))
-            capabilities = _mapping(shaped.get("capabilities"))
-            if settings is not None and capabilities is not None:
-                extensions = _mapping(capabilities.setdefault("extensions", {}))
-                if extensions is not None:
-                    extensions.setdefault(EXTENSION_ID, dict(settings))
-            return result
-        if not sent or shaped.get("resultType") != "input_required":
+        shaped = _mapping(result) if sent else None
+        if shaped is None or shaped.get("resultType") != "input_required":
             return result
         requests = _mapping(shaped.get("inputRequests")) or {}
         for key, meta in sent.items():
@@ -75,6 +79,18 @@ class _Restore:
             params = None if request is None else _mapping(request.get("params"))
             if request is not None and request.get("method") == _draft.ELICIT_METHOD and params is not None:
                 params.setdefault("_meta", meta)
+        return result
+
+    async def _advertised(self, pending: Awaitable[Any]) -> Any:
+        """The `initialize` result with the server's MCP Apps settings put back in its capabilities."""
+        result = await pending
+        shaped = _mapping(result)
+        settings = _mapping(self._ads.get(EXTENSION_ID))
+        capabilities = None if shaped is None else _mapping(shaped.get("capabilities"))
+        if settings is not None and capabilities is not None:
+            extensions = _mapping(capabilities.setdefault("extensions", {}))
+            if extensions is not None:
+                extensions.setdefault(EXTENSION_ID, dict(settings))
         return result
 
 

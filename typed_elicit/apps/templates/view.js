@@ -257,14 +257,25 @@
     if (old) old.remove();
     node.classList.toggle("invalid", Boolean(problem));
     var box = boxOf(name);
-    if (!problem) { box.removeAttribute("aria-invalid"); return; }
+    var set = box.closest("fieldset[id]");
+    var owner = set && set !== fields ? set : box;
+    var errorId = owner.id + "-error";
+    var described = (owner.getAttribute("aria-describedby") || "").split(" ").filter(function (id) {
+      return id && id !== errorId;
+    });
+    if (!problem) {
+      box.removeAttribute("aria-invalid");
+      if (described.length) owner.setAttribute("aria-describedby", described.join(" "));
+      else owner.removeAttribute("aria-describedby");
+      return;
+    }
     var p = document.createElement("p");
     p.className = "error";
-    var set = box.closest("fieldset[id]");
-    p.id = (set && set !== fields ? set.id : box.id) + "-error";
+    p.id = errorId;
     p.textContent = problem;
     node.append(p);
     box.setAttribute("aria-invalid", "true");
+    owner.setAttribute("aria-describedby", described.concat([errorId]).join(" "));
   }
 
   function collect() {
