@@ -11,6 +11,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from typed_elicit import Choices, form
+from typed_elicit._forms.reduce import form_message
 from typed_elicit._views.fields import field_views
 from typed_elicit._views.words import PAGE_WORDS
 from typed_elicit.apps import AppView
@@ -105,8 +106,8 @@ def test_the_authors_own_html_is_served_as_it_is_and_a_template_gets_the_same_co
         '{% from "fields.html" import field %}<title>{{ brand.title }}</title>'
         "{% for f in fields %}{{ field(f, none) }}{% endfor %}<script>{{ script }}</script>"
     )
-    html = render(Order, AppView(template=template), "1.0")
-    assert html.startswith("<title>Order</title>")
+    html = render(Order, AppView(title="Orders", template=template), "1.0")
+    assert html.startswith("<title>Orders</title>")
     assert 'name="quantity"' in html
     assert len(scripts(html)) == 1
 
@@ -115,3 +116,10 @@ def test_the_authors_own_html_is_served_as_it_is_and_a_template_gets_the_same_co
 def test_the_view_tells_the_host_its_name_and_version(version):
     html = render(Order, AppView(), version)
     assert f'"app":{{"name":"typed-elicit-view","version":"{version}"}}' in html
+
+
+def test_without_a_title_the_view_has_no_header_and_the_message_names_the_page():
+    html = render(Order, AppView(), "1.0")
+    assert "<header>" not in html
+    assert 'class="brand"' not in html
+    assert f"<title>{form_message(Order)}</title>" in html

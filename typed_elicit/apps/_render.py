@@ -114,7 +114,8 @@ def render(model: type[BaseModel], view: AppView, version: str) -> str:
         "viewKey": _draft.VIEW_META,
         "words": words,
     }
-    title = view.title or str(model.model_config.get("title") or model.__name__)
+    declared = model.model_config.get("title")
+    title = view.title or (None if declared is None else str(declared))  # None: no header, the message heads
     fields = field_views(view_form(model), frozenset(), values={}, errors={}, words=PAGE_WORDS)
     context: dict[str, Any] = {
         "brand": {"title": title, "logo_url": view.logo_url},

@@ -31,7 +31,7 @@ class AppView:
     `data:` URL.
 
     Attributes:
-        title: Shown in the view's header; None: the model's title.
+        title: Shown in the view's header; None: the model's `title` (its `model_config`), else no header.
         logo_url: A base64 image `data:` URL (png, gif, jpeg, webp, svg+xml; at most 64 KiB).
         css: CSS custom properties of the default view, e.g. `{"--accent": "#0b5fff"}`
             (`--accent`, `--text`, `--muted`, `--bg`, `--card`, `--error`, `--radius`, `--font`).

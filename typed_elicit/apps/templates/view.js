@@ -121,15 +121,29 @@
     search.type = "search";
     search.placeholder = "Search the options";
     search.setAttribute("aria-label", "Search the options");
+    var list = target.tagName === "SELECT";
+    // A list box shows its options itself: no "Choose..." row, and only as tall as its hits.
+    function fit(shown) {
+      if (list) target.size = Math.max(2, Math.min(8, shown));
+    }
     search.addEventListener("input", function () {
       var needle = search.value.trim().toLowerCase();
-      var items = target.tagName === "SELECT" ? target.options : target.querySelectorAll("label.check");
+      var items = list ? target.options : target.querySelectorAll("label.check");
+      var shown = 0;
       Array.prototype.forEach.call(items, function (item) {
-        var hit = !needle || item.value === "" || item.textContent.toLowerCase().indexOf(needle) >= 0;
+        var hit = item.value !== "" && (!needle || item.textContent.toLowerCase().indexOf(needle) >= 0);
         item.hidden = !hit;
+        if (hit) shown += 1;
       });
+      fit(shown);
     });
-    if (target.tagName === "SELECT") target.size = Math.min(8, target.options.length);
+    if (list) {
+      Array.prototype.forEach.call(target.options, function (option) {
+        if (option.value === "") option.hidden = true;
+      });
+      if (target.value === "") target.selectedIndex = -1;
+      fit(target.options.length - (target.options.length && target.options[0].value === "" ? 1 : 0));
+    }
     target.parentNode.insertBefore(search, target);
   }
 
