@@ -28,6 +28,7 @@ PUBLIC_MODULES = (
     "typed_elicit.stores",
     "typed_elicit.fallback",
     "typed_elicit.pages",
+    "typed_elicit.apps",
     "typed_elicit.client",
     "typed_elicit.client.terminal",
     "typed_elicit.testing",

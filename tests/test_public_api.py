@@ -71,6 +71,8 @@ FACES = {
         "ReplayMismatch",
         "InvalidFallbackToken",
         "StoreUnavailable",
+        "AppViewError",
+        "AppCannotRender",
     },
     "typed_elicit.hooks": {"AnswerEvent", "ElicitHook", "QuestionEvent", "add_hooks", "remove_hooks"},
     "typed_elicit.stores": {"Store", "InProcessStore", "RedisStore", "configure", "StoreUrlError"},
@@ -86,10 +88,15 @@ FACES = {
         "FileLimits",
     },
     "typed_elicit.logs": {"HideAnswerValues", "hide_answer_values"},
+    "typed_elicit.apps": {"serve_apps", "AppView", "Preview", "AppViewError"},
 }
 """Each optional part's face: a package with a small `__all__` of its own (issue 19)."""
 
 CLIENT_SURFACE = {
+    "AppCannotRender",
+    "AppRenderer",
+    "AppRequest",
+    "app_capability",
     "elicitation_handler",
     "FormHandler",
     "UrlHandler",
@@ -146,6 +153,8 @@ def test_each_optional_part_has_a_small_face_of_its_own(module: str) -> None:
                 "StoreUrlError",
                 "RequestedSchemaError",
                 "ScriptMistake",
+                "AppViewError",
+                "AppCannotRender",
             }
         ),
         *(("typed_elicit", name, "typed_elicit.hooks") for name in FACES["typed_elicit.hooks"]),

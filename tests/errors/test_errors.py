@@ -14,6 +14,8 @@ import pytest
 import typed_elicit.errors
 from tests import error_record
 from typed_elicit.errors import (
+    AppCannotRender,
+    AppViewError,
     ClientError,
     DeclarationError,
     ElicitArgumentError,
@@ -329,6 +331,8 @@ def test_every_public_error_keeps_its_data_in_attributes() -> None:
         StoreUrlError("the scheme is not redis"),
         RequestedSchemaError(["properties.a: unknown type"]),
         ScriptMistake(["the script answered twice"]),
+        AppViewError.served_twice("shop"),
+        AppCannotRender("ui://typed-elicit/m.Ship", "the resource is not an app"),
     ]
     public = {getattr(typed_elicit.errors, n) for n in typed_elicit.errors.__all__}
     branches = {TypedElicitError, DeclarationError, NoAnswerError, ServerStateError}

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from typed_elicit._calls.arguments import check_question, per_model
 from typed_elicit._calls.askers import Asker
 from typed_elicit._calls.call import Call
-from typed_elicit._calls.plugs import PageShape, host_for
+from typed_elicit._calls.plugs import PageShape, Preview, apps_for, host_for
 from typed_elicit._calls.policy import (
     URL_ON_UNSUPPORTED,
     OnUnsupported,
@@ -27,6 +27,7 @@ from typed_elicit._calls.policy import (
     resolve,
 )
 from typed_elicit._calls.questions import FormQuestion, PageQuestion, UrlQuestion
+from typed_elicit._calls.reach import shows_apps
 from typed_elicit._core.results import ElicitResult
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
 from typed_elicit._forms.reduce import (
@@ -38,7 +39,8 @@ from typed_elicit._forms.reduce import (
     reduced,
     shaped,
 )
-from typed_elicit.errors import ElicitArgumentError, PagesNotServed, SchemaError
+from typed_elicit._forms.registry import app_view
+from typed_elicit.errors import AppViewError, ElicitArgumentError, PagesNotServed, SchemaError
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -57,19 +59,25 @@ def form_question(
     call: Call,
     model: type[M],
     message: str | None,
-    asker: str,
     timeout: float | None,
     retries: int | None,
     on_unsupported: OnUnsupported | None,
     options: Mapping[str, OptionsArg] | None,
     defaults: Mapping[str, object] | None,
+    app: bool | Preview | None = None,
+    asker: str = "ctx.elicit",
 ) -> tuple[FormQuestion[M], Settings]:
     """The form question `asker` (`ctx.elicit`, `ctx.elicit_all`) asks, and its settings.
+
+    It carries its app view (`FormQuestion.meta`) when the model has one (or `app` asks for
+    one), the server serves it and the client can show it (`reach.shows_apps`); else it is
+    the plain form, unchanged.
 
     Raises:
         SchemaError: If `model` is a page form, or cannot be elicited on the call's era.
         OptionsError: If `options`/`defaults` do not fit `model`.
         ElicitArgumentError: If a setting is invalid, or the policy is `"fallback"` outside a tool.
+        AppViewError: If `app` asks for an app view the server does not serve.
     """
     check_question(model, message, asker)
     if is_page_form(model):
@@ -84,7 +92,17 @@ def form_question(
     else:
         form = shaped(model, version, options=options, defaults=defaults)
     text = form_message(model) if message is None else message
-    return FormQuestion(call.next_key(), text, model, form, asker), settings
+    question = FormQuestion(call.next_key(), text, model, form, asker)
+    if app is not False and (app is not None or app_view(model) is not None) and call.request is not None:
+        # The client's side first: a client that cannot show apps never costs a server look-up.
+        shown = shows_apps(call)
+        apps = apps_for(call.sdk.mcp_server) if shown or app is not None else None
+        if apps is None and app is not None:
+            raise AppViewError.not_served(model.__name__, call.sdk.mcp_server.name)
+        if shown and apps is not None and apps.advertised:
+            preview = app if isinstance(app, Preview) else None
+            question.meta = apps.meta(model, form.schema, preview, asked=app is not None, key=question.key)
+    return question, settings
 
 
 def url_question(
@@ -172,7 +190,9 @@ async def ask_all(
     filled = per_model("defaults", settings.get("defaults"), models, "...")
     # Every question is built (and so checked) before any is sent, in the order given.
     asked = [
-        form_question(call, model, None, name, timeout, retries, policy, offers.get(model), filled.get(model))
+        form_question(
+            call, model, None, timeout, retries, policy, offers.get(model), filled.get(model), asker=name
+        )
         for model in models
     ]
     results: list[ElicitResult[Any] | None] = [None] * len(models)

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Generic, Literal, Protocol, TypeAlias, TypeVar, cast
 
-from mcp_types import ElicitRequestParams, ElicitRequestURLParams
+from mcp_types import ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ValidationError
 from typing_extensions import Self
@@ -130,6 +130,7 @@ class FormQuestion(Generic[M]):
         form: The model's reducer record for the negotiated revision (or shaped per call).
         asker: `"ctx.elicit"` or `"ctx.elicit_all"`.
         shown: The form as a re-ask shows it (pre-filled with the valid part of the last answer).
+        meta: The request's `_meta` when the question is shown as its app view (`_meta.ui`), else None.
     """
 
     key: str
@@ -138,6 +139,7 @@ class FormQuestion(Generic[M]):
     form: Reduced
     asker: str = "ctx.elicit"
     shown: Reduced | None = None
+    meta: dict[str, Any] | None = None
 
     kind: ClassVar[Kind] = "form"
     mode: ClassVar[Mode] = "form"
@@ -159,7 +161,13 @@ class FormQuestion(Generic[M]):
 
     def params(self, message: str | None = None, *, with_id: bool = True) -> ElicitRequestParams:
         """The form request's params, showing `message` (a re-ask's), else the question's own."""
-        return (self.shown or self.form).params(self.message if message is None else message)
+        form, text = self.shown or self.form, self.message if message is None else message
+        if self.meta is None:
+            return form.params(text)
+        # The app view (SEP-3118): `_meta` set at construction, so the SDK sends it; same schema.
+        return ElicitRequestFormParams.model_validate(
+            {"message": text, "requestedSchema": form.schema, "_meta": self.meta}
+        )
 
     def outcome(self, action: Action, content: dict[str, Any] | None) -> ElicitResult[M]:
         """`Accepted` of the content validated against the form and the model, or `Declined`/`Cancelled`.

@@ -3,12 +3,13 @@
 Every asker asks `reach` before it sends a question; a reason hands the question to the
 refusal path (`refusal.refuse`). `watched` runs a question inside its span when the call
 is traced; `capability_error` is how a 2026-07-28 client learns it lacks a capability.
+`shows_apps` decides whether a form question may carry its app view (SEP-3118).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
@@ -23,10 +24,17 @@ from mcp_types import (
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.questions import Question
 from typed_elicit._core.results import ElicitResult, UrlResult
-from typed_elicit._core.versions import has_url_mode, uses_input_required
+from typed_elicit._core.versions import ProtocolVersion, has_url_mode, uses_input_required
 from typed_elicit.errors import ElicitationUnsupported
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
+
+UI_EXTENSION = "io.modelcontextprotocol/ui"
+"""The MCP Apps extension identifier (follows SEP-3118 @ 2f3669e5, ext-apps PR 733)."""
+APP_MIME_TYPE = "text/html;profile=mcp-app"
+"""The MCP Apps HTML MIME type a client must list in its ui `mimeTypes`."""
+CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+"""Where a 2026-07-28 request carries its client capabilities (request-scoped)."""
 
 
 def reach(call: Call, question: Question[Any], *, pushes: bool) -> str | None:
@@ -101,3 +109,49 @@ def capability_error(call: Call, error: ElicitationUnsupported) -> Exception | N
         message=f"{type(error).__name__}: {error}",
         data=data.model_dump(by_alias=True, mode="json", exclude_none=True),
     )
+
+
+def shows_apps(call: Call) -> bool:
+    """Whether this call's client can be shown a form question as an app (`_meta.ui.resourceUri`).
+
+    SEP-3118 (pinned in `typed_elicit.apps._draft`): the effective client capabilities hold
+    core form elicitation, the MCP Apps extension with `text/html;profile=mcp-app` in its
+    `mimeTypes`, and an `elicitation` member in it. On 2026-07-28 they are the request's own
+    (`_meta["io.modelcontextprotocol/clientCapabilities"]`); before, the session's
+    (`initialize`). The server's side (it advertises `elicitation` too) is `AppHost.advertised`.
+    """
+    request = call.request
+    if request is None or call.era is None:
+        return False
+    if uses_input_required(call.era):
+        raw = _mapping((request.meta or {}).get(CLIENT_CAPABILITIES_KEY))
+        if raw is None:
+            return False
+        elicitation = _mapping(raw.get("elicitation"))
+        extensions = _mapping(raw.get("extensions"))
+        form = elicitation is not None and ("form" in elicitation or "url" not in elicitation)
+    else:
+        capabilities = request.session.client_capabilities
+        if capabilities is None or capabilities.elicitation is None:
+            return False
+        extensions = _mapping(capabilities.extensions)
+        declared = capabilities.elicitation
+        form = declared.form is not None or declared.url is None
+    ui = _mapping(extensions.get(UI_EXTENSION)) if extensions is not None else None
+    if not form or ui is None or _mapping(ui.get("elicitation")) is None:
+        return False
+    mime_types = ui.get("mimeTypes")
+    return isinstance(mime_types, list) and APP_MIME_TYPE in mime_types
+
+
+def _mapping(value: object) -> dict[str, Any] | None:
+    """`value` if it is a JSON object, else None."""
+    return cast("dict[str, Any]", value) if isinstance(value, dict) else None
+
+
+def in_rounds(protocol_version: str) -> bool:
+    """Whether a request on this revision may end with an `InputRequiredResult` (2026-07-28 on).
+
+    For code outside a call that handles a request's result (the app views' middleware).
+    """
+    return uses_input_required(cast("ProtocolVersion", protocol_version))

@@ -89,9 +89,11 @@ ModelT = TypeVar("ModelT", bound=type[BaseModel])
 @overload
 def form(cls: ModelT, /) -> ModelT: ...
 @overload
-def form(*, message: str | None = None, page: bool = False) -> Callable[[ModelT], ModelT]: ...
 def form(
-    cls: ModelT | None = None, /, *, message: str | None = None, page: bool = False
+    *, message: str | None = None, page: bool = False, app: object = None
+) -> Callable[[ModelT], ModelT]: ...
+def form(
+    cls: ModelT | None = None, /, *, message: str | None = None, page: bool = False, app: object = None
 ) -> ModelT | Callable[[ModelT], ModelT]:
     """Declare a Pydantic model as an elicitation form and reduce it now.
 
@@ -105,21 +107,30 @@ def form(
     inputs there. Every other rule still applies at import. `ctx.elicit` still
     refuses such a model, and `@elicits(...)` does not reduce it for form mode.
 
+    With `app=True` (or a `typed_elicit.apps.AppView`) a host that can render MCP Apps
+    shows the question as the server's own app view (`typed_elicit.apps.serve_apps`);
+    every other client gets the same plain form. Secrets stay page-only: a model with a
+    secret field cannot have an app view.
+
     Args:
         cls: The model class (when used bare).
         message: The message shown to the user when `ctx.elicit` gets none.
         page: Declare a page form (secret fields allowed, for `ctx.elicit_page` only).
+        app: `True` or a `typed_elicit.apps.AppView`: show it as an app view where the host can.
 
     Returns:
         The class itself, unchanged, or a decorator that returns it.
 
     Raises:
-        SchemaError: If any field cannot be elicited; lists every bad field.
+        SchemaError: If any field cannot be elicited (lists every bad field), or an app view
+            is asked for a model with secret fields (naming them).
         TypeError: If the decorated object is not a `pydantic.BaseModel` subclass.
     """
 
     def decorate(model: ModelT) -> ModelT:
-        declare(model, message=message, page=page)
+        if app is not None and app is not False and (page or secret_fields(model)):
+            raise SchemaError.app_secret(model.__name__, sorted(secret_fields(model)))
+        declare(model, message=message, page=page, app=app)
         try:
             if page:
                 check_page(model)

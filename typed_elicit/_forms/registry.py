@@ -31,7 +31,17 @@ class Blueprint:
     Filled in as it is first needed; holds no reference to the class.
     """
 
-    __slots__ = ("declared", "kinds", "layout", "message", "page", "page_layout", "page_record", "records")
+    __slots__ = (
+        "app",
+        "declared",
+        "kinds",
+        "layout",
+        "message",
+        "page",
+        "page_layout",
+        "page_record",
+        "records",
+    )
 
     def __init__(self) -> None:
         self.declared = False
@@ -50,6 +60,8 @@ class Blueprint:
         """The record of a page question about the model (`page_reduced`)."""
         self.kinds: dict[ProtocolVersion | None, FormSpec] = {}
         """Per revision (None: a page's), the form a shaped question's answer is checked with."""
+        self.app: object = None
+        """`@form(app=...)`: None, or what `typed_elicit.apps` shows the model with (opaque here)."""
 
 
 _REGISTRY: weakref.WeakKeyDictionary[type[BaseModel], Blueprint] = weakref.WeakKeyDictionary()
@@ -122,8 +134,8 @@ def page_layout(model: type[BaseModel]) -> Layout:
     return record.page_layout
 
 
-def declare(model: type[BaseModel], *, message: str | None, page: bool) -> None:
-    """Record `@form(message=..., page=...)` for `model` (declared again: the last message wins).
+def declare(model: type[BaseModel], *, message: str | None, page: bool, app: object = None) -> None:
+    """Record `@form(message=..., page=..., app=...)` for `model` (declared again: the last wins).
 
     Raises:
         TypeError: If `model` is not a `pydantic.BaseModel` subclass.
@@ -132,6 +144,16 @@ def declare(model: type[BaseModel], *, message: str | None, page: bool) -> None:
     record.declared = True
     record.message = message
     record.page = record.page or page
+    record.app = None if app is False else app
+
+
+def app_view(model: type[BaseModel]) -> object:
+    """What `@form(app=...)` declared for `model` (None when it has no app view)."""
+    try:
+        record = _REGISTRY.get(model)
+    except TypeError:
+        return None
+    return None if record is None else record.app
 
 
 def is_form(model: type[BaseModel]) -> bool:

@@ -10,6 +10,9 @@ the server framework). The outcomes a form handler returns (`Accepted`, `Decline
 - `parse_requested_schema` reads a requested schema into a `FormSpec` of `FieldSpec`s
   (with `Option`s); `model_from_schema` builds a pydantic model from it.
 - `PinnedHandshake` pins the protocol revision a client offers.
+- App views (draft, SEP-3118): `elicitation_handler(app=...)` shows a question in the
+  server's app through an `AppRenderer` (it gets an `AppRequest`; `AppCannotRender` falls back
+  to the form); `app_capability()` advertises it to the server.
 - `call_tool_with_urls` calls a tool and, when it answers `-32042` (URL elicitation
   required), runs the listed URLs through a URL handler and calls it once more.
 - Errors (from `typed_elicit.errors`): `RequestedSchemaError` (the server's schema is not a
@@ -21,6 +24,7 @@ the server framework). The outcomes a form handler returns (`Accepted`, `Decline
 from typing import Any
 
 from typed_elicit._core.deprecation import moved
+from typed_elicit.client._apps import AppRenderer, AppRequest, app_capability
 from typed_elicit.client._handler import (
     FieldSpec,
     FormHandler,
@@ -37,9 +41,12 @@ from typed_elicit.client._handler import (
     parse_requested_schema,
 )
 from typed_elicit.client._responder import Responder
-from typed_elicit.errors import InvalidResponse, RequestedSchemaError
+from typed_elicit.errors import AppCannotRender, InvalidResponse, RequestedSchemaError
 
 __all__ = [
+    "AppCannotRender",
+    "AppRenderer",
+    "AppRequest",
     "FieldSpec",
     "FormHandler",
     "FormRequest",
@@ -52,6 +59,7 @@ __all__ = [
     "UrlAnswer",
     "UrlHandler",
     "UrlRequest",
+    "app_capability",
     "call_tool_with_urls",
     "elicitation_handler",
     "model_from_schema",

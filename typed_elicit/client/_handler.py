@@ -49,6 +49,7 @@ from typed_elicit._forms.spec import FormSpec as FormSpec
 from typed_elicit._forms.spec import Option as Option
 from typed_elicit._forms.spec import check_value as check_value
 from typed_elicit._forms.spec import to_wire as to_wire
+from typed_elicit.client._apps import AppRenderer, app_answer
 from typed_elicit.errors import InvalidResponse, RequestedSchemaError
 from typed_elicit.errors._base import MAX_PROBLEMS as MAX_PROBLEMS
 
@@ -204,7 +205,9 @@ def schema_error_reply(error: RequestedSchemaError) -> types.ErrorData:
     )
 
 
-def elicitation_handler(form: FormHandler, *, url: UrlHandler | None = None) -> ElicitationFnT:
+def elicitation_handler(
+    form: FormHandler, *, url: UrlHandler | None = None, app: AppRenderer | None = None
+) -> ElicitationFnT:
     """Turn typed async functions into the SDK's `elicitation_callback`.
 
     The form handler receives a `FormRequest` (message, schema, built model) and returns
@@ -215,9 +218,16 @@ def elicitation_handler(form: FormHandler, *, url: UrlHandler | None = None) -> 
 
     Usable as a decorator: `@elicitation_handler` over `async def ask(req: FormRequest)`.
 
+    With `app`, a form request that names the server's app view (`_meta.ui.resourceUri`,
+    draft SEP-3118) is shown by that app: its resource is read over the same session and
+    handed to `app`, whose `ElicitResult` is checked against the schema and returned; when
+    the app cannot be used (unreadable, not an app, `AppCannotRender`, an answer that does
+    not fit) `form` answers instead. Advertise it with `Client(extensions=[app_capability()])`.
+
     Args:
         form: Answers form-mode requests.
         url: Answers URL-mode requests; when None they are declined.
+        app: Shows a form request in the server's app (`AppRenderer`); None: never.
 
     Returns:
         A callback for `mcp.Client(..., elicitation_callback=...)`. It never raises: an
@@ -234,6 +244,11 @@ def elicitation_handler(form: FormHandler, *, url: UrlHandler | None = None) -> 
         except RequestedSchemaError as exc:
             return schema_error_reply(exc)
         try:
+            if app is not None and isinstance(params, types.ElicitRequestFormParams):
+                assert isinstance(request, FormRequest)
+                shown = await app_answer(context, params, request.form, app)
+                if shown is not None:
+                    return shown
             return await _answer(request, form, url)
         except InvalidResponse as exc:
             fields = ", ".join(sorted({name or "(form)" for name, _ in exc.errors}))

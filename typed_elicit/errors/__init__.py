@@ -10,6 +10,7 @@ TypedElicitError
 │   ├── FallbackNotInstalled    on_unsupported="fallback" without install_fallback(server)
 │   ├── PagesNotServed          ctx.elicit_page without serve_pages(server)
 │   ├── PageSetupError          a serve_pages or PageBrand setting that cannot be used
+│   ├── AppViewError            an app view that cannot be served or asked for as given
 │   ├── StoreUrlError           a store URL that names no Redis
 │   ├── RequestedSchemaError    (a client) a server's schema is no elicitation schema
 │   └── ScriptMistake           (the testing kit) a test's script went wrong, not the tool
@@ -18,6 +19,7 @@ TypedElicitError
 │   ├── ElicitationTimeout      no answer in time, or the call outlived its call_timeout
 │   ├── InvalidResponse         an answer does not fit the form (on both ends)
 │   ├── ClientError             the client answered with a JSON-RPC error
+│   ├── AppCannotRender         (a client) the host cannot show the app: the form answers
 │   └── HookError               an elicitation hook failed
 └── ServerStateError: what a call carries between requests cannot be used (start afresh)
     ├── ReplayMismatch          a 2026-07-28 re-run asked another question at a position
@@ -33,6 +35,7 @@ failed, why, and the fix. No message quotes a user's answer; an attribute is Non
 where its docstring says "None when ...".
 """
 
+from typed_elicit.errors._apps import AppCannotRender, AppViewError
 from typed_elicit.errors._base import DeclarationError, NoAnswerError, ServerStateError, TypedElicitError
 from typed_elicit.errors._declaration import (
     ElicitArgumentError,
@@ -56,6 +59,8 @@ from typed_elicit.errors._no_answer import (
 from typed_elicit.errors._server_state import InvalidFallbackToken, ReplayMismatch, StoreUnavailable
 
 __all__ = [
+    "AppCannotRender",
+    "AppViewError",
     "ClientError",
     "DeclarationError",
     "ElicitArgumentError",

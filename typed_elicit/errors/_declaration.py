@@ -53,6 +53,25 @@ class SchemaError(DeclarationError, TypeError):
             ],
         )
 
+    @classmethod
+    def app_secret(cls, model_name: str, fields: Sequence[str]) -> SchemaError:
+        """`@form(app=...)` on a model with secret fields, or on a page form: secrets stay page-only.
+
+        Args:
+            model_name: The model's class name.
+            fields: The wire names of its secret fields (empty for a page form without any).
+
+        Returns:
+            The error, one problem per secret field.
+        """
+        why = (
+            "an app view is shown by the client's host, so a secret would pass through it; secrets "
+            "stay page-only: drop app= and ask the model with ctx.elicit_page (@form(page=True))"
+        )
+        if not fields:
+            return cls(model_name, [f"{model_name} is a page form, which cannot have an app view: {why}"])
+        return cls(model_name, [f"{model_name}.{name}: holds a secret; {why}" for name in fields])
+
 
 class FallbackNotInstalled(DeclarationError, RuntimeError):
     """`on_unsupported="fallback"` was used on a server without the companion tool.

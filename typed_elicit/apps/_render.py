@@ -1,0 +1,157 @@
+"""A model's view: its HTML (the shared field markup, the view's style and script) and its CSP.
+
+Rendered once per model when the views are served (`serve_apps`), never per call: what one
+call shows (its message, options, defaults, preview) reaches the script in the forwarded
+request. The page loads nothing: its CSP allows its one inline script and one style by hash.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from markupsafe import Markup
+from pydantic import BaseModel
+
+from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
+from typed_elicit._forms.reduce import form_message, reduced, shaped
+from typed_elicit._forms.registry import layout
+from typed_elicit._forms.spec import FormSpec
+from typed_elicit._views.fields import TEMPLATES as FIELD_TEMPLATES
+from typed_elicit._views.fields import field_views
+from typed_elicit._views.words import PAGE_WORDS
+from typed_elicit.apps import _draft
+from typed_elicit.apps._view import AppView
+from typed_elicit.errors import OptionsError
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
+
+TEMPLATES: Final = Path(__file__).with_name("templates")
+
+RESOURCE_CSP: Final[dict[str, list[str]]] = {
+    "connectDomains": [],
+    "resourceDomains": [],
+    "frameDomains": [],
+    "baseUriDomains": [],
+}
+"""The resource's `_meta.ui.csp`: no origin at all (the view loads nothing, connects nowhere)."""
+
+_PLACEHOLDERS: Final = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+
+
+@cache
+def _environment() -> Environment:
+    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+
+    loader = ChoiceLoader([FileSystemLoader(str(TEMPLATES)), FileSystemLoader(str(FIELD_TEMPLATES))])
+    return Environment(loader=loader, autoescape=True, undefined=StrictUndefined)
+
+
+@cache
+def _static(name: str) -> str:
+    return (TEMPLATES / name).read_text(encoding="utf-8")
+
+
+def _sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def view_form(model: type[BaseModel]) -> FormSpec:
+    """The form a view shows: the model's, with placeholder options for its `Choices()` fields.
+
+    The script replaces every choice field's options with the ones the question offers.
+
+    Raises:
+        SchemaError: If the model cannot be elicited.
+        OptionsError: If a `Choices()` field takes no placeholder options (never for one that
+            takes from 1 to 10 options).
+    """
+    names = layout(model).choices
+    if not names:
+        return reduced(model, LATEST_PROTOCOL_VERSION).form
+    error: OptionsError | None = None
+    for count in (1, len(_PLACEHOLDERS)):
+        try:
+            options = {name: list(_PLACEHOLDERS[:count]) for name in names}
+            return shaped(model, LATEST_PROTOCOL_VERSION, options=options).form
+        except OptionsError as exc:
+            error = exc
+    assert error is not None
+    raise error
+
+
+def csp(script: str, style: str, logo: bool) -> str:
+    """The view's own policy: its one script and one style by hash, images only from `data:`."""
+    img = "data:" if logo else "'none'"
+    return (
+        f"default-src 'none'; script-src {_sha256(script)}; style-src {_sha256(style)}; img-src {img}; "
+        "connect-src 'none'; form-action 'none'; base-uri 'none'; object-src 'none'"
+    )
+
+
+def render(model: type[BaseModel], view: AppView, version: str) -> str:
+    """The view's whole HTML for `model` (`view.html` itself when the author gave it).
+
+    Raises:
+        SchemaError: If the model cannot be elicited.
+        jinja2.TemplateError: If the author's template cannot be rendered.
+    """
+    if view.html is not None:
+        return view.html
+    css = "".join(f"\n:root {{ {name}: {value}; }}" for name, value in view.css.items())
+    style = _static("view.css") + css
+    script = _static("view.js")
+    words = {key: PAGE_WORDS[key] for key in _WORDS}
+    data = {
+        "app": {"name": _draft.APP_NAME, "version": version},
+        "protocol": _draft.BRIDGE_PROTOCOL_VERSION,
+        "elicit": _draft.ELICIT_METHOD,
+        "viewKey": _draft.VIEW_META,
+        "words": words,
+    }
+    declared = model.model_config.get("title")
+    title = view.title or (None if declared is None else str(declared))  # None: no header, the message heads
+    fields = field_views(view_form(model), frozenset(), values={}, errors={}, words=PAGE_WORDS)
+    context: dict[str, Any] = {
+        "brand": {"title": title, "logo_url": view.logo_url},
+        "message": form_message(model),
+        "fields": fields,
+        "style": Markup(style),  # our own text (CSS variables checked by AppView): hashed as is
+        "script": Markup(script),
+        "csp": csp(script, style, view.logo_url is not None),
+        "data": Markup(_json_in_script(data)),
+    }
+    env = _environment()
+    template = env.from_string(view.template) if view.template is not None else env.get_template("view.html")
+    return template.render(**context)
+
+
+def _json_in_script(value: object) -> str:
+    """`value` as JSON safe inside a `<script type="application/json">` (no `<`, `>`, `&`)."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+_WORDS: Final = (
+    "required",
+    "min_length",
+    "max_length",
+    "integer",
+    "number",
+    "ge",
+    "le",
+    "email",
+    "uri",
+    "date",
+    "date_time",
+    "choice",
+    "choices",
+    "min_items",
+    "max_items",
+)
+"""The words of `PAGE_WORDS` the script says (client-side checks, as the pages word them)."""
