@@ -115,6 +115,10 @@ class PageHost(Protocol):
         """Hold a taken answer for the rest of its call (at most until `until`), sealed."""
         ...
 
+    async def consumed(self, page: PageRecord) -> None:
+        """The call holds the page's answer (push eras): delete what the store keeps of its files."""
+        ...
+
     async def kept(self, page: PageRecord) -> PageAnswer | None:
         """The answer `keep` holds for the page, or None once it is released or expired."""
         ...

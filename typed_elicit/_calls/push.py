@@ -151,6 +151,7 @@ class PushAsker:
                     answer = None if remaining <= 0 else await host.answer(page, remaining)
                     if answer is not None:
                         submitted.append(answer)
+                        await host.consumed(page)  # its files are in `answer` now: not kept twice
                         await self.complete(page.elicitation_id)
                 except Exception as exc:  # the store failed: the call fails with it
                     failures.append(exc)

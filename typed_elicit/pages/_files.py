@@ -9,8 +9,8 @@ files apart: only the answer put first is ever read, and the loser deletes its o
 
 When a 2026-07-28 call takes the answer and holds it for the rest of the call (`keep`), its
 files travel inside that held copy (which the call deletes when it ends) and the stored files
-are deleted at once. On a push era the call reads the answer once and the files stay until the
-page expires (the store's expiry): a call never tells the page host it has ended there.
+are deleted at once. On a push era the call reads the answer once, in memory, and tells the
+host so (`consumed`), which deletes the stored files at once too.
 File bytes are never logged, never put in an error, and never sent to the client.
 """
 

@@ -116,8 +116,15 @@ class Pages:
         Its files travel inside the held answer, so their stored copies are deleted now.
         """
         key = KEPT_PREFIX + page.id
+        await store_for(self.server).put(key, seal(self.server, key, answer_bytes(answer)), until)
+        await self.consumed(page)
+
+    async def consumed(self, page: PageRecord) -> None:
+        """The call holds the page's answer now: delete the stored copies of its files.
+
+        The answer itself stays until the page expires, so a second submit is still refused.
+        """
         store = store_for(self.server)
-        await store.put(key, seal(self.server, key, answer_bytes(answer)), until)
         stored = opened(self.server, ANSWER_PREFIX + page.id, await store.get(ANSWER_PREFIX + page.id))
         if stored is not None and stored[1]:
             await delete_files(self.server, page.id, stored[1])
