@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import re
+import runpy
+from pathlib import Path
 from typing import Annotated, Any
 
 import anyio
@@ -28,6 +30,7 @@ from typed_elicit.pages import serve_pages
 from typed_elicit.testing import connect
 
 CARRIERS = {"ups": "UPS Express", "dhl": "DHL Parcel"}
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 class Address(BaseModel):
@@ -212,3 +215,29 @@ async def test_a_replica_sharing_the_store_shows_the_same_shaped_page_with_group
             result = await client.call_tool("ship", {})
     assert result.content[0].text == "ups ['insured'] 5 Main 1/Paris pin:4"  # type: ignore[union-attr]
     assert "DHL Parcel" in browser.pages[0]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", URL_ERAS)
+async def test_the_book_courier_example_offers_the_countrys_carriers_and_prefills_the_usual_one(
+    era: str,
+) -> None:
+    example = runpy.run_path(str(EXAMPLES / "book_courier.py"), run_name="served_example")
+    server = example["build_server"](ORIGIN)
+    browser = Browser(server)
+    fields = {  # the carrier is left as the page pre-filled it
+        "pickup.street": "Rue 1",
+        "pickup.city": "Lyon",
+        "parcels._n": "2",
+        "parcels.0.weight_kg": "2.5",
+        "parcels.1.weight_kg": "1",
+        "parcels.1.fragile": "on",
+    }
+    async with connect(server, era, elicitation_callback=answering(browser, fields)) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("book_courier", {"user": "ada", "country": "fr"})
+    assert result.content[0].text == "ups picks up 2 parcel(s), 3.5 kg, at Rue 1, Lyon"  # type: ignore[union-attr]
+    (page,) = browser.pages
+    assert re.search(r'<option value="ups" selected[^>]*>UPS Standard</option>', page)
+    assert "Colissimo" in page
+    assert "DHL Paket" not in page  # not offered in France

@@ -14,6 +14,8 @@ once, at class definition, to a `PageTree`:
 - `FileField`: an `UploadedFile` (`typed_elicit._forms.files`), with its `FileLimits`;
 - `Leaf`: every other field, reduced by the same rules as a flat form's field
   (`layout.leaf_property`), so formats, bounds, options and secrets stay one code path.
+  A `Choices()` leaf is taken among the model's own fields only (its options come per call,
+  `typed_elicit._forms.page_shape`); inside a group it is refused, naming its dotted path.
 
 Groups nest at most `MAX_PAGE_DEPTH` deep, and a page shows at most `MAX_PAGE_INPUTS` inputs
 with every list full. What a web form cannot carry is refused with a `SchemaError` naming
