@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from typing import Annotated
 
 import pytest
-from pydantic import BaseModel, SecretStr
+from pydantic import BaseModel, Field, SecretStr
 
 from typed_elicit import Choices, form
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
 from typed_elicit._forms.files import UploadedFile
 from typed_elicit._forms.page_check import check_tree
+from typed_elicit._forms.page_tree import MAX_PAGE_INPUTS
 from typed_elicit._forms.reduce import OptionsArg, Reduced, check_page, page_layout, page_reduced, shaped
 from typed_elicit._forms.validate import validate_answer
 from typed_elicit.errors import InvalidResponse, OptionsError
@@ -146,3 +147,19 @@ def test_a_page_form_with_groups_and_no_choices_takes_defaults_for_its_own_leave
     assert validate_answer(Plain, record, {"address": {"street": "s"}}, keep=False).title == "Dr"
     with pytest.raises(OptionsError, match="is a group"):
         shaped(Plain, LATEST_PROTOCOL_VERSION, defaults={"address": {}}, page=True)
+
+
+def test_options_that_would_make_the_page_show_too_many_inputs_are_refused():
+    class Row(BaseModel):
+        cells: list[str] = Field(default_factory=list[str], max_length=18)
+
+    @form(page=True)
+    class Sheet(BaseModel):
+        boxes: Annotated[list[str], Choices()] = []
+        rows: list[Row] = Field(default_factory=list[Row], max_length=99)
+
+    fits = shaped(Sheet, LATEST_PROTOCOL_VERSION, options={"boxes": ["a"]}, page=True)
+    assert fits.tree is not None
+    assert fits.tree.inputs <= MAX_PAGE_INPUTS
+    with pytest.raises(OptionsError, match=rf"more than the {MAX_PAGE_INPUTS} a page may hold; offer fewer"):
+        shaped(Sheet, LATEST_PROTOCOL_VERSION, options={"boxes": [f"o{i}" for i in range(100)]}, page=True)

@@ -25,7 +25,7 @@ from typed_elicit._forms.fieldinfo import FieldProblem, ordered
 from typed_elicit._forms.layout import Layout, newest_schema, render
 from typed_elicit._forms.options import has_options, offered_values, with_options
 from typed_elicit._forms.page_shape import node_problem, shape_tree
-from typed_elicit._forms.page_tree import needs_tree
+from typed_elicit._forms.page_tree import MAX_PAGE_INPUTS, needs_tree
 from typed_elicit._forms.parse import parse_requested_schema
 from typed_elicit._forms.record import Reduced
 from typed_elicit._forms.registry import blueprint, layout, page_layout, tree_of
@@ -190,6 +190,12 @@ def shaped(
     }
     if tree is not None:
         tree = shape_tree(tree, properties, required, fill, offered)
+        if tree.inputs > MAX_PAGE_INPUTS:  # a multi-select shows one box per option
+            problem = (
+                f"its page would show up to {tree.inputs} inputs with every list full, more than the "
+                f"{MAX_PAGE_INPUTS} a page may hold; offer fewer options to its multi-selects or ask in steps"
+            )
+            raise options_error(model, [("(question)", problem)])
         return Reduced(
             protocol_version,
             tree.root.schema,
