@@ -191,11 +191,11 @@ def shaped(
     if tree is not None:
         tree = shape_tree(tree, properties, required, fill, offered)
         if tree.inputs > MAX_PAGE_INPUTS:  # a multi-select shows one box per option
-            problem = (
+            too_many = (
                 f"its page would show up to {tree.inputs} inputs with every list full, more than the "
                 f"{MAX_PAGE_INPUTS} a page may hold; offer fewer options to its multi-selects or ask in steps"
             )
-            raise options_error(model, [("(question)", problem)])
+            raise options_error(model, [("(question)", too_many)])
         return Reduced(
             protocol_version,
             tree.root.schema,
