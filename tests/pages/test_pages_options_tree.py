@@ -24,6 +24,7 @@ from pydantic import BaseModel, SecretStr
 
 from tests.conftest import BOUND
 from tests.pages.test_pages_elicit import ORIGIN, URL_ERAS, Browser, answering, no_form
+from tests.pages.test_pages_options import Transfer
 from typed_elicit import Accepted, Choices, ElicitContext, elicits, form
 from typed_elicit.client import UrlRequest, elicitation_handler
 from typed_elicit.pages import serve_pages
@@ -241,3 +242,14 @@ async def test_the_book_courier_example_offers_the_countrys_carriers_and_prefill
     assert re.search(r'<option value="ups" selected[^>]*>UPS Standard</option>', page)
     assert "Colissimo" in page
     assert "DHL Paket" not in page  # not offered in France
+
+
+@pytest.mark.parametrize("model", [Parcel, Transfer])
+def test_elicits_lists_a_page_form_with_choices_fields_whose_options_come_per_call(
+    model: type[BaseModel],
+) -> None:
+    @elicits(model)
+    async def ask(ctx: ElicitContext) -> str:
+        return ""
+
+    assert callable(ask)
