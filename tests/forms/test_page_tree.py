@@ -8,7 +8,6 @@ import pytest
 from pydantic import BaseModel, Field, SecretStr
 
 from typed_elicit import Choices, form
-from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
 from typed_elicit._forms.files import FileLimits, UploadedFile
 from typed_elicit._forms.page_tree import (
     MAX_PAGE_DEPTH,
@@ -17,7 +16,7 @@ from typed_elicit._forms.page_tree import (
     needs_tree,
     page_tree,
 )
-from typed_elicit._forms.reduce import page_reduced, reduce_schema, shaped
+from typed_elicit._forms.reduce import page_reduced, reduce_schema
 from typed_elicit.errors import SchemaError
 
 
@@ -187,20 +186,22 @@ def test_a_page_that_would_show_too_many_inputs_is_refused_with_the_lists_to_sho
             rows: list[Row] = []
 
 
-def test_choices_stay_flat_and_a_page_with_groups_refuses_them_and_per_call_shaping():
-    with pytest.raises(SchemaError, match=r"Grouped\.pick: a page form with groups cannot take options"):
+def test_a_choices_field_inside_a_group_is_refused_naming_its_path_and_the_fix():
+    class Region(BaseModel):
+        region: Annotated[str, Choices()]
+
+    with pytest.raises(SchemaError) as caught:
 
         @form(page=True)
         class Grouped(BaseModel):
-            address: Address
-            pick: Annotated[str, Choices()]
+            where: Region
+            rows: list[Region] = []
 
-    @form(page=True)
-    class Plain(BaseModel):
-        address: Address
-
-    with pytest.raises(SchemaError, match="takes no options= or defaults= per question yet"):
-        shaped(Plain, LATEST_PROTOCOL_VERSION, defaults={"address": {}}, page=True)
+    message = str(caught.value)
+    assert "Grouped.where.region: a Choices() field inside a group cannot take options" in message
+    assert "Grouped.rows.region" in message
+    assert "move it to the model's own fields (Grouped)" in message
+    assert "Literal[...] or a StrEnum" in message
 
 
 def test_form_mode_says_a_page_can_ask_for_what_it_refuses():

@@ -31,7 +31,7 @@ from typed_elicit._calls.policy import (
 from typed_elicit._calls.settle import failed, for_client, joined, settled
 from typed_elicit._calls.signals import RoundRefused, suspensions
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
-from typed_elicit._forms.reduce import check_elicitable, defer_schema_error, is_page_form, page_reduced
+from typed_elicit._forms.reduce import check_elicitable, check_page, defer_schema_error, is_page_form
 from typed_elicit._observe.heartbeat import DEFAULT_HEARTBEAT, check_heartbeat
 from typed_elicit._observe.hooks import ElicitHook
 from typed_elicit.errors import ElicitArgumentError, SchemaError, TypedElicitError
@@ -185,7 +185,7 @@ def _prereduce(model: type[BaseModel]) -> dict[ProtocolVersion, SchemaError]:
         SchemaError: If the newest revision refuses the model.
     """
     if is_page_form(model):  # asked on a page (`ctx.elicit_page`), never in form mode
-        page_reduced(model)  # reduced at import by `@form(page=True)`: a cache hit
+        check_page(model)  # reduced at import by `@form(page=True)`; its Choices() get options per call
         return {}
     try:
         check_elicitable(model, LATEST_PROTOCOL_VERSION)

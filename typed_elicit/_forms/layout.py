@@ -8,7 +8,7 @@ revision has no form for). Everything the wire format cannot express is rejected
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
@@ -46,6 +46,9 @@ class Layout:
     keys: dict[str, str]  # python field name -> wire name
     choices: tuple[str, ...]  # python field names of Choices() fields (options given per question)
     size: int = 0  # bytes of the newest revision's schema as compact ASCII JSON (no per-question options)
+    groups: dict[str, str] = field(default_factory=dict[str, str])
+    """A page form with groups: python name -> wire name of each field that is not a leaf (a group,
+    rows, a choice of groups, key/value rows or a file), which takes no options or defaults per question."""
 
 
 def lay_out(model: type[BaseModel], *, page: bool = False, page_form: bool = False) -> Layout:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from typed_elicit._forms.files import UploadedFile, file_problem
 from typed_elicit._forms.page_tree import Group, Leaf, Node, PageTree
-from typed_elicit._forms.spec import FieldSpec, check_content, check_wire_value, too_many_keys
+from typed_elicit._forms.spec import FieldSpec, check_content, check_wire_value, not_offered, too_many_keys
 from typed_elicit._forms.wire import check_text, kind_of
 from typed_elicit.errors import InvalidResponse
 
@@ -34,12 +34,21 @@ def dotted(parts: Sequence[int | str]) -> str:
 def check_tree(tree: PageTree, content: Mapping[str, Any] | None) -> tuple[dict[str, Any], Problems]:
     """Check a page answer against `tree`: its shape, and each leaf by the wire rules of its kind.
 
+    A tree shaped at call time fills a top-level leaf the answer leaves out with its default
+    first (`PageTree.fill`), and its `Choices()` fields must hold options it offered
+    (`PageTree.offered`), as `validate_answer` checks a flat form's.
+
     Returns:
         The values to validate (numbers parsed, nulls dropped) and one `(dotted path, problem)`
         pair per problem.
     """
     problems: Problems = []
-    cleaned = _group(tree.root, content or {}, "", problems)
+    given: Mapping[str, Any] = content or {}
+    if tree.fill and len(given) <= len(tree.root.children):  # else refused whole, uncounted
+        # a page shaped at call time: a top-level leaf left out (or null) gets the call's default
+        given = {**tree.fill, **{k: v for k, v in given.items() if v is not None}}
+    cleaned = _group(tree.root, given, "", problems, tree.offered)
+    problems.extend(not_offered(cleaned, tree.offered))
     return cleaned, problems
 
 
@@ -63,7 +72,13 @@ def validate_tree(
     raise InvalidResponse(model.__name__, problems, raw)
 
 
-def _group(group: Group, value: object, path: str, problems: Problems) -> dict[str, Any]:
+def _group(
+    group: Group,
+    value: object,
+    path: str,
+    problems: Problems,
+    offered: Mapping[str, frozenset[str]] | None = None,
+) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         problems.append((path.rstrip(".") or "(form)", f"expected an object, got {kind_of(value)}"))
         return {}
@@ -82,7 +97,7 @@ def _group(group: Group, value: object, path: str, problems: Problems) -> dict[s
             leaves[child.key] = item
         elif item is not None:
             cleaned[child.key] = _node(child, item, f"{path}{child.key}", problems)
-    checked, leaf_problems = check_content(group.form, leaves)
+    checked, leaf_problems = check_content(group.form, leaves, offered)
     problems.extend((f"{path}{key}", problem) for key, problem in leaf_problems)
     return {**checked, **cleaned}
 

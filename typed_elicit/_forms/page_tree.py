@@ -14,6 +14,8 @@ once, at class definition, to a `PageTree`:
 - `FileField`: an `UploadedFile` (`typed_elicit._forms.files`), with its `FileLimits`;
 - `Leaf`: every other field, reduced by the same rules as a flat form's field
   (`layout.leaf_property`), so formats, bounds, options and secrets stay one code path.
+  A `Choices()` leaf is taken among the model's own fields only (its options come per call,
+  `typed_elicit._forms.page_shape`); inside a group it is refused, naming its dotted path.
 
 Groups nest at most `MAX_PAGE_DEPTH` deep, and a page shows at most `MAX_PAGE_INPUTS` inputs
 with every list full. What a web form cannot carry is refused with a `SchemaError` naming
@@ -28,8 +30,8 @@ a file field an `UploadedFile`. Inputs and problems are named by dotted paths
 from __future__ import annotations
 
 import types
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias, Union, get_args, get_origin
 
 import annotated_types as at
@@ -41,11 +43,12 @@ from typed_elicit._core.digests import schema_digest
 from typed_elicit._forms.fieldinfo import FieldProblem, flat, strip_annotated
 from typed_elicit._forms.fields import reduce_field
 from typed_elicit._forms.files import FileLimits, UploadedFile
-from typed_elicit._forms.layout import leaf_property
+from typed_elicit._forms.layout import Layout, leaf_property, newest_schema
 from typed_elicit._forms.names import looks_secret, secret_fields, wire_name
-from typed_elicit._forms.options import has_choices, option_values
+from typed_elicit._forms.options import has_choices, option_values, with_options
 from typed_elicit._forms.parse import parse_requested_schema
-from typed_elicit._forms.spec import MAX_FIELDS, FieldSpec, FormSpec
+from typed_elicit._forms.spec import MAX_FIELDS, MAX_QUESTION_SCHEMA_LENGTH, FieldSpec, FormSpec
+from typed_elicit._forms.wire import json_size
 from typed_elicit.errors import SchemaError
 
 MAX_PAGE_DEPTH: Final = 4
@@ -162,6 +165,13 @@ class PageTree:
     """Whether it has file fields (its form is then sent as multipart)."""
     shape: dict[str, Any]
     """A JSON description of the tree: what its digest is made from."""
+    layout: Layout
+    """The model's own leaves as a flat form's `Layout` (its `Choices()` fields without options, its
+    `groups` the other fields): what a page shaped at call time starts from (`_forms.page_shape`)."""
+    fill: Mapping[str, Any] = field(default_factory=lambda: types.MappingProxyType({}))
+    """Shaped at call time: wire name -> the default a top-level leaf left out of an answer gets."""
+    offered: Mapping[str, frozenset[str]] = field(default_factory=lambda: types.MappingProxyType({}))
+    """Shaped at call time: wire name of each top-level `Choices()` field -> the options offered."""
 
     @property
     def digest(self) -> str:
@@ -223,15 +233,16 @@ def page_tree(model: type[BaseModel]) -> PageTree:
     root = builder.group(
         model, "", model.__name__, None, required=True, optional=False, depth=0, where=model.__name__
     )
-    if root is not None and builder.inputs(root) > MAX_PAGE_INPUTS:
+    if root is not None and tree_inputs(root) > MAX_PAGE_INPUTS:
         builder.problems.append(
-            f"{model.__name__}: its page shows up to {builder.inputs(root)} inputs with every list full, "
+            f"{model.__name__}: its page shows up to {tree_inputs(root)} inputs with every list full, "
             f"more than the {MAX_PAGE_INPUTS} a page may hold; lower the lists' max_length "
             "(Field(max_length=...)) or ask in steps"
         )
     if builder.problems or root is None:
         raise SchemaError(model.__name__, builder.problems)
-    return PageTree(root, builder.inputs(root), builder.deepest, builder.files, builder.shape(root))
+    assert builder.layout is not None  # the root group was built
+    return PageTree(root, tree_inputs(root), builder.deepest, builder.files, tree_shape(root), builder.layout)
 
 
 class _Builder:
@@ -241,6 +252,8 @@ class _Builder:
         self.problems: list[str] = []
         self.deepest = 0
         self.files = False
+        self.layout: Layout | None = None
+        """The root group's own leaves as a flat `Layout` (set when the root is built)."""
 
     def group(
         self,
@@ -269,24 +282,33 @@ class _Builder:
         leaves: dict[str, dict[str, Any]] = {}
         required_keys: list[str] = []
         planned: list[tuple[str, str, Any]] = []
+        keys: dict[str, str] = {}
+        nodes: dict[str, str] = {}
+        multi: list[str] = []
+        choices: list[str] = []
         for field_name, info in model.model_fields.items():
             if field_name == skip:
                 continue
             at_field = f"{where}.{field_name}"
             try:
                 if is_tree_field(info.annotation, info.metadata):
+                    nodes[field_name] = wire_name(field_name, info)
                     planned.append(("node", field_name, self.node(model, field_name, info, depth, at_field)))
                     continue
-                leaf_key, prop, _, is_choices = leaf_property(model, field_name, info, page=True)
-                if is_choices:
+                leaf_key, prop, is_multi, is_choices = leaf_property(model, field_name, info, page=True)
+                if is_choices and depth:
                     raise FieldProblem(
-                        "a page form with groups cannot take options per question (Choices()); "
-                        "declare the options in the class with Literal[...] or a StrEnum"
+                        "a Choices() field inside a group cannot take options per question; move it to "
+                        f"the model's own fields ({_root(where)}), or declare its options in the class "
+                        "with Literal[...] or a StrEnum"
                     )
             except FieldProblem as problem:
                 self._add(f"{at_field}: {problem}")
                 continue
             leaves[leaf_key] = prop
+            keys[field_name] = leaf_key
+            multi.extend([field_name] if is_multi else [])
+            choices.extend([field_name] if is_choices else [])
             if info.is_required():
                 required_keys.append(leaf_key)
             planned.append(("leaf", leaf_key, secret))
@@ -298,9 +320,15 @@ class _Builder:
             self._add(f"{where}: {name} has no fields, so it asks nothing; add a field")
         if len(self.problems) > before:
             return None
-        schema: dict[str, Any] = {"type": "object", "properties": leaves}
-        if required_keys:
-            schema["required"] = required_keys
+        if not depth:
+            size = json_size(newest_schema(leaves, required_keys), 1 << 20)
+            own = (dict(leaves), list(required_keys), tuple(multi), keys, tuple(choices), size, nodes)
+            self.layout = Layout(*own)
+        for field_name in choices:  # until a question offers its options: placeholders, as a form's kinds
+            prop = leaves[keys[field_name]]
+            placeholder = [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))]
+            leaves[keys[field_name]] = with_options(prop, placeholder, MAX_QUESTION_SCHEMA_LENGTH)[0]
+        schema = newest_schema(leaves, required_keys)
         form = parse_requested_schema(schema, cached=False)
         children: list[Node] = []
         for what, item_key, payload in planned:
@@ -468,50 +496,15 @@ class _Builder:
         info = FieldInfo.from_annotation(annotation)
         prop, _, is_choices = reduce_field(field_name, key, info, page=True)
         if is_choices:
-            raise FieldProblem("a list's items cannot take options per question (Choices())")
+            raise FieldProblem(
+                "a list's items cannot take options per question (Choices()); declare their options "
+                "in the class with Literal[...] or a StrEnum"
+            )
         form = parse_requested_schema(
             {"type": "object", "properties": {key: prop}, "required": [key]}, cached=False
         )
         base = strip_annotated(annotation)[0]
         return Leaf(key, form.by_name[key], base in (SecretStr, SecretBytes) or looks_secret(field_name))
-
-    def inputs(self, node: Node) -> int:
-        """How many inputs `node` shows at most."""
-        if node.kind == "leaf":
-            return max(1, len(node.spec.options)) if node.spec.kind == "multi_choice" else 1
-        if node.kind == "file":
-            return 1
-        if node.kind == "group":
-            return sum(self.inputs(c) for c in node.children) + 1
-        if node.kind == "rows":
-            return node.max_rows * self.inputs(node.item) + 1
-        if node.kind == "pairs":
-            return node.max_rows * 2 + 1
-        return 1 + max((self.inputs(g) for g in node.groups.values()), default=0)
-
-    def shape(self, node: Node) -> dict[str, Any]:
-        """A JSON description of `node` (what the tree's digest is made from)."""
-        if node.kind == "leaf":
-            return {"leaf": node.spec.name, "kind": node.spec.kind, "secret": node.secret}
-        if node.kind == "file":
-            return {"file": node.key, "max": node.limits.max_bytes, "types": list(node.limits.media_types)}
-        if node.kind == "group":
-            return {"group": node.key, "optional": node.optional, "form": node.schema,
-                    "children": [self.shape(c) for c in node.children]}  # fmt: skip
-        if node.kind == "rows":
-            return {
-                "rows": node.key,
-                "min": node.min_rows,
-                "max": node.max_rows,
-                "item": self.shape(node.item),
-            }
-        if node.kind == "pairs":
-            return {"pairs": node.key, "max": node.max_rows, "value": self.shape(node.value)}
-        return {
-            "union": node.key,
-            "tag": node.tag,
-            "groups": {t: self.shape(g) for t, g in node.groups.items()},
-        }
 
 
 def _empty_default(info: FieldInfo) -> bool:
@@ -522,3 +515,48 @@ def _empty_default(info: FieldInfo) -> bool:
             return False
         return made in ([], {}, None)
     return info.default in ([], {}, None)
+
+
+def tree_inputs(node: Node) -> int:
+    """How many inputs `node` shows at most."""
+    if node.kind == "leaf":
+        return max(1, len(node.spec.options)) if node.spec.kind == "multi_choice" else 1
+    if node.kind == "file":
+        return 1
+    if node.kind == "group":
+        return sum(tree_inputs(c) for c in node.children) + 1
+    if node.kind == "rows":
+        return node.max_rows * tree_inputs(node.item) + 1
+    if node.kind == "pairs":
+        return node.max_rows * 2 + 1
+    return 1 + max((tree_inputs(g) for g in node.groups.values()), default=0)
+
+
+def tree_shape(node: Node) -> dict[str, Any]:
+    """A JSON description of `node` (what the tree's digest is made from)."""
+    if node.kind == "leaf":
+        return {"leaf": node.spec.name, "kind": node.spec.kind, "secret": node.secret}
+    if node.kind == "file":
+        return {"file": node.key, "max": node.limits.max_bytes, "types": list(node.limits.media_types)}
+    if node.kind == "group":
+        return {"group": node.key, "optional": node.optional, "form": node.schema,
+                "children": [tree_shape(c) for c in node.children]}  # fmt: skip
+    if node.kind == "rows":
+        return {
+            "rows": node.key,
+            "min": node.min_rows,
+            "max": node.max_rows,
+            "item": tree_shape(node.item),
+        }
+    if node.kind == "pairs":
+        return {"pairs": node.key, "max": node.max_rows, "value": tree_shape(node.value)}
+    return {
+        "union": node.key,
+        "tag": node.tag,
+        "groups": {t: tree_shape(g) for t, g in node.groups.items()},
+    }
+
+
+def _root(where: str) -> str:
+    """The model a dotted place starts at (`Order.address.region` -> `Order`)."""
+    return where.split(".", 1)[0].split("[", 1)[0]

@@ -37,7 +37,7 @@ from typed_elicit._core.versions import (
 from typed_elicit._forms.layout import render
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.options import Choices, Titles
-from typed_elicit._forms.page_tree import needs_tree, page_tree
+from typed_elicit._forms.page_tree import needs_tree
 from typed_elicit._forms.parse import parse_requested_schema
 from typed_elicit._forms.record import JSON_SCHEMA_DIALECT, Reduced
 from typed_elicit._forms.registry import (
@@ -51,6 +51,7 @@ from typed_elicit._forms.registry import (
     layout,
     page_forms,
     page_layout,
+    tree_of,
 )
 from typed_elicit._forms.shaping import NO_OPTIONS, OptionsArg, options_error, shaped
 from typed_elicit._forms.spec import (
@@ -254,7 +255,9 @@ def page_reduced(model: type[BaseModel]) -> Reduced:
         return entry.page_record
     entry = blueprint(model)
     if needs_tree(model):
-        tree = page_tree(model)
+        tree = tree_of(model)
+        if tree.layout.choices:
+            raise options_error(model, [(name, NO_OPTIONS) for name in tree.layout.choices])
         entry.page_record = Reduced(LATEST_PROTOCOL_VERSION, tree.root.schema, tree.digest, tree=tree)
         return entry.page_record
     base = page_layout(model)

@@ -19,10 +19,9 @@ from pydantic import BaseModel
 
 from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.layout import Layout, lay_out, require_model
-from typed_elicit._forms.page_tree import needs_tree
+from typed_elicit._forms.page_tree import PageTree, needs_tree, page_tree
 from typed_elicit._forms.record import Reduced
 from typed_elicit._forms.spec import FormSpec
-from typed_elicit.errors import SchemaError
 
 
 class Blueprint:
@@ -40,6 +39,7 @@ class Blueprint:
         "page",
         "page_layout",
         "page_record",
+        "page_tree",
         "records",
     )
 
@@ -57,6 +57,8 @@ class Blueprint:
         self.page_layout: Layout | None = None
         """The model reduced for a page question (`page_reduced`, `shaped(page=True)`)."""
         self.page_record: Reduced | None = None
+        self.page_tree: PageTree | None = None
+        """A page form with groups: its tree (`tree_of`), before any question shapes it."""
         """The record of a page question about the model (`page_reduced`)."""
         self.kinds: dict[ProtocolVersion | None, FormSpec] = {}
         """Per revision (None: a page's), the form a shaped question's answer is checked with."""
@@ -115,6 +117,9 @@ def layout(model: type[BaseModel]) -> Layout:
 def page_layout(model: type[BaseModel]) -> Layout:
     """The page layout of `model` (secret fields allowed), reduced on first use and kept in its blueprint.
 
+    For a page form with groups, the layout of the model's own leaves (`PageTree.layout`): what
+    a question shaped at call time offers options and defaults for.
+
     Raises:
         SchemaError: If no page can ask the model (not kept: asked again, it raises again).
         TypeError: If `model` is not a `pydantic.BaseModel` subclass.
@@ -122,16 +127,23 @@ def page_layout(model: type[BaseModel]) -> Layout:
     record = blueprint(model)
     if record.page_layout is None:
         if needs_tree(model):
-            name = model.__name__
-            raise SchemaError(
-                name,
-                [
-                    f"{name}: a page form with groups, rows, choices or files takes no options= or "
-                    "defaults= per question yet; give its fields defaults and options in the class"
-                ],
-            )
-        record.page_layout = lay_out(model, page=True, page_form=record.page)
+            record.page_layout = tree_of(model).layout
+        else:
+            record.page_layout = lay_out(model, page=True, page_form=record.page)
     return record.page_layout
+
+
+def tree_of(model: type[BaseModel]) -> PageTree:
+    """The `PageTree` of a page form with groups, reduced on first use and kept in its blueprint.
+
+    Raises:
+        SchemaError: Listing every field a web form cannot carry (not kept: asked again, it raises again).
+        TypeError: If `model` is not a `pydantic.BaseModel` subclass.
+    """
+    record = blueprint(model)
+    if record.page_tree is None:
+        record.page_tree = page_tree(model)
+    return record.page_tree
 
 
 def declare(model: type[BaseModel], *, message: str | None, page: bool, app: object = None) -> None:

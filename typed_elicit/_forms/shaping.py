@@ -24,9 +24,11 @@ from typed_elicit._forms.defaults import call_default, check_default_size
 from typed_elicit._forms.fieldinfo import FieldProblem, ordered
 from typed_elicit._forms.layout import Layout, newest_schema, render
 from typed_elicit._forms.options import has_options, offered_values, with_options
+from typed_elicit._forms.page_shape import node_problem, shape_tree
+from typed_elicit._forms.page_tree import MAX_PAGE_INPUTS, needs_tree
 from typed_elicit._forms.parse import parse_requested_schema
 from typed_elicit._forms.record import Reduced
-from typed_elicit._forms.registry import blueprint, layout, page_layout
+from typed_elicit._forms.registry import blueprint, layout, page_layout, tree_of
 from typed_elicit._forms.spec import (
     MAX_QUESTION_SCHEMA_LENGTH,
     FormSpec,
@@ -79,7 +81,8 @@ def shaped(
         defaults: Per field name: the value the form is pre-filled with.
         page: Shape a page question (`ctx.elicit_page`): the page layout (secret fields
             allowed), the newest revision's shape whatever `protocol_version`, and
-            `MAX_PAGE_SHAPE_LENGTH` as the limit.
+            `MAX_PAGE_SHAPE_LENGTH` as the limit. A page form with groups is shaped in its
+            own fields (`typed_elicit._forms.page_shape`): the record's `tree` is shaped.
 
     Returns:
         The per-question record.
@@ -95,13 +98,14 @@ def shaped(
             f"protocol revision {protocol_version!r} has no elicitation; "
             f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
         )
+    tree = tree_of(model) if page and needs_tree(model) else None
     if page:
         protocol_version, base, limit = LATEST_PROTOCOL_VERSION, page_layout(model), MAX_PAGE_SHAPE_LENGTH
     else:
         base, limit = layout(model), MAX_QUESTION_SCHEMA_LENGTH
     render(model, base, protocol_version)  # the revision's own refusals (multi-select) first
     problems: list[tuple[str, str]] = []
-    fields = len(base.keys)
+    fields = len(base.keys) + len(base.groups)
     for argument, keyed in (("options", options), ("defaults", defaults)):
         if keyed is not None and len(keyed) > fields:  # counted, not read: one problem for them all
             problems.append(
@@ -120,7 +124,9 @@ def shaped(
     # most `most` (when the whole may pass the limit, it is measured exactly at the end).
     least, most = 0, base.size
     for name in given:
-        if name not in base.keys:
+        if tree is not None and name in base.groups:
+            problems.append((name, node_problem(tree, name, "options")))
+        elif name not in base.keys:
             problems.append((name, _unknown(model, name, "options")))
         elif name not in base.choices:
             problems.append(
@@ -145,6 +151,9 @@ def shaped(
     required = list(base.required)
     fill: dict[str, Any] = {}
     for name, value in (defaults or {}).items():
+        if tree is not None and name in base.groups:
+            problems.append((name, node_problem(tree, name, "defaults")))
+            continue
         if name not in base.keys:
             problems.append((name, _unknown(model, name, "defaults")))
             continue
@@ -176,11 +185,27 @@ def shaped(
             )
     if problems:
         raise options_error(model, problems)
-    shaped_base = dataclasses.replace(base, properties=properties, required=required)
-    schema = render(model, shaped_base, protocol_version)
     offered = {
         base.keys[name]: frozenset(offered_values(properties[base.keys[name]])) for name in base.choices
     }
+    if tree is not None:
+        tree = shape_tree(tree, properties, required, fill, offered)
+        if tree.inputs > MAX_PAGE_INPUTS:  # a multi-select shows one box per option
+            too_many = (
+                f"its page would show up to {tree.inputs} inputs with every list full, more than the "
+                f"{MAX_PAGE_INPUTS} a page may hold; offer fewer options to its multi-selects or ask in steps"
+            )
+            raise options_error(model, [("(question)", too_many)])
+        return Reduced(
+            protocol_version,
+            tree.root.schema,
+            tree.digest,
+            types.MappingProxyType(fill),
+            types.MappingProxyType(offered),
+            tree=tree,
+        )
+    shaped_base = dataclasses.replace(base, properties=properties, required=required)
+    schema = render(model, shaped_base, protocol_version)
     return Reduced(
         protocol_version,
         schema,

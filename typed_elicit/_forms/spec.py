@@ -419,3 +419,17 @@ def field_path(parts: Sequence[int | str]) -> str:
     for part in parts:
         path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
     return path or "(form)"
+
+
+def not_offered(cleaned: Mapping[str, Any], offered: Mapping[str, frozenset[str]]) -> list[tuple[str, str]]:
+    """One `(wire name, problem)` per `Choices()` field of `cleaned` holding an option not `offered`."""
+    problems: list[tuple[str, str]] = []
+    for key, allowed in offered.items():
+        if key in cleaned:
+            value = cleaned[key]
+            if isinstance(value, list):
+                if not all(item in allowed for item in cast("list[str]", value)):
+                    problems.append((key, "holds an option that was not offered"))
+            elif value not in allowed:
+                problems.append((key, "is not one of the offered options"))
+    return problems

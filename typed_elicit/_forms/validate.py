@@ -55,13 +55,13 @@ built from them stays small whatever the answer.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from typed_elicit._forms.page_check import validate_tree
 from typed_elicit._forms.reduce import Reduced, form_of
-from typed_elicit._forms.spec import FormSpec, check_content, field_path
+from typed_elicit._forms.spec import FormSpec, check_content, field_path, not_offered
 from typed_elicit.errors import InvalidResponse
 
 M = TypeVar("M", bound=BaseModel)
@@ -150,14 +150,7 @@ def validate_form(
         InvalidResponse: Naming each field's problem (paths and rules, no values).
     """
     cleaned, problems = check_content(form, content, offered)
-    for key, allowed in (offered or {}).items():
-        if key in cleaned:
-            value = cleaned[key]
-            if isinstance(value, list):
-                if not all(item in allowed for item in cast("list[str]", value)):
-                    problems.append((key, "holds an option that was not offered"))
-            elif value not in allowed:
-                problems.append((key, "is not one of the offered options"))
+    problems.extend(not_offered(cleaned, offered or {}))
     if not problems:
         try:
             return model.model_validate(cleaned)

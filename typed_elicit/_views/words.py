@@ -190,11 +190,7 @@ def model_problems(
     `Choices()` field holding an option the page did not offer (`offered`, a forged submit)
     is told to choose from the options shown. Never empty, so a refused answer is never taken.
     """
-    unoffered = {
-        key: said(words, "choices" if isinstance(content[key], list) else "choice")
-        for key, allowed in (offered or {}).items()
-        if key in content and not _offered(content[key], allowed)
-    }
+    unoffered = _unoffered(content, offered or {}, words)
     if unoffered:
         return unoffered
     cleaned, problems = check_content(form, content)
@@ -217,8 +213,12 @@ def tree_problems(
     """`model_problems` for a page form with groups: what to tell of each refused place, by dotted path.
 
     A problem inside a group is told at its field (`address.street`), inside a row at the row's
-    field (`items.1.qty`); one about a whole list at the list (`items`). Never empty.
+    field (`items.1.qty`); one about a whole list at the list (`items`). A top-level `Choices()`
+    field holding an option the page did not offer is told to choose from the options shown. Never empty.
     """
+    unoffered = _unoffered(content, tree.offered, words)
+    if unoffered:
+        return unoffered
     cleaned, problems = check_tree(tree, content)
     told: dict[str, str] = {}
     if not problems:
@@ -270,6 +270,17 @@ def _page_place(tree: PageTree, loc: tuple[int | str, ...]) -> tuple[str, Node |
         parts.append(str(item))
         node = node_at(tree, ".".join(parts))
     return ".".join(parts), node
+
+
+def _unoffered(
+    content: Mapping[str, Any], offered: Mapping[str, frozenset[str]], words: Mapping[str, str]
+) -> dict[str, str]:
+    """What to tell of each `Choices()` field of `content` holding an option not `offered` (forged)."""
+    return {
+        key: said(words, "choices" if isinstance(content[key], list) else "choice")
+        for key, allowed in offered.items()
+        if key in content and not _offered(content[key], allowed)
+    }
 
 
 def _offered(value: object, allowed: frozenset[str]) -> bool:
