@@ -929,7 +929,7 @@ def test_schema_of_a_page_form_prints_its_page_form_with_the_secret_fields_marke
     assert "secret fields (password inputs, never echoed): password, otp" in note
 
 
-def test_schema_options_for_a_page_form_are_a_usage_error(
+def test_schema_options_for_a_page_forms_plain_field_are_a_usage_error(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(ROOT)
@@ -937,7 +937,24 @@ def test_schema_options_for_a_page_form_are_a_usage_error(
     code, out = run("schema", "examples/link_bank.py:BankLogin", "--option", "username=a")
 
     assert (code, out) == (EXIT_USAGE, "")
-    assert "BankLogin is a page form, and page forms have no Choices() fields" in capsys.readouterr().err
+    assert "BankLogin.username: is not a Choices() field" in capsys.readouterr().err
+
+
+def test_schema_of_a_page_form_with_choices_shows_them_per_call_or_as_given(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(ROOT)
+
+    code, out = run("schema", "examples/pay_invoice.py:Payment")
+    bare, note = json.loads(out), capsys.readouterr().err
+    given_code, given = run("schema", "examples/pay_invoice.py:Payment", "--option", "account=chk=Checking")
+
+    assert (code, given_code) == (EXIT_OK, EXIT_OK)
+    assert "enum" not in bare["properties"]["account"]
+    assert "oneOf" not in bare["properties"]["account"]
+    assert bare["properties"]["pin"]["writeOnly"] is True
+    assert "Payment.account is a Choices() field: its options are given per call (ctx.elicit_page(" in note
+    assert json.loads(given)["properties"]["account"]["oneOf"] == [{"const": "chk", "title": "Checking"}]
 
 
 NOT_ELICITABLE = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any, TextIO, cast
 
@@ -12,7 +12,7 @@ import annotated_types
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from typed_elicit._core.versions import ProtocolVersion
+from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
 from typed_elicit._forms.reduce import (
     JSON_SCHEMA_DIALECT,
     Choices,
@@ -23,6 +23,7 @@ from typed_elicit._forms.reduce import (
     reduce_schema,
     schema_problems,
     secret_fields,
+    shaped,
 )
 from typed_elicit._forms.registry import declared_forms
 from typed_elicit.errors import OptionsError, SchemaError
@@ -114,9 +115,13 @@ def run_schema(
 
 def _page_schema(model: type[BaseModel], options: Mapping[str, OptionsArg]) -> dict[str, Any]:
     name = model.__name__
-    if options:
-        raise UsageError(f"{name} is a page form, and page forms have no Choices() fields: drop --option")
-    schema = _copy(page_reduced(model).schema)
+
+    def page(offered: Mapping[str, OptionsArg] | None) -> Mapping[str, Any]:
+        if offered is None:
+            return page_reduced(model).schema
+        return shaped(model, LATEST_PROTOCOL_VERSION, options=offered, page=True).schema
+
+    schema = _with_choices(model, options, page, "ctx.elicit_page")
     secrets = [key for key in schema["properties"] if key in secret_fields(model)]
     for key in secrets:
         schema["properties"][key]["writeOnly"] = True
@@ -136,15 +141,31 @@ def _page_schema(model: type[BaseModel], options: Mapping[str, OptionsArg]) -> d
 def _form_schema(
     model: type[BaseModel], protocol: ProtocolVersion, options: Mapping[str, OptionsArg]
 ) -> dict[str, Any]:
+    def form(offered: Mapping[str, OptionsArg] | None) -> Mapping[str, Any]:
+        return reduce_schema(model, protocol_version=protocol, options=offered)
+
+    return _with_choices(model, options, form, "ctx.elicit")
+
+
+def _with_choices(
+    model: type[BaseModel],
+    options: Mapping[str, OptionsArg],
+    reduce: Callable[[Mapping[str, OptionsArg] | None], Mapping[str, Any]],
+    asker: str,
+) -> dict[str, Any]:
+    """The schema `reduce` makes with `options`, a `Choices()` field without them shown without options.
+
+    Raises:
+        UsageError: If `options` do not fit the model.
+        SchemaError: If no options could fit what the class declares.
+    """
     unoffered = {
         name: _placeholders(name, info.metadata)
         for name, info in _choices_fields(model)
         if name not in options
     }
     try:
-        schema = _copy(
-            reduce_schema(model, protocol_version=protocol, options={**unoffered, **options} or None)
-        )
+        schema = _copy(reduce({**unoffered, **options} or None))
     except OptionsError as exc:
         if not options:  # no question could offer options that fit what the class declares
             stand_in = "said of the stand-in options (as many as it must select) shown without --option"
@@ -164,7 +185,7 @@ def _form_schema(
                 del holder["enum"]
         _note(
             f"{model.__name__}.{name} is a Choices() field: its options are given per call "
-            f"(ctx.elicit(..., options=...)), so the schema shows it without them; "
+            f"({asker}(..., options=...)), so the schema shows it without them; "
             f"pass --option {name}=VALUE,VALUE (or VALUE=TITLE,...) to see one question's schema"
         )
     return schema

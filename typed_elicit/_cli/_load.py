@@ -30,7 +30,8 @@ _FILE_PREFIX: Final = "_typed_elicit_cli_"
 def load_module(target: str) -> ModuleType:
     """Import a module by dotted name, or load a `.py` file by path.
 
-    The current directory is put first on `sys.path`, as `python -m` does.
+    The current directory is put first on `sys.path`, as `python -m` does; a file's own
+    directory too, as `python path/to/file.py` does (so it imports the modules beside it).
 
     Args:
         target: `package.module` or `path/to/file.py`.
@@ -48,6 +49,9 @@ def load_module(target: str) -> ModuleType:
         path = Path(target)
         if not path.is_file():
             raise UsageError(f"no such file: {target}")
+        folder = str(path.resolve().parent)
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
         name = f"{_FILE_PREFIX}{path.stem}"
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:  # pragma: no cover - any .py file has a loader
