@@ -250,6 +250,7 @@ async def test_a_long_call_time_list_is_searched_in_the_app_and_the_preview_says
     seen: dict[str, Any] = {}
 
     async def person(view: AppView) -> None:
+        await view.app.locator("#te-preview p").first.wait_for()  # drawn when the question arrives
         seen["preview"] = await view.app.locator("#te-preview").inner_text()
         await view.app.get_by_role("searchbox").fill("Warehouse 17")
         seen["visible"] = await view.app.locator("option:not([hidden])").all_inner_texts()

@@ -130,6 +130,7 @@ async def run_ship_in_the_inspector(page: Any, url: str, shot: Path | None) -> t
     dialog = page.get_by_role("dialog")
     note = await dialog.get_by_text("server-provided MCP App").inner_text()
     app = page.frame_locator("iframe[src*='/sandbox']").frame_locator("iframe")
+    await app.locator("#te-preview p").first.wait_for()  # drawn when the question reaches the app
     preview = await app.locator("#te-preview").inner_text()
     await app.get_by_role("searchbox").fill("17")
     await app.locator("select").first.select_option("w17")

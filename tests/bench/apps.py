@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,12 +32,11 @@ from pydantic import BaseModel, EmailStr, Field
 from typed_elicit import Accepted, ElicitContext, elicits, form
 
 from .instructions import (  # pyright: ignore[reportPrivateUsage]
-    MARKER,
-    ROOT,
     Count,
     _instrumentation_on,
     _total,
     missing,
+    stretches,
 )
 
 SETUPS = ("plain", "app_not_shown", "app_shown")
@@ -83,36 +81,12 @@ def measure(sizes: tuple[int, int, int], timeout: float = 900.0) -> AppsRun:
     run = AppsRun(sizes=sizes)
     _, n, m = sizes
     with tempfile.TemporaryDirectory(prefix="bench-apps-") as tmp:
-        out = Path(tmp)
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            "--instr-atstart=no",
-            "--collect-atstart=yes",
-            "--cache-sim=no",
-            "--vgdb=yes",
-            f"--dump-before={MARKER}",
-            f"--callgrind-out-file={out / 'cg.out'}",
-            sys.executable,
-            "-m",
-            "tests.bench.apps",
-            "--worker",
-            *(str(size) for size in sizes),
-        ]
-        path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-        env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": path}
-        try:
-            done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            run.note = f"callgrind failed: no result within {timeout:.0f} s"
+        found = stretches("tests.bench.apps", SETUPS, sizes, Path(tmp), timeout)
+        if isinstance(found, str):
+            run.note = f"callgrind failed: {found}"
             return run
-        dumps = sorted(out.glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
-        if done.returncode != 0 or len(dumps) != 1 + 2 * len(SETUPS):
-            tail = " ".join(done.stderr.strip().splitlines()[-3:])
-            run.note = f"callgrind failed: exit {done.returncode}, {len(dumps)} dumps ({tail})"
-            return run
-        for i, setup in enumerate(SETUPS):
-            run.counts[setup] = Count((n, m), (_total(dumps[1 + 2 * i]), _total(dumps[2 + 2 * i])))
+        for setup in SETUPS:
+            run.counts[setup] = Count((n, m), (_total(found[setup][0]), _total(found[setup][1])))
     run.seconds = time.perf_counter() - started
     return run
 

@@ -92,22 +92,27 @@ def measure(sizes: tuple[int, int, int], timeout: float = 900.0) -> InstructionR
     version = subprocess.run(["valgrind", "--version"], capture_output=True, text=True, check=False)
     run = InstructionRun(sizes=sizes, valgrind=version.stdout.strip())
     with tempfile.TemporaryDirectory(prefix="bench-callgrind-") as tmp:
-        stretches = _stretches(sizes, Path(tmp), timeout)
-        if isinstance(stretches, str):
-            run.note = f"callgrind failed: {stretches}"
+        found = stretches("tests.bench.instructions", CONTENDERS, sizes, Path(tmp), timeout)
+        if isinstance(found, str):
+            run.note = f"callgrind failed: {found}"
         else:
             _, n, m = sizes
             run.counts = {
-                name: Count((n, m), (_total(stretches[name][0]), _total(stretches[name][1])))
-                for name in CONTENDERS
+                name: Count((n, m), (_total(found[name][0]), _total(found[name][1]))) for name in CONTENDERS
             }
-            run.hot = hot_functions(stretches["typed_elicit"], stretches["floor_validated"], sizes)
+            run.hot = hot_functions(found["typed_elicit"], found["floor_validated"], sizes)
     run.seconds = time.perf_counter() - started
     return run
 
 
-def _stretches(sizes: tuple[int, int, int], out: Path, timeout: float) -> dict[str, tuple[Path, Path]] | str:
-    """Run the worker under callgrind; each contender's (N, M) stretch dumps, or what went wrong."""
+def stretches(
+    module: str, names: tuple[str, ...], sizes: tuple[int, int, int], out: Path, timeout: float
+) -> dict[str, tuple[Path, Path]] | str:
+    """Run `module`'s worker under callgrind; each of `names`' (N, M) stretch dumps, or what went wrong.
+
+    The worker (`python -m module --worker WARMUP N M`) runs each name's N and M stretches, in
+    the order of `names`, each ending at `MARKER`.
+    """
     command = [
         "valgrind",
         "--tool=callgrind",
@@ -119,7 +124,7 @@ def _stretches(sizes: tuple[int, int, int], out: Path, timeout: float) -> dict[s
         f"--callgrind-out-file={out / 'cg.out'}",
         sys.executable,
         "-m",
-        "tests.bench.instructions",
+        module,
         "--worker",
         *(str(size) for size in sizes),
     ]
@@ -133,11 +138,11 @@ def _stretches(sizes: tuple[int, int, int], out: Path, timeout: float) -> dict[s
         tail = " ".join(done.stderr.strip().splitlines()[-3:])
         return f"the worker exited with {done.returncode} ({tail})"
     dumps = sorted(out.glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
-    expected = 1 + 2 * len(CONTENDERS)
+    expected = 1 + 2 * len(names)
     if len(dumps) != expected:
         return f"expected {expected} dumps at `{MARKER}`, found {len(dumps)} (is libc's symbol named so?)"
-    # Dump 1 closes what ran before the first marker; then each contender's N and M stretches.
-    return {name: (dumps[1 + 2 * i], dumps[2 + 2 * i]) for i, name in enumerate(CONTENDERS)}
+    # Dump 1 closes what ran before the first marker; then each name's N and M stretches.
+    return {name: (dumps[1 + 2 * i], dumps[2 + 2 * i]) for i, name in enumerate(names)}
 
 
 def _total(dump: Path) -> int:

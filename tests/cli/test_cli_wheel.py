@@ -43,10 +43,16 @@ def test_the_demo_runs_from_an_installed_wheel_outside_the_checkout(tmp_path: Pa
     assert built.returncode == 0, built.stderr
     (wheel,) = wheels.glob("typed_elicit-*.whl")
     assert "typed_elicit/_cli/examples/deployment_wizard.py" in zipfile.ZipFile(wheel).namelist()
-    # the page templates are package data (`typed_elicit.pages`)
-    assert {"typed_elicit/pages/templates/page.html", "typed_elicit/pages/templates/message.html"} <= set(
-        zipfile.ZipFile(wheel).namelist()
-    )
+    # the templates are package data (pages, the shared field markup, the app view)
+    assert {
+        "typed_elicit/pages/templates/page.html",
+        "typed_elicit/pages/templates/message.html",
+        "typed_elicit/_views/templates/fields.html",
+        "typed_elicit/_views/templates/tree.html",
+        "typed_elicit/apps/templates/view.html",
+        "typed_elicit/apps/templates/view.js",
+        "typed_elicit/apps/templates/view.css",
+    } <= set(zipfile.ZipFile(wheel).namelist())
 
     venv.EnvBuilder(with_pip=False).create(home)
     python = home / "bin" / "python"

@@ -101,6 +101,19 @@ def test_groups_render_as_fieldsets_whose_inputs_are_named_by_dotted_paths(clien
     assert "<script" not in html
 
 
+def test_the_servers_own_form_template_shows_a_page_with_groups_too(tmp_path):
+    (tmp_path / "mine.html").write_text(
+        "<p>mine {{ message }} {% for n in nodes %}[{{ n.path }}]{% endfor %}{{ fields|length }}"
+    )
+    server = MCPServer("own-template")
+    serve_pages(server, ORIGIN, templates_dir=tmp_path, template="mine.html")
+    with TestClient(server.streamable_http_app(), base_url=ORIGIN) as http:
+        client = Client(server, http)
+        html = http.get(client.path(client.open(Order))).text
+    assert html.startswith("<p>mine Please answer [name][address][lines]")
+    assert html.endswith("0")  # a page with groups has nodes, no flat fields
+
+
 def test_rows_are_added_and_removed_by_submit_buttons_with_the_values_kept(client: Client):
     page = client.open(Order)
     path = client.path(page)

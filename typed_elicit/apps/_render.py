@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from markupsafe import Markup
+from mcp.server.apps import ResourceCsp
 from pydantic import BaseModel
 
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
@@ -33,12 +34,9 @@ if TYPE_CHECKING:
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
 
-RESOURCE_CSP: Final[dict[str, list[str]]] = {
-    "connectDomains": [],
-    "resourceDomains": [],
-    "frameDomains": [],
-    "baseUriDomains": [],
-}
+RESOURCE_CSP: Final = ResourceCsp(
+    connect_domains=[], resource_domains=[], frame_domains=[], base_uri_domains=[]
+)
 """The resource's `_meta.ui.csp`: no origin at all (the view loads nothing, connects nowhere)."""
 
 _PLACEHOLDERS: Final = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10")

@@ -15,9 +15,8 @@ from contextvars import ContextVar
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Final, cast
 
-from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID, Apps
+from mcp.server.apps import EXTENSION_ID, Apps
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.resources import TextResource
 from pydantic import BaseModel
 
 from typed_elicit._calls.plugs import Preview, apps_for, show
@@ -222,7 +221,9 @@ def serve_apps(
     uris: weakref.WeakKeyDictionary[type[BaseModel], str] = weakref.WeakKeyDictionary()
     search: weakref.WeakKeyDictionary[type[BaseModel], int] = weakref.WeakKeyDictionary()
     taken: set[str] = set()
-    resources: list[TextResource] = []
+    lowlevel: Any = getattr(server, "_lowlevel_server")  # noqa: B009 - the SDK keeps its Server private
+    own_apps = _server_apps(server)
+    apps = own_apps or _ViewApps()
     for model in sorted(chosen, key=lambda m: (m.__module__, m.__qualname__)):
         declared = app_view(model)
         if not (declared is None or declared is True or isinstance(declared, AppView)):
@@ -233,28 +234,21 @@ def serve_apps(
             raise SchemaError.app_secret(model.__name__, secret)
         uri = uris[model] = _uri(model, taken)
         search[model] = own.search_over
-        resources.append(
-            TextResource(
-                uri=uri,
-                name=f"{model.__name__} view",
-                title=own.title or model.__name__,
-                description=f"typed_elicit app view of the {model.__name__} form",
-                mime_type=APP_MIME_TYPE,
-                meta={"ui": {"csp": RESOURCE_CSP, "prefersBorder": True}},
-                text=render(model, own, package),
-            )
+        apps.add_html_resource(
+            uri,
+            render(model, own, package),
+            name=f"{model.__name__} view",
+            title=own.title or model.__name__,
+            description=f"typed_elicit app view of the {model.__name__} form",
+            csp=RESOURCE_CSP,
+            prefers_border=True,
         )
-    lowlevel: Any = getattr(server, "_lowlevel_server")  # noqa: B009 - the SDK keeps its Server private
-    apps = _server_apps(server)
-    if apps is None:
-        ours = _ViewApps()
-        for resource in resources:
-            ours.add_resource(resource)
-        server._apply_extension(ours)  # pyright: ignore[reportPrivateUsage] - as MCPServer(extensions=[...])
-    else:
-        for resource in resources:
-            apps.add_resource(resource)
-            server.add_resource(resource)
+    if own_apps is None:
+        server._apply_extension(apps)  # pyright: ignore[reportPrivateUsage] - as MCPServer(extensions=[...])
+    else:  # applied when the server was made: its resources are on the server already, ours not yet
+        for binding in apps.resources():
+            if str(binding.resource.uri) in taken:
+                server.add_resource(binding.resource)
         settings = lowlevel.extensions.setdefault(EXTENSION_ID, {})
         settings[_draft.ELICITATION_SETTING] = {}
     server.middleware.append(_Restore(lowlevel.extensions))

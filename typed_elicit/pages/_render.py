@@ -89,6 +89,8 @@ def form_page(
     context = {
         "message": strip_bidi(ticket.message),
         "fields": fields,
+        "nodes": [],
+        "multipart": False,
         "errors": [(f.id, f.label, f.error) for f in fields if f.error],
         "form_errors": stray,
         "first_error": first_error,
@@ -109,7 +111,7 @@ def tree_page(
     status: int = 200,
     files_again: bool = False,
 ) -> Any:
-    """The page of a form with groups (`tree_page.html`): fieldsets, rows, choices, files."""
+    """The page of a form with groups (the same template, given `nodes`): fieldsets, rows, choices, files."""
     nodes = tree_views(tree, values, errors, config.words, files_again=files_again)
     flat = _flat(nodes)
     invalid = [
@@ -119,6 +121,7 @@ def tree_page(
     stray = [message for path, message in errors.items() if path not in shown]
     context = {
         "message": strip_bidi(ticket.message),
+        "fields": [],
         "nodes": nodes,
         "errors": invalid,
         "form_errors": stray,
@@ -127,7 +130,7 @@ def tree_page(
         "action": f"{config.prefix}{config.path}/{ticket.id}",
         "multipart": tree.files,
     }
-    return _response(config, "tree_page.html", status, context, form=True)
+    return _response(config, config.template, status, context, form=True)
 
 
 def _flat(nodes: list[NodeView]) -> list[NodeView]:

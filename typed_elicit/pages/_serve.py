@@ -159,7 +159,8 @@ def serve_pages(
         path: Where the pages live under `public_url`.
         brand: Title, logo and CSS variables of the default template.
         template: The name of a template to render forms with instead of the default
-            `page.html` (looked up in `templates_dir` first, then the defaults).
+            `page.html` (looked up in `templates_dir` first, then the defaults); it gets
+            `fields` for a flat form, `nodes` for a form with groups (the other empty).
         templates_dir: A directory of Jinja2 templates that override the defaults
             (`page.html` for the form, `message.html` for the plain pages).
         identify: `async (request) -> principal | None`: the principal of the browser's user
