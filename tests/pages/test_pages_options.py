@@ -22,7 +22,7 @@ from mcp.server.request_state import RequestStateSecurity
 from mcp_types import ElicitRequestURLParams, ElicitResult, InputRequiredResult
 from pydantic import BaseModel, SecretStr
 
-from tests.conftest import BOUND
+from tests.conftest import BOUND, serve_http
 from tests.pages.test_pages_elicit import ORIGIN, URL_ERAS, Browser, answering, no_form
 from typed_elicit import Accepted, Choices, ElicitContext, elicits, form
 from typed_elicit.client import UrlRequest, elicitation_handler
@@ -230,3 +230,105 @@ async def test_the_pay_invoice_example_offers_the_users_accounts_and_prefills_th
     assert "Savings ·· 9031" in browser.pages[0]
     assert 'value="120"' in browser.pages[0]
     assert "1234" not in result.content[0].text  # type: ignore[union-attr]
+
+
+# --- a shaped page, then more questions in the same call (issue 27, item 1) -----------------------
+
+
+@form(message="Confirm the transfer")
+class Confirm(BaseModel):
+    ok: bool
+
+
+def make_wizard(key: bytes | None = None) -> MCPServer:
+    """A tool that asks a page shaped at call time, then two more form questions."""
+    security = None if key is None else RequestStateSecurity(keys=[key])
+    server = MCPServer("bank", request_state_security=security)
+    serve_pages(server, ORIGIN, poll_seconds=0.05)
+
+    @server.tool()
+    @elicits
+    async def transfer_then_confirm(ctx: ElicitContext) -> str:
+        offer = {"account": ACCOUNTS, "tags": ["rent"]}
+        page = await ctx.elicit_page(Transfer, options=offer, defaults={"amount": 25})
+        first = await ctx.elicit(Confirm, "Really?")
+        second = await ctx.elicit(Confirm, "Really, really?")
+        shown = [type(result).__name__ for result in (page, first, second)]
+        if isinstance(page, Accepted):
+            shown.append(page.data.account)
+        return " ".join(shown)
+
+    return server
+
+
+def page_and_forms(browser: Browser) -> Any:
+    """A client that fills the page in the browser and accepts every form."""
+
+    async def confirm(request: Any) -> Any:
+        return Accepted(request.model(ok=True))
+
+    async def open_url(request: UrlRequest) -> str:
+        done = await browser.submit(request.url, {"account": "acc-1", "pin": "1"})
+        assert done.status_code == 200
+        return "accept"
+
+    return elicitation_handler(confirm, url=open_url)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", URL_ERAS)
+async def test_a_page_with_call_time_options_then_two_more_questions_completes(era: str) -> None:
+    server = make_wizard()
+    async with connect(server, era, elicitation_callback=page_and_forms(Browser(server))) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("transfer_then_confirm", {})
+    assert result.is_error is False, result
+    assert result.content[0].text == "Accepted Accepted Accepted acc-1"  # type: ignore[union-attr]
+
+
+@pytest.mark.anyio
+async def test_a_shaped_page_then_two_questions_completes_across_two_replicas() -> None:
+    from typed_elicit.stores import configure
+    from typed_elicit.stores._memory import InProcessStore
+
+    store, key = InProcessStore(), os.urandom(32)
+    replicas = [make_wizard(key), make_wizard(key)]
+    for server in replicas:
+        configure(server, store=store)
+    browser = Browser(replicas[1])  # the page is served by the other replica
+    handler = page_and_forms(browser)
+    rounds = 0
+    async with (
+        connect(replicas[0], "2026-07-28", elicitation_callback=handler) as first,
+        connect(replicas[1], "2026-07-28", elicitation_callback=handler) as second,
+    ):
+        with anyio.fail_after(BOUND):
+            result = await first.session.call_tool("transfer_then_confirm", {}, allow_input_required=True)
+            while isinstance(result, InputRequiredResult):  # each round goes to the other replica
+                rounds += 1
+                responses = {}
+                for name, request in (result.input_requests or {}).items():
+                    responses[name] = await handler(None, request.params)  # type: ignore[arg-type]
+                session = (second if rounds % 2 else first).session
+                result = await session.call_tool(
+                    "transfer_then_confirm",
+                    {},
+                    input_responses=responses,
+                    request_state=result.request_state,
+                    allow_input_required=True,
+                )
+    assert rounds >= 3
+    assert result.is_error is False, result
+    assert result.content[0].text == "Accepted Accepted Accepted acc-1"  # type: ignore[union-attr]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", URL_ERAS)
+async def test_a_shaped_page_then_two_questions_completes_over_http(era: str) -> None:
+    server = make_wizard()
+    handler = page_and_forms(Browser(server))
+    async with serve_http(server) as url, connect(url, era, elicitation_callback=handler) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("transfer_then_confirm", {})
+    assert result.is_error is False, result
+    assert result.content[0].text == "Accepted Accepted Accepted acc-1"  # type: ignore[union-attr]

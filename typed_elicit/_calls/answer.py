@@ -1,10 +1,12 @@
 """The one answer path: what every asker does with an answer that arrived, and what it reports.
 
-`take` is the same on every era: the answer's size is checked, the observers hear it (a
-hook may rewrite its content), the question turns it into its typed outcome, and the
-answer is recorded on the call. An invalid answer is asked again while `retries` allow
-(`Reask`: how the asker shows it next), and raises `InvalidResponse` after that.
-`asked` reports a question sent. Only askers call these.
+`take` is the same on every era and for every kind of question: the answer's size is
+checked, the observers hear it (a hook may rewrite a form's content), the question turns it
+into its typed outcome, and the answer is recorded on the call. An invalid answer is asked
+again while `retries` allow (`Reask`: how the asker shows it next), and raises
+`InvalidResponse` after that. An answer that came beside the client (a page's) takes the
+same path (`take_beside`): its observers hear that it came, never its values, and its
+record is its consent's. `asked` reports a question sent. Only askers call these.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from mcp_types import ElicitResult as WireResult
 
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.policy import Settings
-from typed_elicit._calls.questions import Question, Via
+from typed_elicit._calls.questions import Question, Reply, Via
 from typed_elicit._core.results import ElicitResult, UrlResult
 from typed_elicit._observe.hooks import AnswerEvent, QuestionEvent, private
 from typed_elicit.errors import InvalidResponse
@@ -41,7 +43,7 @@ class Reask(Generic[R]):
 
 
 async def take(
-    call: Call, question: Question[R], settings: Settings, wire: WireResult, attempt: int, via: Via
+    call: Call, question: Question[R], settings: Settings, wire: Reply, attempt: int, via: Via
 ) -> R | Reask[R]:
     """Take `wire`, the answer to attempt `attempt` of `question`: its outcome, recorded; or its re-ask.
 
@@ -51,32 +53,51 @@ async def take(
         settings: The question's settings (its `retries`).
         wire: The answer as it arrived.
         attempt: Which attempt it answers (0 for the first).
-        via: Whether it came from the client or through the model.
+        via: Whether it came from the client, through the model, or from a page.
 
     Returns:
         The typed outcome, or how to ask again.
 
     Raises:
-        InvalidResponse: If the answer is invalid and no re-ask is left.
+        InvalidResponse: If the answer is invalid and no re-ask is left (a page's answer is
+            never asked again).
         HookError: If a hook fails.
     """
     channel = call.channel
+    action, content = wire.action, wire.content
     try:
         question.check_size(wire, call.policy.max_answer_bytes)
         if channel.listeners:
-            # The answer event names the question by its base message (a re-ask's text is not recorded).
+            # The answer event names the question by its base message (a re-ask's text is not recorded);
+            # a page's answer is heard without its values (secrets, files).
             event = question_event(call, question, question.params(), attempt, via)
-            content = await channel.answer(AnswerEvent(event, wire.action, private(wire.content)))
-            if content != wire.content:
-                wire = WireResult(action=wire.action, content=content)
-        outcome = question.outcome(wire.action, wire.content)
+            heard = None if via == "page" else private(content)
+            rewritten = await channel.answer(AnswerEvent(event, action, heard))
+            if via != "page" and rewritten != content:
+                content = rewritten
+                wire = WireResult(action=action, content=content)
+        outcome = question.outcome(action, content)
     except InvalidResponse as problem:
-        if attempt >= settings.retries:
+        if via == "page" or attempt >= settings.retries:
             raise problem.out_of_retries(settings.retries) from None
         channel.reask(attempt + 1, len(problem.errors))
         return Reask(question.again(problem), reask_text(question.message, problem), attempt + 1)
-    call.answered_now(question, wire.action, question.kept(wire))
+    if via != "page":  # a page's record is its consent's, taken when the client consented
+        call.answered_now(question, action, question.kept(wire))
     return outcome
+
+
+async def take_beside(call: Call, question: Question[R], settings: Settings, wire: Reply) -> R:
+    """Take the answer that came beside the client (a page's): `take`, never asked again, not recorded twice.
+
+    Raises:
+        InvalidResponse: If the answer does not fit the model (only if the model changed
+            since the page checked it).
+        HookError: If a hook fails.
+    """
+    taken = await take(call, question, settings, wire, 0, "page")
+    assert not isinstance(taken, Reask), "a page's answer is never asked again"
+    return taken
 
 
 async def asked(

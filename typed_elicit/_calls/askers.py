@@ -44,10 +44,6 @@ class Asker(Protocol):
         """Announce that a URL question's out-of-band flow finished; whether anything was sent."""
         ...
 
-    def surfaced(self, error: ElicitationUnsupported, /) -> Exception | None:
-        """The error the client gets for `error` escaping the call, where the era words it; else None."""
-        ...
-
 
 def choose(call: Call, sdk: Context[Any, Any], resume: Resume | None) -> Asker:
     """The call's asker, chosen once: through the model, by rounds, by requests, or none.
@@ -84,17 +80,13 @@ class UnreachableAsker:
             FallbackRequired: If the question goes to the model (internal signal).
         """
         call = self.call
-        reason = reach(call, question, pushes=False)
+        reason = reach(call, question, "none")
         assert reason is not None, "a call without an era reaches no client"
         return await refuse(call, question, settings, reason)
 
     async def complete(self, elicitation_id: str, /) -> bool:
         """Nothing to announce: no URL question was sent."""
         return False
-
-    def surfaced(self, error: ElicitationUnsupported, /) -> None:
-        """The method's own error (`@elicits` words it)."""
-        return None
 
 
 class WatchedUnreachableAsker(UnreachableAsker):

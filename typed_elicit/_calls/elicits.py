@@ -14,7 +14,7 @@ from mcp.server.mcpserver import Context
 from mcp_types import InputRequiredResult
 from pydantic import BaseModel
 
-from typed_elicit._calls.askers import Asker
+from typed_elicit._calls.call import Call
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.plugs import resuming
 from typed_elicit._calls.policy import (
@@ -284,10 +284,10 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
         reset = None if resume is None else resuming.set(None)
         created: list[BaseException] = []
         tracked = suspensions.set(created)
-        asker: Asker | None = None
+        record: Call | None = None
         try:
             ctx = ElicitContext(sdk, policy, function=name, resume=resume)
-            record, asker = ctx.__typed_elicit_parts__()
+            record, _ = ctx.__typed_elicit_parts__()
             # Before the body runs, so before any side effect.
             refusal = refused.get(ctx.protocol_version) if refused and ctx.protocol_version else None
             if refusal is not None:
@@ -318,7 +318,7 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
         except RoundRefused as spent:
             raise spent.error from None
         except TypedElicitError as exc:
-            surfaced = for_client(exc, sdk, asker)
+            surfaced = for_client(exc, sdk, record)
             if surfaced is exc:
                 raise
             raise surfaced from exc

@@ -123,8 +123,8 @@ class PageHost(Protocol):
         """The answer `keep` holds for the page, or None once it is released or expired."""
         ...
 
-    async def release(self, page: PageRecord) -> None:
-        """Forget the held answer (when its call ends)."""
+    async def close(self, page: PageRecord) -> None:
+        """Its call has ended: forget the held answer, and close the page if it was never answered."""
         ...
 
 

@@ -2,10 +2,11 @@
 
 The server sends the request during the tool call and waits for the client's result; an
 invalid answer is asked again, stating the problems, while `retries` allow (`answer.take`).
-A page question sends its consent request and watches the page at the same time: some
-clients (the MCP Inspector) hold their reply to a URL request until the flow is done, so
-the completion notification goes out as soon as the page is submitted, and the two may
-come in either order. A client that cannot be asked gets the refusal path (`refusal`).
+A question answered beside the client (a page, `Beside`) sends its consent request and
+watches for the answer at the same time: some clients (the MCP Inspector) hold their reply
+to a URL request until the flow is done, so the completion notification goes out as soon as
+the answer comes, and the two may come in either order. A client that cannot be asked gets
+the refusal path (`refusal`).
 """
 
 from __future__ import annotations
@@ -21,14 +22,12 @@ from mcp_types import REQUEST_TIMEOUT, ElicitRequest, ElicitRequestParams
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ValidationError
 
-from typed_elicit._calls.answer import Reask, asked, take
+from typed_elicit._calls.answer import Reask, asked, take, take_beside
 from typed_elicit._calls.call import Call
-from typed_elicit._calls.plugs import PageAnswer
 from typed_elicit._calls.policy import Settings
-from typed_elicit._calls.questions import PageQuestion, Question
+from typed_elicit._calls.questions import Beside, Question, Reply
 from typed_elicit._calls.reach import reach, watched
 from typed_elicit._calls.refusal import refuse
-from typed_elicit._core import clock
 from typed_elicit._core.results import Consented, ElicitResult, UrlResult
 from typed_elicit._core.versions import has_elicit_complete
 from typed_elicit._observe import telemetry
@@ -56,10 +55,6 @@ class PushAsker:
         await call.sdk.session.send_elicit_complete(elicitation_id, related_request_id=call.sdk.request_id)
         return True
 
-    def surfaced(self, error: ElicitationUnsupported, /) -> None:
-        """The method's own error (`@elicits` words it): push eras have no capability error."""
-        return None
-
     async def ask(self, question: Question[R], settings: Settings, /) -> R:
         """Ask `question` now: send it, and again with the problems stated while its answers are invalid.
 
@@ -76,9 +71,9 @@ class PushAsker:
         """
         call = self.call
         request = call.request
-        if request is None or _observed(call, request) or question.kind == "page":
+        if request is None or _observed(call, request) or question.beside is not None:
             return await self._ask(question, settings)
-        if reach(call, question, pushes=True) is not None:
+        if reach(call, question, "push") is not None:
             return await self._ask(question, settings)
         text, attempt = question.message, 0
         while True:
@@ -99,13 +94,14 @@ class PushAsker:
             question, text, attempt = taken.question, taken.text, taken.attempt
 
     async def _ask(self, question: Question[R], settings: Settings) -> R:
-        """`ask` for every case: refused, a page, observed (hooks, tracing, heartbeats)."""
+        """`ask` for every case: refused, answered beside the client, observed (hooks, tracing, heartbeats)."""
         call = self.call
-        reason = reach(call, question, pushes=True)
+        reason = reach(call, question, "push")
         if reason is not None:
             return await refuse(call, question, settings, reason)
-        if question.kind == "page":
-            return cast("R", await self._page(cast("PageQuestion[Any]", question), settings))
+        beside = question.beside
+        if beside is not None:
+            return await self._beside(question, beside, settings)
         request = call.request
         assert request is not None, "reach() answered, so this runs inside a request"
         # Heartbeats only when the client asked for progress; wait times only when traced.
@@ -127,57 +123,65 @@ class PushAsker:
                 return taken
             question, text, attempt = taken.question, taken.text, taken.attempt
 
-    async def _page(self, question: PageQuestion[M], settings: Settings) -> ElicitResult[M]:
-        """Send the page's consent request while watching the page; either may come first.
+    async def _beside(self, question: Question[R], beside: Beside, settings: Settings) -> R:
+        """Send the consent request while watching for the answer beside it; either may come first.
 
-        A Decline or Cancel replied before the submit wins; a submit that comes first is the
-        outcome, whatever the reply (even none within the timeout).
+        A Decline or Cancel replied before the answer wins; an answer that comes first is taken,
+        whatever the reply (even none within the timeout), through the one answer path.
 
         Raises:
-            ElicitationTimeout: If neither the reply nor the page came in time.
+            ElicitationTimeout: If neither the reply nor the answer came in time.
             StoreUnavailable: If the store failed while the page was watched.
         """
-        call, page, host = self.call, question.page, question.host
-        await question.open(call.function)
-        submitted: list[PageAnswer] = []
+        call = self.call
+        await beside.open(call.function)
+        came: list[Reply] = []
+        try:
+            return await self._race(question, beside, settings, came)
+        finally:
+            if not came:  # declined, cancelled, timed out or failed: the page takes no answer any more
+                with anyio.CancelScope(shield=True):
+                    await beside.close()
+
+    async def _race(self, question: Question[R], beside: Beside, settings: Settings, came: list[Reply]) -> R:
+        """`_beside`'s race between the consent's reply and the answer; what came is put in `came`."""
+        call = self.call
         failures: list[Exception] = []
-        refused: ElicitResult[M] | None = None
+        refused: R | None = None
 
         async with anyio.create_task_group() as group:
 
-            async def watch_the_page() -> None:
+            async def watch() -> None:
                 try:
-                    remaining = page.expires_at - clock.now()
-                    answer = None if remaining <= 0 else await host.answer(page, remaining)
+                    answer = await beside.watch(settings.timeout)
                     if answer is not None:
-                        submitted.append(answer)
-                        await host.consumed(page)  # its files are in `answer` now: not kept twice
-                        await self.complete(page.elicitation_id)
+                        came.append(answer)
+                        await self.complete(beside.consent.elicitation_id)
                 except Exception as exc:  # the store failed: the call fails with it
                     failures.append(exc)
                     group.cancel_scope.cancel()
 
-            group.start_soon(watch_the_page)
+            group.start_soon(watch)
             try:
-                reply = await PushAsker.ask(self, question.consent, settings)  # inside the page's span
+                reply = await PushAsker.ask(self, beside.consent, settings)  # inside the question's span
             except ElicitationTimeout as exc:
-                if not submitted:  # no reply and no page: the consent's timeout
+                if not came:  # no reply and no answer: the consent's timeout
                     failures.append(exc)
                     group.cancel_scope.cancel()
             except Exception as exc:
                 failures.append(exc)
                 group.cancel_scope.cancel()
             else:
-                if not submitted and not isinstance(reply, Consented):
-                    refused = reply  # a Decline or Cancel before any submit
+                if not came and not isinstance(reply, Consented):
+                    refused = cast("R", reply)  # a Decline or Cancel before any answer
                     group.cancel_scope.cancel()
         if failures:
             raise failures[0]
         if refused is not None:
             return refused
-        if not submitted:
+        if not came:
             raise ElicitationTimeout.page_not_submitted(question.subject, settings.timeout)
-        return question.answered(submitted[0])
+        return await take_beside(call, question, settings, came[0])
 
     async def _send_beating(
         self,

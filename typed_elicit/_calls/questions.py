@@ -8,9 +8,10 @@ the asker records what happened (`Call.answered_now`).
 
 - `FormQuestion` (`ctx.elicit`): a model and its reducer record for the negotiated revision.
 - `UrlQuestion` (`ctx.elicit_url`): a URL; its accept is consent only.
-- `PageQuestion` (`ctx.elicit_page`): a model asked on a page of the server's own; it
-  travels as its `consent` (a `UrlQuestion` for the page's URL), and its answer comes from
-  the page (`PageHost`), not from the client.
+- `PageQuestion` (`ctx.elicit_page`): a model asked on a page of the server's own. The client
+  is asked its `consent` (a `UrlQuestion` for the page's URL, recorded under the page's own
+  id); the answer itself comes beside the client's reply, from the page (`Beside`). An asker
+  only waits for it the way its era waits; what a page is stays here and in `PageHost`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from typing_extensions import Self
 
 from typed_elicit._calls.plugs import PageAnswer, PageHost, PageShape
 from typed_elicit._calls.policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported
+from typed_elicit._calls.signals import RoundRefused
 from typed_elicit._calls.state import URL_QUESTION, PageRecord, QuestionId, model_id
+from typed_elicit._core import clock
 from typed_elicit._core.digests import url_digest
 from typed_elicit._core.results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from typed_elicit._forms.reduce import Reduced
@@ -39,7 +42,7 @@ from typed_elicit.errors import ElicitationUnsupported, InvalidResponse
 Mode: TypeAlias = Literal["form", "url"]
 """The elicitation mode a question needs of the client (a page question needs `url`)."""
 Kind: TypeAlias = Literal["form", "url", "page"]
-Via: TypeAlias = Literal["client", "fallback"]
+Via: TypeAlias = Literal["client", "fallback", "page"]
 Action: TypeAlias = Literal["accept", "decline", "cancel"]
 
 M = TypeVar("M", bound=BaseModel)
@@ -102,16 +105,78 @@ class Question(Protocol[R_co]):
         """This question as its re-ask shows it."""
         ...
 
-    def kept(self, wire: WireResult) -> dict[str, Any] | None:
+    def kept(self, wire: Reply) -> dict[str, Any] | None:
         """The content recorded for replay."""
         ...
 
-    def check_size(self, wire: WireResult, limit: int) -> None:
+    def check_size(self, wire: Reply, limit: int) -> None:
         """Refuse an answer over the limits (`InvalidResponse`)."""
         ...
 
     def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool) -> R_co:
         """The outcome under `policy` when the client cannot be asked (`ElicitationUnsupported`)."""
+        ...
+
+    @property
+    def beside(self) -> Beside | None:
+        """Where its answer comes from when the client's accept is consent only (a page); else None."""
+        ...
+
+
+class Reply(Protocol):
+    """An answer as it arrived: the client's `ElicitResult`, or a page's `PageAnswer`."""
+
+    @property
+    def action(self) -> Action:
+        """`accept`, `decline` or `cancel`."""
+        ...
+
+    @property
+    def content(self) -> dict[str, Any] | None:
+        """What an accept carries."""
+        ...
+
+
+class Beside(Protocol):
+    """An answer that arrives beside the client's reply, out of band (a page's submit).
+
+    The client is asked `consent`; once it consents, the answer comes from here. Push eras
+    `watch` while the consent request is open (some clients hold their reply until the flow
+    is done); 2026-07-28 rounds `take` it once per call, a while per round.
+    """
+
+    @property
+    def consent(self) -> UrlQuestion:
+        """What the client is asked: to open the page (recorded under the page question's id)."""
+        ...
+
+    @property
+    def poll_seconds(self) -> float:
+        """On 2026-07-28, how long one round waits for the answer."""
+        ...
+
+    @property
+    def expires_at(self) -> float:
+        """When the answer can no longer come (Unix time)."""
+        ...
+
+    async def open(self, function: str) -> None:
+        """Make the page ready to be answered (when the question is first asked)."""
+        ...
+
+    async def watch(self, wait: float) -> Reply | None:
+        """Push eras: the answer as soon as it comes within `wait` seconds; the call holds it now."""
+        ...
+
+    async def take(self, wait: float, until: float, function: str) -> tuple[Reply | None, PageRecord]:
+        """Rounds: this call's answer, taken once and held until `until`; None if it did not come in `wait`.
+
+        Returns it with the page's record as later rounds must carry it.
+        """
+        ...
+
+    async def close(self) -> None:
+        """The call has ended: forget a held answer, and let the page take no answer any more."""
         ...
 
 
@@ -204,11 +269,11 @@ class FormQuestion(Generic[M]):
                 continue
         return replace(self, shown=self.form.prefilled(valid)) if valid else self
 
-    def kept(self, wire: WireResult) -> dict[str, Any] | None:
+    def kept(self, wire: Reply) -> dict[str, Any] | None:
         """An accepted answer's content (what a replay validates again); None otherwise."""
         return wire.content if wire.action == "accept" else None
 
-    def check_size(self, wire: WireResult, limit: int) -> None:
+    def check_size(self, wire: Reply, limit: int) -> None:
         """Refuse an answer with more keys than the form has fields, or over `limit` bytes of JSON.
 
         Both checks come first and do work bounded by the form and the limit, never by the
@@ -229,6 +294,8 @@ class FormQuestion(Generic[M]):
         if _bound(content, limit) <= limit or json_size(content, limit) <= limit:
             return
         raise InvalidResponse.too_large(self.subject, limit, DEFAULT_MAX_ANSWER_BYTES)
+
+    beside: ClassVar[None] = None
 
     def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool) -> ElicitResult[M]:
         """`Declined()`, or `Accepted` of the question's and then the model's defaults, under `policy`.
@@ -269,6 +336,7 @@ class UrlQuestion:
         url: The page it sends the user to.
         elicitation_id: The `elicitationId` it carries on 2025-11-25.
         asker: `"ctx.elicit_url"` or `"ctx.elicit_page"`.
+        pin: The id its answer is recorded under, when it is a page's consent (the page's own).
     """
 
     key: str
@@ -276,9 +344,11 @@ class UrlQuestion:
     url: str
     elicitation_id: str
     asker: str = "ctx.elicit_url"
+    pin: QuestionId | None = None
 
     kind: ClassVar[Kind] = "url"
     mode: ClassVar[Mode] = "url"
+    beside: ClassVar[None] = None
 
     @property
     def model(self) -> None:
@@ -293,6 +363,8 @@ class UrlQuestion:
     @property
     def id(self) -> QuestionId:
         """Position, the kind `url` and the URL's digest (the URL itself is never recorded)."""
+        if self.pin is not None:
+            return self.pin
         return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(self.url))
 
     @property
@@ -318,11 +390,11 @@ class UrlQuestion:
         """A URL question is never re-asked: no answer to it is invalid."""
         return self
 
-    def kept(self, wire: WireResult) -> None:
+    def kept(self, wire: Reply) -> None:
         """Nothing: consent has no content."""
         return None
 
-    def check_size(self, wire: WireResult, limit: int) -> None:
+    def check_size(self, wire: Reply, limit: int) -> None:
         """Nothing to check: a URL answer's content is ignored."""
 
     def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool) -> UrlResult:
@@ -351,14 +423,15 @@ class UrlQuestion:
 class PageQuestion(Generic[M]):
     """A page question (`ctx.elicit_page`): `model`, filled in on a page of the server's own.
 
-    It travels as `consent` (a URL question for the page's URL, with the same key); its
-    answer comes from the page through `host`, and `outcome` validates it with the model.
+    The client is asked its `consent` (a URL question for the page's URL, with the same key
+    and the page's id); the answer comes from the page through `host` (`Beside`), and
+    `outcome` validates it with the model.
 
     Attributes:
         key: Its wire key.
         message: The text above the page's form and in the consent question.
         model: The model asked for (secret fields allowed).
-        form: The model's page record.
+        form: The model's page record, shaped per call when the call gave options or defaults.
         page: The call's record of the page (the same in every round).
         host: The pages of the call's server.
         principal: The call's authenticated principal, which the page is bound to; None if none.
@@ -379,6 +452,31 @@ class PageQuestion(Generic[M]):
     kind: ClassVar[Kind] = "page"
     mode: ClassVar[Mode] = "url"
 
+    @property
+    def beside(self) -> Self:
+        """Itself: its answer comes from its page."""
+        return self
+
+    @property
+    def url(self) -> str:
+        """The page's public URL."""
+        return self.host.url(self.page)
+
+    @property
+    def consent(self) -> UrlQuestion:
+        """The URL-mode question that sends the user to the page (its answer recorded as this question's)."""
+        return UrlQuestion(self.key, self.message, self.url, self.page.elicitation_id, self.asker, self.id)
+
+    @property
+    def poll_seconds(self) -> float:
+        """On 2026-07-28, how long one round waits for the page's answer."""
+        return self.host.poll_seconds
+
+    @property
+    def expires_at(self) -> float:
+        """When the page's link stops working."""
+        return self.page.expires_at
+
     async def open(self, function: str) -> None:
         """Open the page (store its sealed ticket), when the question is first asked.
 
@@ -387,26 +485,59 @@ class PageQuestion(Generic[M]):
         """
         await self.host.open(self.page, self.model, self.message, function, self.principal, self.shape)
 
-    @property
-    def consent(self) -> UrlQuestion:
-        """The URL-mode question that sends the user to the page."""
-        return UrlQuestion(
-            self.key, self.message, self.host.url(self.page), self.page.elicitation_id, self.asker
-        )
+    async def watch(self, wait: float) -> PageAnswer | None:
+        """The page's answer as soon as it is submitted within `wait` seconds; its stored files then go.
+
+        Raises:
+            StoreUnavailable: If the store failed.
+        """
+        wait = min(wait, self.page.expires_at - clock.now())
+        answer = None if wait <= 0 else await self.host.answer(self.page, wait)
+        if answer is not None:
+            await self.host.consumed(self.page)  # its files are in `answer` now: not kept twice
+        return answer
+
+    async def take(self, wait: float, until: float, function: str) -> tuple[PageAnswer | None, PageRecord]:
+        """This call's answer: held since an earlier round took it, or taken now (once) and held until `until`.
+
+        Raises:
+            RoundRefused: If another round took the answer, or the call that took it has ended.
+            StoreUnavailable: If the store failed.
+        """
+        host, page = self.host, self.page
+        if page.taken:  # an earlier round took it; this one re-runs past it
+            held = await host.kept(page)
+            if held is None:
+                raise RoundRefused.page_released(function)
+            return held, page
+        wait = min(wait, page.expires_at - clock.now())
+        found = None if wait <= 0 else await host.answer(page, wait)
+        if found is None:
+            return None, page
+        if not await host.take(page):
+            raise RoundRefused.page_taken(function)
+        await host.keep(page, found, until)
+        return found, page.model_copy(update={"taken": True})
+
+    async def close(self) -> None:
+        """The call has ended: forget a held answer; the page says it is closed and stores nothing more.
+
+        Raises:
+            StoreUnavailable: If the store failed.
+        """
+        await self.host.close(self.page)
 
     @property
     def id(self) -> QuestionId:
-        """Its consent's id: a recorded consent is pinned to the page's URL (and a shaped page's form).
+        """Pinned to the page's URL (and a shaped page's form).
 
         A page shaped at call time is pinned to its form's digest too, so a 2026-07-28 re-run
         that offers other options or defaults is a `ReplayMismatch`, as for `ctx.elicit`.
         """
-        pin = self.consent.id
+        url = self.url
         if self.shape is None:
-            return pin
-        return pin.model_copy(
-            update={"digest": url_digest(f"{self.host.url(self.page)}\n{self.form.digest}")}
-        )
+            return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(url))
+        return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(f"{url}\n{self.form.digest}"))
 
     @property
     def subject(self) -> str:
@@ -423,7 +554,7 @@ class PageQuestion(Generic[M]):
         return self.consent.params(message, with_id=with_id)
 
     def outcome(self, action: Action, content: dict[str, Any] | None) -> ElicitResult[M]:
-        """The outcome of the page's answer: the model validated again (`SecretStr` intact).
+        """The outcome of the page's answer: the model validated (`SecretStr` intact).
 
         Raises:
             InvalidResponse: Never for an answer the page accepted; if the model changed
@@ -433,31 +564,22 @@ class PageQuestion(Generic[M]):
             return Accepted(validate_answer(self.model, self.form, content, keep=False))
         return Declined() if action == "decline" else Cancelled()
 
-    def answered(self, answer: PageAnswer) -> ElicitResult[M]:
-        """`outcome` of what the user did on the page."""
-        return self.outcome(answer.action, answer.content)
-
     def again(self, problem: InvalidResponse) -> Self:
         """A page re-shows itself; the question is never re-asked."""
         return self
 
-    def kept(self, wire: WireResult) -> None:
+    def kept(self, wire: Reply) -> None:
         """Nothing: what a page answers is held by the server, never in the state."""
         return None
 
-    def check_size(self, wire: WireResult, limit: int) -> None:
-        """Nothing to check: the client's answer is consent only."""
+    def check_size(self, wire: Reply, limit: int) -> None:
+        """Nothing to check: the page bounds its own submits (`typed_elicit.pages`)."""
 
     def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool) -> ElicitResult[M]:
         """Its consent's outcome under `policy` (`Declined()`, else `ElicitationUnsupported`)."""
         outcome = self.consent.unsupported(policy, reason, tool=tool)
         assert not isinstance(outcome, Consented)  # a policy never consents
         return outcome
-
-
-def as_page(question: Question[Any]) -> PageQuestion[Any] | None:
-    """`question` if it is a page question (its asker waits for the page), else None."""
-    return cast("PageQuestion[Any]", question) if question.kind == "page" else None
 
 
 def _bound(content: dict[str, Any], limit: int) -> int:

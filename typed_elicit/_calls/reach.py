@@ -9,7 +9,7 @@ is traced; `capability_error` is how a 2026-07-28 client learns it lacks a capab
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Any, TypeVar, cast
+from typing import Any, Final, Literal, TypeAlias, TypeVar, cast
 
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
@@ -29,6 +29,14 @@ from typed_elicit.errors import ElicitationUnsupported
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 
+Travel: TypeAlias = Literal["push", "rounds", "model", "none"]
+"""How an asker's questions travel: server-to-client requests, 2026-07-28 rounds, through the
+model (the fallback's resumed call), or not at all (no elicitation era)."""
+
+_NOT_THROUGH_THE_MODEL: Final = (
+    "URL-mode questions never fall back to the model, and the fallback cannot reach the client"
+)
+
 UI_EXTENSION = "io.modelcontextprotocol/ui"
 """The MCP Apps extension identifier (follows SEP-3118 @ 2f3669e5, ext-apps PR 733)."""
 APP_MIME_TYPE = "text/html;profile=mcp-app"
@@ -37,18 +45,21 @@ CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 """Where a 2026-07-28 request carries its client capabilities (request-scoped)."""
 
 
-def reach(call: Call, question: Question[Any], *, pushes: bool) -> str | None:
+def reach(call: Call, question: Question[Any], travel: Travel) -> str | None:
     """Why the client cannot be sent `question` in this call, or None if it can.
 
     Args:
         call: The call asking.
         question: The question (a page question needs URL mode).
-        pushes: Whether the asker sends server-to-client requests (push eras), which a
-            stateless or JSON-response HTTP connection cannot carry.
+        travel: How the asker's questions travel: server-to-client requests (`push`), which a
+            stateless or JSON-response HTTP connection cannot carry; `rounds`; through the
+            model (`model`: a form question only); or `none`.
 
     Returns:
         The reason, worded for messages, or None.
     """
+    if travel == "model":  # a resumed call reaches the user through the model, forms only
+        return None if question.mode == "form" else _NOT_THROUGH_THE_MODEL
     era, request = call.era, call.request
     if request is None:
         return "it is not running inside a request"
@@ -59,10 +70,10 @@ def reach(call: Call, question: Question[Any], *, pushes: bool) -> str | None:
         return f"the negotiated protocol {version} has no elicitation (it starts with 2025-06-18)"
     mode = question.mode
     if mode == "url" and not has_url_mode(era):
-        needs = "a page" if question.kind == "page" else "URL mode"
+        needs = "a page" if question.beside is not None else "URL mode"
         return f"the negotiated protocol {era} has no URL mode ({needs} needs 2025-11-25 or later)"
     session = request.session
-    if pushes and not session.can_send_request:
+    if travel == "push" and not session.can_send_request:
         return (
             "this connection cannot carry server-to-client requests (stateless or JSON-response "
             "HTTP); serve stateful streamable HTTP, or let the client use protocol 2026-07-28"
@@ -82,7 +93,7 @@ def reach(call: Call, question: Question[Any], *, pushes: bool) -> str | None:
 
 async def watched(call: Call, question: Question[Any], asking: Awaitable[R], round_: int | None) -> R:
     """Await `asking` inside the question's span (telemetry on only), settled with its result."""
-    subject = "url" if question.kind == "url" else question.subject
+    subject = "url" if question.model is None else question.subject
     with call.channel.watch(subject, question.mode, call.era, call.function, round_) as trace:
         result = await asking
         trace.settle(result)

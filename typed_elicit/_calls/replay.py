@@ -9,10 +9,11 @@ otherwise), and the pending one takes this round's response: in time, once (its 
 is claimed in the server's store), through the one answer path (`answer.take`). Ending a
 round raises; concurrent questions of one call (`elicit_all`, a task group) end it together.
 
-A page question's consent travels like a URL question; once consented, each round waits a
-while for the page's answer (`PageHost.poll_seconds`) and ends with a round that carries
-only `requestState` until it comes. The round that finds the answer claims it and has the
-host hold it until the call ends; later rounds read it there, never from the state.
+A question answered beside the client (a page, `Beside`) has its consent asked like a URL
+question; once consented, each round waits a while for the answer (`Beside.poll_seconds`)
+and ends with a round that carries only `requestState` until it comes. The round that finds
+the answer takes it once and has it held until the call ends; later rounds read it there,
+never from the state.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ from mcp_types import ElicitRequest, InputRequest, InputRequiredResult
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel
 
-from typed_elicit._calls.answer import Reask, asked, take
+from typed_elicit._calls.answer import Reask, asked, take, take_beside
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.policy import Settings, get_default_timeout, state_ttl
-from typed_elicit._calls.questions import PageQuestion, Question, Via, as_page
-from typed_elicit._calls.reach import capability_error, reach, watched
+from typed_elicit._calls.questions import Beside, Question, Via
+from typed_elicit._calls.reach import Travel, capability_error, reach, watched
 from typed_elicit._calls.refusal import refuse, to_the_model
 from typed_elicit._calls.signals import InputRequired, RoundRefused
 from typed_elicit._calls.state import Pending, QuestionId, ReplayState, new_round
@@ -56,6 +57,7 @@ class ReplayAsker:
     __slots__ = ("_round", "call", "responses", "state")
 
     via: ClassVar[Via] = "client"
+    travel: ClassVar[Travel] = "rounds"
 
     def __init__(self, call: Call, state: ReplayState, responses: dict[str, Any]) -> None:
         self.call = call
@@ -81,24 +83,22 @@ class ReplayAsker:
             RoundRefused: If this round was answered already (internal signal).
         """
         call = self.call
+        beside = question.beside
+        if beside is not None:  # whatever this round does, the call's end closes the page
+            call.on_end(beside.close)
         answer = self.state.answer_to(question.key)
         if answer is not None:
             if answer.question != question.id:
                 raise ReplayMismatch.between_rounds(_position(question), answer.question, question.id)
             call.record(answer)
-            page = as_page(question)
-            if page is not None and answer.action == "accept":  # consented: now the page's answer
-                return cast("R", await self._page(page, settings))
+            if beside is not None and answer.action == "accept":  # consented: now the answer beside it
+                return await self._beside(question, beside, settings)
             return question.outcome(answer.action, answer.content)
         return await self._ask(question, settings)
 
     async def complete(self, elicitation_id: str, /) -> bool:
         """Nothing to send: 2026-07-28 has no `notifications/elicitation/complete`."""
         return False
-
-    def surfaced(self, error: ElicitationUnsupported, /) -> Exception | None:
-        """On 2026-07-28, the spec's `-32021` missing-capability error (`reach.capability_error`)."""
-        return capability_error(self.call, error)
 
     async def _ask(self, question: Question[R], settings: Settings) -> R:
         call = self.call
@@ -108,7 +108,7 @@ class ReplayAsker:
             if isinstance(response, WireResult):
                 return await self._take(question, settings, pending, response)
             self._check_in_time(question, pending, settings.timeout, answered=False)
-        reason = self._reason(question)
+        reason = reach(call, question, self.travel)
         if reason is not None:
             outcome = await refuse(call, question, settings, reason, pending=pending)
             if pending is not None:  # the tool goes on with an outcome for this round
@@ -116,9 +116,8 @@ class ReplayAsker:
             return outcome
         if pending is None:
             self._check_state_ttl(question, settings.timeout)
-            page = as_page(question)
-            if page is not None:
-                await page.open(call.function)
+            if question.beside is not None:
+                await question.beside.open(call.function)
         await self._send(question, question.message, 0 if pending is None else pending.attempt, pending)
 
     async def _take(
@@ -130,11 +129,11 @@ class ReplayAsker:
         await self._claim(pending, settings.timeout)
         if call.channel.listeners:
             call.channel.wait(clock.now() - pending.asked_at)
-        page = as_page(question)
-        if page is not None:
-            consent = await take(call, page.consent, settings, response, pending.attempt, self.via)
+        beside = question.beside
+        if beside is not None:
+            consent = await take(call, beside.consent, settings, response, pending.attempt, self.via)
             if isinstance(consent, Consented):
-                return cast("R", await self._page(page, settings))
+                return await self._beside(question, beside, settings)
             assert not isinstance(consent, Reask), "a consent is never invalid"
             return cast("R", consent)
         taken = await take(call, question, settings, response, pending.attempt, self.via)
@@ -142,48 +141,28 @@ class ReplayAsker:
             await self._send(taken.question, taken.text, taken.attempt, None)
         return taken
 
-    async def _page(self, question: PageQuestion[M], settings: Settings) -> ElicitResult[M]:
-        """After consent: take the page's answer once, and have the host hold it while the call goes on.
+    async def _beside(self, question: Question[R], beside: Beside, settings: Settings) -> R:
+        """After consent: take the answer beside the client once, and have it held while the call goes on.
 
         Raises:
-            ElicitationTimeout: If the page was not submitted in time, or the call is past its deadline.
-            InputRequired: To end a round while the page is not submitted yet (`requestState` only).
+            ElicitationTimeout: If the answer did not come in time, or the call is past its deadline.
+            InputRequired: To end a round while the answer has not come yet (`requestState` only).
             RoundRefused: If the answer was taken by another round, or its call has ended already.
         """
-        call, host, page = self.call, question.host, question.page
-
-        async def release() -> None:
-            await host.release(page)
-
-        if page.taken:  # an earlier round took it; this one re-runs past it
-            held = await host.kept(page)
-            if held is None:
-                age = clock.now() - call.started
-                if age > call.policy.call_timeout:
-                    raise ElicitationTimeout.call_expired(
-                        call.function, question.subject, call.policy.call_timeout, age
-                    )
-                raise RoundRefused.page_released(call.function)
-            call.on_end(release)
-            return question.answered(held)
-        remaining = page.expires_at - clock.now()
-        found = None if remaining <= 0 else await host.answer(page, min(remaining, host.poll_seconds))
+        call = self.call
+        limit = call.policy.call_timeout
+        age = clock.now() - call.started
+        if age > limit:
+            raise ElicitationTimeout.call_expired(call.function, question.subject, limit, age)
+        found, record = await beside.take(beside.poll_seconds, call.started + limit, call.function)
         if found is None:
-            if clock.now() >= page.expires_at:
+            if clock.now() >= beside.expires_at:
                 raise ElicitationTimeout.page_not_submitted(
-                    question.subject, settings.timeout, poll_seconds=host.poll_seconds
+                    question.subject, settings.timeout, poll_seconds=beside.poll_seconds
                 )
             raise InputRequired(InputRequiredResult(request_state=call.state().encode()))
-        if not await host.take(page):
-            raise RoundRefused.page_taken(call.function)
-        await host.keep(page, found, call.started + call.policy.call_timeout)
-        call.pages[question.key] = page.model_copy(update={"taken": True})
-        call.on_end(release)
-        return question.answered(found)
-
-    def _reason(self, question: Question[Any]) -> str | None:
-        """Why the client cannot be sent `question` (`askers.reach`)."""
-        return reach(self.call, question, pushes=False)
+        call.pages[question.key] = record
+        return await take_beside(call, question, settings, found)
 
     async def _send(
         self, question: Question[Any], text: str, attempt: int, pending: Pending | None
@@ -271,21 +250,13 @@ class ReplayAsker:
             raise ElicitArgumentError.longer_than_state(question.asker, call.function, timeout, ttl)
 
 
-_NO_FALLBACK_FOR_URLS: Final = (
-    "URL-mode questions never fall back to the model, and the fallback cannot reach the client"
-)
-
-
 class ModelAsker(ReplayAsker):
     """A call the fallback's companion tool runs again: replays the record, asks forms through the model."""
 
     __slots__ = ()
 
     via: ClassVar[Via] = "fallback"
-
-    def _reason(self, question: Question[Any]) -> str | None:
-        """A form reaches the user through the model; a URL question never does."""
-        return None if question.kind == "form" else _NO_FALLBACK_FOR_URLS
+    travel: ClassVar[Travel] = "model"
 
     def _check_state_ttl(self, question: Question[Any], timeout: float) -> None:
         """The fallback's token has its own lifetime: no request state to outlive."""

@@ -19,8 +19,8 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR
 
-from typed_elicit._calls.askers import Asker
 from typed_elicit._calls.call import Call
+from typed_elicit._calls.reach import capability_error
 from typed_elicit._calls.signals import FallbackRequired, InputRequired, RoundRefused
 from typed_elicit._observe import telemetry
 from typed_elicit.errors import ElicitationUnsupported, ElicitUsageError, TypedElicitError
@@ -133,19 +133,19 @@ def _leaves(exc: BaseException) -> list[BaseException]:
     return [leaf for inner in group.exceptions for leaf in _leaves(inner)]
 
 
-def for_client(exc: TypedElicitError, sdk: Context[Any, Any], asker: Asker | None) -> Exception:
-    """Turn a typed_elicit error into the error the SDK reports with its text intact.
+def for_client(exc: TypedElicitError, sdk: Context[Any, Any], call: Call | None) -> Exception:
+    """Turn a typed_elicit error into the error the SDK reports with its text intact: the one place.
 
     A tool's error is a `ToolError` (the client reads it as the tool's error result), a
     resource's a `ResourceError`, a prompt's a JSON-RPC error; `ElicitationUnsupported`
-    is what the call's asker words it as (`-32021` on 2026-07-28).
+    on 2026-07-28 is the spec's `-32021` missing-capability error (`reach.capability_error`).
     """
     try:
         request_context = sdk.request_context
     except ValueError:
         return exc
-    if isinstance(exc, ElicitationUnsupported) and asker is not None:
-        surfaced = asker.surfaced(exc)
+    if isinstance(exc, ElicitationUnsupported) and call is not None:
+        surfaced = capability_error(call, exc)
         if surfaced is not None:
             return surfaced
     text = f"{type(exc).__name__}: {exc}"

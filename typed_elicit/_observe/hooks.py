@@ -51,7 +51,8 @@ class QuestionEvent:
         protocol_version: The negotiated era; None when the client has none
             (a fallback question on an older protocol).
         attempt: 0 for the first time this question is sent, n for the n-th re-ask.
-        via: `"client"` (the protocol's own elicitation) or `"fallback"` (relayed by the model).
+        via: `"client"` (the protocol's own elicitation), `"fallback"` (relayed by the model), or
+            `"page"` (an answer submitted on the server's own page; its event carries no content).
     """
 
     function: str
@@ -62,7 +63,7 @@ class QuestionEvent:
     url: str | None
     protocol_version: ProtocolVersion | None
     attempt: int
-    via: Literal["client", "fallback"]
+    via: Literal["client", "fallback", "page"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,11 +17,13 @@ from pydantic import BaseModel
 
 from typed_elicit._calls.plugs import PageAnswer, PageShape
 from typed_elicit._calls.state import PageRecord
+from typed_elicit._core import clock as _clock
 from typed_elicit.pages._config import PageConfig
 from typed_elicit.pages._files import delete_files, load_files
 from typed_elicit.pages._places import put_back
 from typed_elicit.pages._tickets import (
     ANSWER_PREFIX,
+    CLOSED,
     KEPT_PREFIX,
     TAKEN_PREFIX,
     TICKET_PREFIX,
@@ -135,9 +137,16 @@ class Pages:
         found = opened(self.server, key, await store_for(self.server).get(key))
         return None if found is None else found[0]
 
-    async def release(self, page: PageRecord) -> None:
-        """Forget the held answer (when its call ends), files and all."""
-        await store_for(self.server).delete(KEPT_PREFIX + page.id)
+    async def close(self, page: PageRecord) -> None:
+        """Its call has ended: forget the held answer (files and all), and close a page never answered.
+
+        A closed page says so and stores nothing more: the `CLOSED` mark takes the answer's place,
+        which a later submit cannot take (`put` stores once).
+        """
+        store = store_for(self.server)
+        await store.delete(KEPT_PREFIX + page.id)
+        if page.expires_at > _clock.now():  # an expired page is gone already: nothing to mark
+            await store.put(ANSWER_PREFIX + page.id, CLOSED, page.expires_at)
 
     async def _with_files(
         self, page: PageRecord, found: tuple[PageAnswer, list[dict[str, Any]]] | None

@@ -66,6 +66,16 @@ def gone(config: PageConfig) -> Any:
     )
 
 
+def closed(config: PageConfig) -> Any:
+    return plain(
+        config,
+        410,
+        "This question is closed",
+        "The app stopped waiting for this answer: it was declined, cancelled or timed out. Nothing you "
+        "enter here is sent. Go back to your app and start again if needed.",
+    )
+
+
 def not_found(config: PageConfig) -> Any:
     return plain(
         config, 404, "Page not found", "This link is not valid. Check that you opened the whole link."

@@ -47,9 +47,10 @@ from typed_elicit.pages._multipart import (
 )
 from typed_elicit.pages._places import split_files
 from typed_elicit.pages._reading import LEFT_OUT, read_leaf
-from typed_elicit.pages._render import TEMPLATES, form_page, gone, not_found, plain, tree_page
+from typed_elicit.pages._render import TEMPLATES, closed, form_page, gone, not_found, plain, tree_page
 from typed_elicit.pages._tickets import (
     ANSWER_PREFIX,
+    CLOSED,
     Ticket,
     answer_bytes,
     load_ticket,
@@ -265,8 +266,9 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
         if browser is None or not hmac.compare_digest(browser.encode(), ticket.principal.encode()):
             logger.warning("page %s opened by another principal", page_id[:8])
             return not_found(config)
-    if await store_for(server).get(ANSWER_PREFIX + ticket.id) is not None:
-        return gone(config)
+    answered = await store_for(server).get(ANSWER_PREFIX + ticket.id)
+    if answered is not None:
+        return closed(config) if answered == CLOSED else gone(config)
     record = ticket.record(model)
     if record is None:  # the model changed since the call shaped the page
         return not_found(config)
@@ -452,7 +454,7 @@ async def _store_answer(server: MCPServer, config: PageConfig, ticket: Ticket, a
     if not await store_for(server).put(key, sealed, ticket.expires_at):
         if refs:
             await delete_files(server, ticket.id, refs)
-        return gone(config)
+        return closed(config) if await store_for(server).get(key) == CLOSED else gone(config)
     logger.info("page %s answered (%s)", ticket.id[:8], answer.action)
     if answer.action == "accept":
         return plain(

@@ -52,6 +52,10 @@ TICKET_PREFIX: Final = "page-ticket:"
 ANSWER_PREFIX: Final = "page:"
 
 
+CLOSED: Final = b"closed"
+"""What stands under a page's answer key once its call has ended without an answer (never sealed JSON)."""
+
+
 ID_BYTES: Final = 32
 """Random bytes in a page id (256 bits; the id is their unpadded base64url, 43 characters)."""
 
