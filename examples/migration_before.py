@@ -1,35 +1,56 @@
-"""A program written for 0.2: its imports still work in 0.3, each with a DeprecationWarning.
+"""A server written for 0.2: its imports still work in 0.3, each with a DeprecationWarning.
 
 The old homes go in 0.4. docs/migration.md shows this file beside examples/migration_after.py,
-the same program with 0.3's imports. Both print the same three lines.
+the same server with 0.3's imports. Run either: both print the same lines.
 """
 
 from __future__ import annotations
 
+import anyio
 from mcp.server.mcpserver import MCPServer
-from pydantic import BaseModel
+from mcp_types import TextContent
+from pydantic import BaseModel, Field
 
-from typed_elicit import SchemaError, configure, form
-from typed_elicit.client import InvalidAnswer, parse_requested_schema
+from typed_elicit import Accepted, ElicitContext, InvalidResponse, SchemaError, configure, elicits, form
 from typed_elicit.stores import InProcessClaimStore
+from typed_elicit.testing import ScriptedUser, accept, connect
 
-server = MCPServer("shop")
+server = MCPServer("diner")
 configure(server, store=InProcessClaimStore())
-print("one store for the server's single-use rounds")
 
-try:
 
-    @form
-    class Limits(BaseModel):
-        per_day: dict[str, int]
+class Booking(BaseModel):
+    seats: int = Field(ge=1, le=8, description="How many seats")
 
-except SchemaError as problem:
-    print(f"refused at definition: {problem.model_name}")
 
-seats = parse_requested_schema(
-    {"type": "object", "properties": {"seats": {"type": "integer", "maximum": 8}}, "required": ["seats"]}
-)
-try:
-    seats.instance({"seats": 40})
-except InvalidAnswer as problem:
-    print(f"refused answer: {[name for name, _ in problem.errors]}")
+@server.tool()
+@elicits(Booking)
+async def book(ctx: ElicitContext) -> str:
+    try:
+        result = await ctx.elicit(Booking, "Book a table")
+    except InvalidResponse:
+        return "no booking: the answer did not fit"
+    return f"booked {result.data.seats} seats" if isinstance(result, Accepted) else "no booking"
+
+
+def refused_at_definition() -> str:
+    try:
+
+        @form
+        class Limits(BaseModel):
+            per_day: dict[str, int]
+
+    except SchemaError as problem:
+        return f"refused at definition: {problem.model_name}"
+    return "accepted"
+
+
+async def main() -> None:
+    async with connect(server, "2025-11-25", elicitation_callback=ScriptedUser(accept(seats=2))) as client:
+        result = await client.call_tool("book", {})
+    print(*(block.text for block in result.content if isinstance(block, TextContent)))
+    print(refused_at_definition())
+
+
+if __name__ == "__main__":
+    anyio.run(main)
