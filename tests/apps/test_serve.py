@@ -376,4 +376,6 @@ async def test_the_eras_all_keep_the_app_meta_on_the_request(era):
     server = make_server(shipping_model(True))
     user = Recorder(accept(city="Oslo", count=2))
     await ship(server, era, user, [app_capability()])
-    assert set(user.params[0].meta or {}) - {"traceparent"} == {"ui"}  # the SDK adds its trace context when traced
+    assert set(user.params[0].meta or {}) - {"traceparent"} == {
+        "ui"
+    }  # the SDK adds its trace context when traced

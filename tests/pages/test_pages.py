@@ -116,7 +116,9 @@ def hosted(server: MCPServer) -> Pages:
 def page_outcome(model: type[BaseModel], answer: PageAnswer) -> ElicitResult[Any]:
     """What `ctx.elicit_page` makes of `answer`: the model validated again."""
     record = PageRecord(id="a" * 43, expires_at=0.0, elicitation_id="e", request="r")
-    return PageQuestion("q0", "m", model, page_reduced(model), record, hosted_none()).outcome(answer.action, answer.content)
+    return PageQuestion("q0", "m", model, page_reduced(model), record, hosted_none()).outcome(
+        answer.action, answer.content
+    )
 
 
 def hosted_none() -> Any:

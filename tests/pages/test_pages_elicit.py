@@ -167,6 +167,62 @@ async def test_a_refused_consent_declines_without_opening_the_page(era: str):
 
 
 @pytest.mark.anyio
+@pytest.mark.parametrize("era", URL_ERAS)
+@pytest.mark.parametrize("reply", ["decline", "cancel"])
+async def test_the_page_of_a_refused_consent_says_it_is_closed_and_stores_nothing(era: str, reply: str):
+    store = CountingStore()
+    server, _ = make_server(store=store)
+    browser = Browser(server)
+    links: list[str] = []
+
+    async def refuse(request: UrlRequest) -> str:
+        links.append(request.url)
+        return reply
+
+    async with connect(server, era, elicitation_callback=elicitation_handler(no_form, url=refuse)) as client:
+        with anyio.fail_after(BOUND):
+            await client.call_tool("link_bank", {})
+        (link,) = links
+        path = link.removeprefix(ORIGIN)
+        shown = await browser.http.get(path)
+        late = await browser.http.post(path, data={**VALID, "_csrf": "x"}, headers={"Origin": ORIGIN})
+    assert shown.status_code == 410
+    assert "This question is closed" in shown.text
+    assert late.status_code == 410
+    answers = [key for key in store._values if key.startswith("page:")]  # pyright: ignore[reportPrivateUsage]
+    assert [store._values[key][0] for key in answers] == [b"closed"]  # pyright: ignore[reportPrivateUsage]
+
+
+@pytest.mark.anyio
+async def test_the_page_of_a_call_the_client_cancelled_says_it_is_closed():
+    store = CountingStore()
+    server, _ = make_server(store=store)
+    browser = Browser(server)
+    opened = anyio.Event()
+    links: list[str] = []
+
+    async def hold(request: UrlRequest) -> str:
+        links.append(request.url)
+        opened.set()
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+    async with connect(
+        server, "2025-11-25", elicitation_callback=elicitation_handler(no_form, url=hold)
+    ) as client:
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as group:
+                group.start_soon(client.call_tool, "link_bank", {})
+                await opened.wait()
+                group.cancel_scope.cancel()  # the client gives up: the SDK cancels the request
+            while b"closed" not in [v[0] for k, v in store._values.items() if k.startswith("page:")]:  # pyright: ignore[reportPrivateUsage]
+                await anyio.lowlevel.checkpoint()
+        shown = await browser.http.get(links[0].removeprefix(ORIGIN))
+    assert shown.status_code == 410
+    assert "This question is closed" in shown.text
+
+
+@pytest.mark.anyio
 async def test_2025_06_18_has_no_url_mode_so_the_policy_applies():
     server, _ = make_server()
     async with connect(server, "2025-06-18", elicitation_callback=elicitation_handler(no_form)) as client:

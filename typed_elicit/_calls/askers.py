@@ -28,7 +28,6 @@ from typed_elicit._calls.replay import ModelAsker, ReplayAsker, WatchedModelAske
 from typed_elicit._calls.state import ReplayState
 from typed_elicit._core.results import ElicitResult, UrlResult
 from typed_elicit._core.versions import uses_input_required
-from typed_elicit.errors import ElicitationUnsupported
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 

@@ -32,7 +32,7 @@ from typed_elicit._core.results import Consented, ElicitResult, UrlResult
 from typed_elicit._core.versions import has_elicit_complete
 from typed_elicit._observe import telemetry
 from typed_elicit._observe.heartbeat import Heartbeat, progress_token
-from typed_elicit.errors import ClientError, ElicitationTimeout, ElicitationUnsupported, InvalidResponse
+from typed_elicit.errors import ClientError, ElicitationTimeout, InvalidResponse
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 M = TypeVar("M", bound=BaseModel)
@@ -94,7 +94,7 @@ class PushAsker:
             question, text, attempt = taken.question, taken.text, taken.attempt
 
     async def _ask(self, question: Question[R], settings: Settings) -> R:
-        """`ask` for every case: refused, answered beside the client, observed (hooks, tracing, heartbeats)."""
+        """`ask` for every case: refused, answered beside the client, or observed (hooks, traces, beats)."""
         call = self.call
         reason = reach(call, question, "push")
         if reason is not None:

@@ -19,10 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Final, Generic, Literal, Protocol, TypeAlias, TypeVar, cast
+from typing import Any, ClassVar, Final, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from mcp_types import ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams
-from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ValidationError
 from typing_extensions import Self
 
@@ -295,7 +294,10 @@ class FormQuestion(Generic[M]):
             return
         raise InvalidResponse.too_large(self.subject, limit, DEFAULT_MAX_ANSWER_BYTES)
 
-    beside: ClassVar[None] = None
+    @property
+    def beside(self) -> None:
+        """None: the client's answer is the answer."""
+        return None
 
     def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool) -> ElicitResult[M]:
         """`Declined()`, or `Accepted` of the question's and then the model's defaults, under `policy`.
@@ -348,7 +350,10 @@ class UrlQuestion:
 
     kind: ClassVar[Kind] = "url"
     mode: ClassVar[Mode] = "url"
-    beside: ClassVar[None] = None
+    @property
+    def beside(self) -> None:
+        """None: the client's answer is the answer."""
+        return None
 
     @property
     def model(self) -> None:
@@ -498,7 +503,7 @@ class PageQuestion(Generic[M]):
         return answer
 
     async def take(self, wait: float, until: float, function: str) -> tuple[PageAnswer | None, PageRecord]:
-        """This call's answer: held since an earlier round took it, or taken now (once) and held until `until`.
+        """This call's answer: held since an earlier round took it, or taken now (once), held until `until`.
 
         Raises:
             RoundRefused: If another round took the answer, or the call that took it has ended.

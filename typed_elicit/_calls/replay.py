@@ -30,7 +30,7 @@ from typed_elicit._calls.answer import Reask, asked, take, take_beside
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.policy import Settings, get_default_timeout, state_ttl
 from typed_elicit._calls.questions import Beside, Question, Via
-from typed_elicit._calls.reach import Travel, capability_error, reach, watched
+from typed_elicit._calls.reach import Travel, reach, watched
 from typed_elicit._calls.refusal import refuse, to_the_model
 from typed_elicit._calls.signals import InputRequired, RoundRefused
 from typed_elicit._calls.state import Pending, QuestionId, ReplayState, new_round
@@ -39,7 +39,6 @@ from typed_elicit._core.results import Consented, ElicitResult, UrlResult
 from typed_elicit.errors import (
     ElicitArgumentError,
     ElicitationTimeout,
-    ElicitationUnsupported,
     ReplayMismatch,
 )
 from typed_elicit.stores._config import store_for
