@@ -350,6 +350,7 @@ class UrlQuestion:
 
     kind: ClassVar[Kind] = "url"
     mode: ClassVar[Mode] = "url"
+
     @property
     def beside(self) -> None:
         """None: the client's answer is the answer."""
