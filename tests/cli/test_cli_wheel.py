@@ -48,7 +48,7 @@ def test_the_demo_runs_from_an_installed_wheel_outside_the_checkout(tmp_path: Pa
         "typed_elicit/pages/templates/page.html",
         "typed_elicit/pages/templates/message.html",
         "typed_elicit/_views/templates/fields.html",
-        "typed_elicit/_views/templates/tree.html",
+        "typed_elicit/pages/templates/tree.html",
         "typed_elicit/apps/templates/view.html",
         "typed_elicit/apps/templates/view.js",
         "typed_elicit/apps/templates/view.css",

@@ -100,15 +100,24 @@ def test_leaves_keep_the_flat_rules_their_formats_bounds_and_defaults():
     assert item.item.form.by_name["qty"].minimum == 1
 
 
-def test_a_flat_page_form_is_reduced_exactly_as_before():
+def test_a_flat_page_form_is_a_tree_of_its_leaves_with_the_same_schema():
     @form(page=True)
     class Login(BaseModel):
         user: str
         password: SecretStr
 
+    record = page_reduced(Login)
     assert not needs_tree(Login)
-    assert page_reduced(Login).tree is None
-    assert list(page_reduced(Login).schema["properties"]) == ["user", "password"]
+    assert record.tree is not None
+    assert [(child.kind, child.key) for child in record.tree.root.children] == [
+        ("leaf", "user"),
+        ("leaf", "password"),
+    ]
+    assert record.schema == {
+        "type": "object",
+        "properties": {"user": {"type": "string"}, "password": {"type": "string"}},
+        "required": ["user", "password"],
+    }
 
 
 def test_the_digest_follows_the_tree():

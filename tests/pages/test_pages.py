@@ -22,8 +22,8 @@ from starlette.testclient import TestClient
 
 from typed_elicit import Accepted, Cancelled, Declined, ElicitContext, Titles, elicits, form
 from typed_elicit import testing as kit
+from typed_elicit._calls.page_question import PageQuestion
 from typed_elicit._calls.plugs import PageAnswer, host_for
-from typed_elicit._calls.questions import PageQuestion
 from typed_elicit._calls.state import PageRecord
 from typed_elicit._core.results import ElicitResult
 from typed_elicit._forms.reduce import page_reduced, reduce_schema, secret_fields
@@ -547,10 +547,10 @@ def test_a_failure_inside_the_handler_is_a_plain_page_without_a_traceback(
 
     ticket = client.open(BankLogin)
 
-    def broken(model: object) -> object:
+    def broken(*args: object, **kwargs: object) -> object:
         raise RuntimeError(SECRET)
 
-    monkeypatch.setattr(_serve, "secret_fields", broken)
+    monkeypatch.setattr(_serve, "tree_page", broken)
     page = client.http.get(client.path(ticket))
     assert page.status_code == 500
     assert "Traceback" not in page.text

@@ -10,14 +10,14 @@ from typing import Annotated, Literal
 import anyio
 import pytest
 from mcp.server.mcpserver import MCPServer
-from pydantic import BaseModel, Field, SecretStr, field_validator
+from pydantic import BaseModel, EmailStr, Field, SecretStr, field_validator
 from starlette.testclient import TestClient
 
 from tests.conftest import BOUND
 from tests.pages.test_pages import ORIGIN, Client, page_outcome
 from tests.pages.test_pages_elicit import URL_ERAS, Browser, answering
 from typed_elicit import Accepted, ElicitContext, elicits, form
-from typed_elicit.pages import serve_pages
+from typed_elicit.pages import UploadedFile, serve_pages
 from typed_elicit.testing import connect
 
 
@@ -374,3 +374,36 @@ def test_a_list_shows_its_min_length_rows_with_no_remove_button_and_tells_too_fe
     assert refused.status_code == 422
     assert re.search(r'<fieldset class="rows invalid" id="f\d+">', refused.text)
     assert "Add at least 2" in refused.text  # one code left empty: a row of a plain value is left out
+
+
+@pytest.mark.parametrize("tag", ["evil", "", "card\x00"], ids=["unknown", "empty", "nul"])
+def test_a_forged_union_choice_is_shown_again_and_never_reaches_the_tool(client: Client, tag: str):
+    page = client.open(Order)
+    refused = client.submit(page, valid(**{"payment.kind": tag, "payment.holder": "Mallory"}))
+    assert refused.status_code == 422
+    assert "Choose one of the options" in refused.text
+    assert client.answer(page) is None
+
+
+class Zip(BaseModel):
+    code: Annotated[str, Field(pattern=r"^\d{5}$")]
+
+
+class Upload(BaseModel):
+    email: EmailStr
+    zip: Zip
+    reference: Annotated[str, Field(pattern=r"^[A-Z]{3}-\d+$")]
+    w9: UploadedFile
+    password: SecretStr
+
+
+def test_every_problem_of_a_page_with_groups_is_shown_at_once_with_the_right_count(client: Client):
+    page = client.open(Upload)
+    fields = {"email": "not-an-email", "zip.code": "123", "reference": "abc", "password": ""}
+    refused = client.submit(page, fields)
+    assert refused.status_code == 422
+    html = refused.text
+    assert "Please correct 5 problems" in html
+    for path in ("email", "zip.code", "reference", "w9", "password"):
+        assert re.search(rf'name="{re.escape(path)}"[^>]*aria-invalid="true"', html), path
+    assert client.answer(page) is None

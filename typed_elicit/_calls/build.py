@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from typed_elicit._calls.arguments import check_question, per_model
 from typed_elicit._calls.askers import Asker
 from typed_elicit._calls.call import Call
+from typed_elicit._calls.page_question import PageQuestion
 from typed_elicit._calls.plugs import PageShape, Preview, apps_for, host_for
 from typed_elicit._calls.policy import (
     URL_ON_UNSUPPORTED,
@@ -26,7 +27,7 @@ from typed_elicit._calls.policy import (
     UrlOnUnsupported,
     resolve,
 )
-from typed_elicit._calls.questions import FormQuestion, PageQuestion, UrlQuestion
+from typed_elicit._calls.questions import FormQuestion, UrlQuestion
 from typed_elicit._calls.reach import shows_apps
 from typed_elicit._core.results import ElicitResult
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION

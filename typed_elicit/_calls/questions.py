@@ -8,10 +8,9 @@ the asker records what happened (`Call.answered_now`).
 
 - `FormQuestion` (`ctx.elicit`): a model and its reducer record for the negotiated revision.
 - `UrlQuestion` (`ctx.elicit_url`): a URL; its accept is consent only.
-- `PageQuestion` (`ctx.elicit_page`): a model asked on a page of the server's own. The client
-  is asked its `consent` (a `UrlQuestion` for the page's URL, recorded under the page's own
-  id); the answer itself comes beside the client's reply, from the page (`Beside`). An asker
-  only waits for it the way its era waits; what a page is stays here and in `PageHost`.
+- `PageQuestion` (`ctx.elicit_page`, in `page_question`): a model asked on a page of the
+  server's own; its answer comes beside the client's reply (`Beside`), and an asker only waits
+  for it the way its era waits.
 """
 
 from __future__ import annotations
@@ -25,11 +24,8 @@ from mcp_types import ElicitRequestFormParams, ElicitRequestParams, ElicitReques
 from pydantic import BaseModel, ValidationError
 from typing_extensions import Self
 
-from typed_elicit._calls.plugs import PageAnswer, PageHost, PageShape
 from typed_elicit._calls.policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported
-from typed_elicit._calls.signals import RoundRefused
 from typed_elicit._calls.state import URL_QUESTION, PageRecord, QuestionId, model_id
-from typed_elicit._core import clock
 from typed_elicit._core.digests import url_digest
 from typed_elicit._core.results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from typed_elicit._forms.reduce import Reduced
@@ -423,169 +419,6 @@ class UrlQuestion:
                 "counts as 'raise' here"
             )
         raise ElicitationUnsupported.for_url(reason, self.asker)
-
-
-@dataclass(slots=True, eq=False)
-class PageQuestion(Generic[M]):
-    """A page question (`ctx.elicit_page`): `model`, filled in on a page of the server's own.
-
-    The client is asked its `consent` (a URL question for the page's URL, with the same key
-    and the page's id); the answer comes from the page through `host` (`Beside`), and
-    `outcome` validates it with the model.
-
-    Attributes:
-        key: Its wire key.
-        message: The text above the page's form and in the consent question.
-        model: The model asked for (secret fields allowed).
-        form: The model's page record, shaped per call when the call gave options or defaults.
-        page: The call's record of the page (the same in every round).
-        host: The pages of the call's server.
-        principal: The call's authenticated principal, which the page is bound to; None if none.
-        shape: Its call-time options and defaults (`ctx.elicit_page(options=..., defaults=...)`),
-            which its ticket carries; None for the model's own page.
-    """
-
-    key: str
-    message: str
-    model: type[M]
-    form: Reduced
-    page: PageRecord
-    host: PageHost
-    principal: str | None = None
-    shape: PageShape | None = None
-    asker: str = "ctx.elicit_page"
-
-    kind: ClassVar[Kind] = "page"
-    mode: ClassVar[Mode] = "url"
-
-    @property
-    def beside(self) -> Self:
-        """Itself: its answer comes from its page."""
-        return self
-
-    @property
-    def url(self) -> str:
-        """The page's public URL."""
-        return self.host.url(self.page)
-
-    @property
-    def consent(self) -> UrlQuestion:
-        """The URL-mode question that sends the user to the page (its answer recorded as this question's)."""
-        return UrlQuestion(self.key, self.message, self.url, self.page.elicitation_id, self.asker, self.id)
-
-    @property
-    def poll_seconds(self) -> float:
-        """On 2026-07-28, how long one round waits for the page's answer."""
-        return self.host.poll_seconds
-
-    @property
-    def expires_at(self) -> float:
-        """When the page's link stops working."""
-        return self.page.expires_at
-
-    async def open(self, function: str) -> None:
-        """Open the page (store its sealed ticket), when the question is first asked.
-
-        Raises:
-            StoreUnavailable: If the store failed.
-        """
-        await self.host.open(self.page, self.model, self.message, function, self.principal, self.shape)
-
-    async def watch(self, wait: float) -> PageAnswer | None:
-        """The page's answer as soon as it is submitted within `wait` seconds; its stored files then go.
-
-        Raises:
-            StoreUnavailable: If the store failed.
-        """
-        wait = min(wait, self.page.expires_at - clock.now())
-        answer = None if wait <= 0 else await self.host.answer(self.page, wait)
-        if answer is not None:
-            await self.host.consumed(self.page)  # its files are in `answer` now: not kept twice
-        return answer
-
-    async def take(self, wait: float, until: float, function: str) -> tuple[PageAnswer | None, PageRecord]:
-        """This call's answer: held since an earlier round took it, or taken now (once), held until `until`.
-
-        Raises:
-            RoundRefused: If another round took the answer, or the call that took it has ended.
-            StoreUnavailable: If the store failed.
-        """
-        host, page = self.host, self.page
-        if page.taken:  # an earlier round took it; this one re-runs past it
-            held = await host.kept(page)
-            if held is None:
-                raise RoundRefused.page_released(function)
-            return held, page
-        wait = min(wait, page.expires_at - clock.now())
-        found = None if wait <= 0 else await host.answer(page, wait)
-        if found is None:
-            return None, page
-        if not await host.take(page):
-            raise RoundRefused.page_taken(function)
-        await host.keep(page, found, until)
-        return found, page.model_copy(update={"taken": True})
-
-    async def close(self) -> None:
-        """The call has ended: forget a held answer; the page says it is closed and stores nothing more.
-
-        Raises:
-            StoreUnavailable: If the store failed.
-        """
-        await self.host.close(self.page)
-
-    @property
-    def id(self) -> QuestionId:
-        """Pinned to the page's URL (and a shaped page's form).
-
-        A page shaped at call time is pinned to its form's digest too, so a 2026-07-28 re-run
-        that offers other options or defaults is a `ReplayMismatch`, as for `ctx.elicit`.
-        """
-        url = self.url
-        if self.shape is None:
-            return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(url))
-        return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(f"{url}\n{self.form.digest}"))
-
-    @property
-    def subject(self) -> str:
-        """The model's name."""
-        return self.model.__name__
-
-    @property
-    def schema(self) -> None:
-        """A page's form is never sent to the client."""
-        return None
-
-    def params(self, message: str | None = None, *, with_id: bool = True) -> ElicitRequestParams:
-        """Its consent's params."""
-        return self.consent.params(message, with_id=with_id)
-
-    def outcome(self, action: Action, content: dict[str, Any] | None) -> ElicitResult[M]:
-        """The outcome of the page's answer: the model validated (`SecretStr` intact).
-
-        Raises:
-            InvalidResponse: Never for an answer the page accepted; if the model changed
-                between the page and the call, naming fields only.
-        """
-        if action == "accept":
-            return Accepted(validate_answer(self.model, self.form, content, keep=False))
-        return Declined() if action == "decline" else Cancelled()
-
-    def again(self, problem: InvalidResponse) -> Self:
-        """A page re-shows itself; the question is never re-asked."""
-        return self
-
-    def kept(self, wire: Reply) -> None:
-        """Nothing: what a page answers is held by the server, never in the state."""
-        return None
-
-    def check_size(self, wire: Reply, limit: int) -> None:
-        """Nothing to check: the page bounds its own submits (`typed_elicit.pages`)."""
-
-    def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool) -> ElicitResult[M]:
-        """Its consent's outcome under `policy` (`Declined()`, else `ElicitationUnsupported`)."""
-        outcome = self.consent.unsupported(policy, reason, tool=tool)
-        assert not isinstance(outcome, Consented)  # a policy never consents
-        return outcome
 
 
 def _bound(content: dict[str, Any], limit: int) -> int:

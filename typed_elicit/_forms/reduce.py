@@ -37,7 +37,6 @@ from typed_elicit._core.versions import (
 from typed_elicit._forms.layout import render
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.options import Choices, Titles
-from typed_elicit._forms.page_tree import needs_tree
 from typed_elicit._forms.parse import parse_requested_schema
 from typed_elicit._forms.record import JSON_SCHEMA_DIALECT, Reduced
 from typed_elicit._forms.registry import (
@@ -254,17 +253,10 @@ def page_reduced(model: type[BaseModel]) -> Reduced:
     if entry is not None and entry.page_record is not None:
         return entry.page_record
     entry = blueprint(model)
-    if needs_tree(model):
-        tree = tree_of(model)
-        if tree.layout.choices:
-            raise options_error(model, [(name, NO_OPTIONS) for name in tree.layout.choices])
-        entry.page_record = Reduced(LATEST_PROTOCOL_VERSION, tree.root.schema, tree.digest, tree=tree)
-        return entry.page_record
-    base = page_layout(model)
-    schema = render(model, base, LATEST_PROTOCOL_VERSION)
-    if base.choices:
-        raise options_error(model, [(name, NO_OPTIONS) for name in base.choices])
-    entry.page_record = Reduced(LATEST_PROTOCOL_VERSION, schema, schema_digest(schema))
+    tree = tree_of(model)  # a flat page form is a tree of leaves: one page pipeline
+    if tree.layout.choices:
+        raise options_error(model, [(name, NO_OPTIONS) for name in tree.layout.choices])
+    entry.page_record = Reduced(LATEST_PROTOCOL_VERSION, tree.root.schema, tree.digest, tree=tree)
     return entry.page_record
 
 

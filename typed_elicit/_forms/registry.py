@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.layout import Layout, lay_out, require_model
-from typed_elicit._forms.page_tree import PageTree, needs_tree, page_tree
+from typed_elicit._forms.page_tree import PageTree, page_tree
 from typed_elicit._forms.record import Reduced
 from typed_elicit._forms.spec import FormSpec
 
@@ -126,10 +126,7 @@ def page_layout(model: type[BaseModel]) -> Layout:
     """
     record = blueprint(model)
     if record.page_layout is None:
-        if needs_tree(model):
-            record.page_layout = tree_of(model).layout
-        else:
-            record.page_layout = lay_out(model, page=True, page_form=record.page)
+        record.page_layout = tree_of(model).layout
     return record.page_layout
 
 

@@ -25,7 +25,7 @@ from typed_elicit._forms.fieldinfo import FieldProblem, ordered
 from typed_elicit._forms.layout import Layout, newest_schema, render
 from typed_elicit._forms.options import has_options, offered_values, with_options
 from typed_elicit._forms.page_shape import node_problem, shape_tree
-from typed_elicit._forms.page_tree import MAX_PAGE_INPUTS, needs_tree
+from typed_elicit._forms.page_tree import MAX_PAGE_INPUTS
 from typed_elicit._forms.parse import parse_requested_schema
 from typed_elicit._forms.record import Reduced
 from typed_elicit._forms.registry import blueprint, layout, page_layout, tree_of
@@ -98,7 +98,7 @@ def shaped(
             f"protocol revision {protocol_version!r} has no elicitation; "
             f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
         )
-    tree = tree_of(model) if page and needs_tree(model) else None
+    tree = tree_of(model) if page else None
     if page:
         protocol_version, base, limit = LATEST_PROTOCOL_VERSION, page_layout(model), MAX_PAGE_SHAPE_LENGTH
     else:

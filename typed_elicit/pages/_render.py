@@ -13,10 +13,8 @@ from typing import Any, Final
 
 from typed_elicit._core.text import strip_bidi
 from typed_elicit._forms.page_tree import PageTree
-from typed_elicit._forms.spec import FormSpec
-from typed_elicit._views.fields import field_views
-from typed_elicit._views.tree import NodeView, tree_views
 from typed_elicit.pages._config import PageConfig
+from typed_elicit.pages._nodes import NodeView, tree_views
 from typed_elicit.pages._tickets import Ticket
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
@@ -82,34 +80,6 @@ def not_found(config: PageConfig) -> Any:
     )
 
 
-def form_page(
-    config: PageConfig,
-    ticket: Ticket,
-    form: FormSpec,
-    secret: frozenset[str],
-    *,
-    values: Mapping[str, list[str]],
-    errors: Mapping[str, str],
-    csrf: str,
-    status: int = 200,
-) -> Any:
-    fields = field_views(form, secret, values=values, errors=errors, words=config.words)
-    first_error = next((f.id for f in fields if f.error), None)
-    stray = [message for name, message in errors.items() if name not in form.by_name]
-    context = {
-        "message": strip_bidi(ticket.message),
-        "fields": fields,
-        "nodes": [],
-        "multipart": False,
-        "errors": [(f.id, f.label, f.error) for f in fields if f.error],
-        "form_errors": stray,
-        "first_error": first_error,
-        "csrf": csrf,
-        "action": f"{config.prefix}{config.path}/{ticket.id}",
-    }
-    return _response(config, config.template, status, context, form=True)
-
-
 def tree_page(
     config: PageConfig,
     ticket: Ticket,
@@ -121,7 +91,7 @@ def tree_page(
     status: int = 200,
     files_again: bool = False,
 ) -> Any:
-    """The page of a form with groups (the same template, given `nodes`): fieldsets, rows, choices, files."""
+    """The form page: its fields, groups, rows, choices and files (`nodes`), and what a submit got wrong."""
     nodes = tree_views(tree, values, errors, config.words, files_again=files_again)
     flat = _flat(nodes)
     invalid = [
@@ -131,7 +101,8 @@ def tree_page(
     stray = [message for path, message in errors.items() if path not in shown]
     context = {
         "message": strip_bidi(ticket.message),
-        "fields": [],
+        # A form without groups is also given as plain `fields` (a user template may show only those).
+        "fields": [n.field for n in nodes] if all(n.field is not None for n in nodes) else [],
         "nodes": nodes,
         "errors": invalid,
         "form_errors": stray,

@@ -25,14 +25,10 @@ from pydantic import BaseModel
 from typed_elicit._calls.plugs import PageAnswer, host_for, serve
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.text import strip_bidi
-from typed_elicit._forms.page_check import validate_tree
 from typed_elicit._forms.page_tree import PageTree
-from typed_elicit._forms.reduce import Reduced, secret_fields
-from typed_elicit._forms.spec import FormSpec
-from typed_elicit._forms.validate import validate_answer
 from typed_elicit._views.fields import TEMPLATES as FIELD_TEMPLATES
-from typed_elicit._views.words import model_problems, page_words, tree_problems
-from typed_elicit.errors import InvalidResponse, PageSetupError
+from typed_elicit._views.words import page_words
+from typed_elicit.errors import PageSetupError
 from typed_elicit.pages._brand import PageBrand
 from typed_elicit.pages._config import PAGE_POLL_SECONDS, Identify, PageConfig
 from typed_elicit.pages._files import delete_files, store_files
@@ -46,8 +42,8 @@ from typed_elicit.pages._multipart import (
     read_multipart,
 )
 from typed_elicit.pages._places import split_files
-from typed_elicit.pages._reading import LEFT_OUT, read_leaf
-from typed_elicit.pages._render import TEMPLATES, closed, form_page, gone, not_found, plain, tree_page
+from typed_elicit.pages._problems import page_problems
+from typed_elicit.pages._render import TEMPLATES, closed, gone, not_found, plain, tree_page
 from typed_elicit.pages._tickets import (
     ANSWER_PREFIX,
     CLOSED,
@@ -161,7 +157,7 @@ def serve_pages(
         brand: Title, logo and CSS variables of the default template.
         template: The name of a template to render forms with instead of the default
             `page.html` (looked up in `templates_dir` first, then the defaults); it gets
-            `fields` for a flat form, `nodes` for a form with groups (the other empty).
+            `nodes` for every form, and `fields` too for a form without groups.
         templates_dir: A directory of Jinja2 templates that override the defaults
             (`page.html` for the form, `message.html` for the plain pages).
         identify: `async (request) -> principal | None`: the principal of the browser's user
@@ -270,18 +266,12 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
     if answered is not None:
         return closed(config) if answered == CLOSED else gone(config)
     record = ticket.record(model)
-    if record is None:  # the model changed since the call shaped the page
+    if record is None or record.tree is None:  # the model changed since the call shaped the page
         return not_found(config)
-    form = record.form
-    secret = secret_fields(model)
+    tree = record.tree
     if request.method == "GET":
         nonce = secrets.token_urlsafe(24)
-        if record.tree is not None:
-            response = tree_page(config, ticket, record.tree, values={}, errors={}, csrf=_csrf(ticket, nonce))
-        else:
-            response = form_page(
-                config, ticket, form, secret, values={}, errors={}, csrf=_csrf(ticket, nonce)
-            )
+        response = tree_page(config, ticket, tree, values={}, errors={}, csrf=_csrf(ticket, nonce))
         response.set_cookie(
             _CSRF_COOKIE,
             nonce,
@@ -292,7 +282,7 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
             max_age=max(1, math.ceil(ticket.expires_at - _clock.now())),
         )
         return response
-    return await _submit(server, config, request, ticket, model, record, secret)
+    return await _submit(server, config, request, ticket, model, tree)
 
 
 def _csrf(ticket: Ticket, nonce: str) -> str:
@@ -321,10 +311,9 @@ async def _submit(
     request: Any,
     ticket: Ticket,
     model: type[BaseModel],
-    record: Reduced,
-    secret: frozenset[str],
+    tree: PageTree,
 ) -> Any:
-    form = record.form
+    """A submit from the page's origin with its CSRF token: an action re-shows the page, else the answer."""
     verdict = _same_origin(config, request)
     if verdict == "unsaid":
         logger.warning("page %s: a submit without Origin or Referer was refused", ticket.id[:8])
@@ -340,15 +329,12 @@ async def _submit(
     if verdict == "other":
         logger.warning("page %s: a submit from another origin was refused", ticket.id[:8])
         return plain(config, 403, "Form not accepted", "The form was sent from another site.")
-    tree = record.tree
-    boundary = (
-        boundary_of(request.headers.get("content-type", "")) if tree is not None and tree.files else None
-    )
-    files: dict[str, RawFile] = {}
+    boundary = boundary_of(request.headers.get("content-type", "")) if tree.files else None
+    raw_files: dict[str, RawFile] = {}
     data: dict[str, list[str]] = {}
-    if tree is not None and boundary is not None:
+    if boundary is not None:
         try:
-            data, files = await read_multipart(request, tree, boundary)
+            data, raw_files = await read_multipart(request, tree, boundary)
         except BadBody as bad:
             logger.warning("page %s: a multipart submit was refused (%d)", ticket.id[:8], bad.status)
             return _refused_body(config, bad.status)
@@ -376,39 +362,6 @@ async def _submit(
         return plain(
             config, 403, "Form not accepted", "This form has expired in your browser. Reload the page."
         )
-    if tree is not None:
-        return await _submit_tree(server, config, ticket, model, tree, data, files, token)
-    action = (data.get("_action") or ["accept"])[-1]
-    if action in ("decline", "cancel"):
-        return await _store_answer(server, config, ticket, PageAnswer(action))  # type: ignore[arg-type]
-    if action != "accept":
-        return plain(config, 400, "Form not accepted", "The form could not be read.")
-    content, errors = _read_fields(form, data, config.words)
-    if not errors:
-        try:
-            validate_answer(model, record, content, keep=False)
-        except InvalidResponse:
-            errors = model_problems(model, form, {**record.fill, **content}, config.words, record.offered)
-    if errors:
-        logger.info("page %s: an answer with %d invalid field(s) was shown again", ticket.id[:8], len(errors))
-        kept = {name: values for name, values in data.items() if name in form.by_name and name not in secret}
-        # A secret is never sent back: only whether one was typed (for the "enter it again" hint).
-        kept.update({name: ["*"] for name in secret if any(data.get(name, []))})
-        return form_page(config, ticket, form, secret, values=kept, errors=errors, csrf=token, status=422)
-    return await _store_answer(server, config, ticket, PageAnswer("accept", content))
-
-
-async def _submit_tree(
-    server: MCPServer,
-    config: PageConfig,
-    ticket: Ticket,
-    model: type[BaseModel],
-    tree: PageTree,
-    data: dict[str, list[str]],
-    raw_files: dict[str, RawFile],
-    token: str,
-) -> Any:
-    """A submit of a page form with groups: an action shows the page again, else the answer is read."""
     action = (data.get("_action") or ["accept"])[-1]
     try:
         check_names(tree, data)
@@ -423,14 +376,10 @@ async def _submit_tree(
         return tree_page(config, ticket, tree, values=values, errors={}, csrf=token, files_again=tree.files)
     if action != "accept":
         return plain(config, 400, "Form not accepted", "The form could not be read.")
-    files, file_errors = checked_files(tree, raw_files, config.words)
-    content, errors = read_tree(tree, data, files, config.words)
-    errors.update(file_errors)
-    if not errors:
-        try:
-            validate_tree(model, tree, content)
-        except InvalidResponse:
-            errors = tree_problems(model, tree, content, config.words)
+    files, errors = checked_files(tree, raw_files, config.words)
+    content, read_errors = read_tree(tree, data, files, config.words)
+    for path, problem in (*read_errors.items(), *page_problems(model, tree, content, config.words).items()):
+        errors.setdefault(path, problem)
     if errors:
         logger.info("page %s: an answer with %d invalid field(s) was shown again", ticket.id[:8], len(errors))
         values = kept_values(tree, data)
@@ -461,18 +410,3 @@ async def _store_answer(server: MCPServer, config: PageConfig, ticket: Ticket, a
             config, 200, "Thank you", "Your answer was sent. You can close this tab and go back to your app."
         )
     return plain(config, 200, "Nothing was sent", "You can close this tab and go back to your app.")
-
-
-def _read_fields(
-    form: FormSpec, data: Mapping[str, list[str]], words: Mapping[str, str]
-) -> tuple[dict[str, Any], dict[str, str]]:
-    """The wire content of a submitted flat form, and what to tell of each field not holding its kind."""
-    content: dict[str, Any] = {}
-    errors: dict[str, str] = {}
-    for spec in form.fields:
-        value, problem = read_leaf(spec, data.get(spec.name, []), words)
-        if problem is not None:
-            errors[spec.name] = problem
-        elif value is not LEFT_OUT:
-            content[spec.name] = value
-    return content, errors

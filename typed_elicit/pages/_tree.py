@@ -33,8 +33,8 @@ from typed_elicit._forms.page_tree import (
     Pairs,
     Rows,
 )
-from typed_elicit._views.tree import ON_SUFFIX, ROWS_SUFFIX, is_on, rows_shown
 from typed_elicit._views.words import said
+from typed_elicit.pages._nodes import ON_SUFFIX, ROWS_SUFFIX, is_on, rows_shown
 from typed_elicit.pages._reading import LEFT_OUT, read_leaf
 
 MAX_SUBMIT_FIELDS: Final = MAX_PAGE_INPUTS + 64
@@ -203,7 +203,10 @@ class _Reader:
             if node.optional and not is_on(path, self.data):
                 return LEFT_OUT
             given = self.data.get(f"{path}.{node.tag}", [])
-            tag = given[-1] if given and given[-1] in node.groups else next(iter(node.groups))
+            if given and given[-1] not in node.groups:  # a choice the page never offered: forged
+                self.errors[f"{path}.{node.tag}"] = said(self.words, "choice")
+                return LEFT_OUT
+            tag = given[-1] if given else next(iter(node.groups))
             return {node.tag: tag, **self.group(node.groups[tag], f"{path}.")}
         count = rows_shown(node, path, self.data)
         if node.kind == "pairs":

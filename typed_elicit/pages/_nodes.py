@@ -1,4 +1,4 @@
-"""Views of a page form with groups: what the `node` macro of `templates/tree.html` shows.
+"""Views of a page form: what the `node` macro of `templates/tree.html` shows (page-only view code).
 
 `tree_views` walks a `PageTree` with a submit's values (by dotted input name) and errors (by
 dotted path) and returns one `NodeView` per node: groups as fieldsets, rows with their add
@@ -18,7 +18,8 @@ from typed_elicit._core.text import strip_bidi
 from typed_elicit._forms.page_tree import Group, Leaf, Node, PageTree, Pairs, Rows
 from typed_elicit._forms.spec import FieldSpec
 from typed_elicit._views.fields import CHECKED, FieldView, field_view, sentences
-from typed_elicit._views.words import file_size_words, said
+from typed_elicit._views.words import said
+from typed_elicit.pages._problems import file_size_words
 
 ROWS_SUFFIX: Final = "_n"
 """The last part of a list's hidden input that says how many rows it shows (`items._n`)."""
