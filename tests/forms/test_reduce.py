@@ -81,7 +81,7 @@ ROWS: list[tuple[str, Any, dict[str, Any], dict[str, Any]]] = [
         "pattern becomes a hint",
         str,
         {"pattern": "^a+$"},
-        {"type": "string", "description": "Must match the pattern ^a+$."},
+        {"type": "string", "description": "Must be in the expected format."},
     ),
     (
         "multiple_of becomes a hint",

@@ -267,13 +267,31 @@ def hinted(annotation: Any, **field: Any) -> dict[str, Any]:
 
 
 HINTS: list[tuple[str, Any, dict[str, Any], str | None]] = [
-    ("pattern", str, {"pattern": r"^[0-9]{6}$"}, "Must match the pattern ^[0-9]{6}$."),
-    ("constr pattern", Annotated[str, StringConstraints(pattern=r"^x")], {}, "Must match the pattern ^x."),
+    ("pattern of digits", str, {"pattern": r"^[0-9]{6}$"}, "Must be 6 digits."),
+    ("pattern of a digit range", str, {"pattern": r"^\d{4,6}$"}, "Must be 4 to 6 digits."),
+    (
+        "constr pattern",
+        Annotated[str, StringConstraints(pattern=r"^x")],
+        {},
+        "Must be in the expected format.",
+    ),
     (
         "compiled pattern",
         Annotated[str, StringConstraints(pattern=re.compile("a+"))],
         {},
-        "Must match the pattern a+.",
+        "Must be in the expected format.",
+    ),
+    (
+        "pattern with examples",
+        str,
+        {"pattern": "^[A-Z]{2}$", "examples": ["DE", "FR", "NL"]},
+        "For example: DE or FR.",
+    ),
+    (
+        "pattern with a description",
+        str,
+        {"pattern": "^[A-Z]{2}$", "description": "A country code"},
+        "A country code",
     ),
     ("int multiple_of", int, {"multiple_of": 5}, "Must be a multiple of 5."),
     ("float multiple_of", float, {"multiple_of": 0.25}, "Must be a multiple of 0.25."),
@@ -349,7 +367,7 @@ def test_a_hint_setting_that_is_not_a_text_or_false_is_refused(extra: dict[str, 
 
 def test_a_hint_reaches_the_client_as_the_fields_description() -> None:
     spec = parse_requested_schema(reduce_schema(Pick, options=OPTIONS)).by_name["code"]
-    assert spec.description == "Must match the pattern ^[0-9]{6}$."
+    assert spec.description == "Must be 6 digits."
 
 
 def test_checking_an_answer_to_a_shaped_question_builds_no_form_per_question() -> None:

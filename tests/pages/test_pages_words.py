@@ -360,3 +360,24 @@ def test_an_answer_the_model_refuses_only_the_first_time_is_still_not_taken(clie
     assert shown_messages(page.text) == ["Taken already", "value: Taken already"]  # validated once: its words
     assert calls["n"] == 1
     assert client.answer(ticket) is None
+
+
+@pytest.mark.parametrize(
+    ("field", "hint"),
+    [
+        (Field(pattern=r"^\d{5}$"), "Must be 5 digits."),
+        (Field(pattern=r"^[A-Z]{2}$", examples=["DE", "FR"]), "For example: DE or FR."),
+        (Field(pattern=r"^[A-Z]{2}-\d+$"), "Must be in the expected format."),
+    ],
+    ids=["digits", "examples", "other"],
+)
+def test_a_pattern_is_told_in_plain_words_and_a_person_never_sees_the_regular_expression(
+    client: Client, field: Any, hint: str
+):
+    model = _row(Annotated[str, field])  # held: the page finds its model by a weak reference
+    ticket = client.open(model)
+    page = client.http.get(client.path(ticket)).text
+    assert hint in page
+    assert "pattern" not in page.lower()
+    assert "\\d" not in page
+    assert "[A-Z]" not in page

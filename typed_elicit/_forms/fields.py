@@ -104,7 +104,7 @@ def reduce_field(
     _check_ranges(prop)
     if info.title is not None:
         prop["title"] = info.title
-    hint = _hint(annotation, metadata) if chosen_hint is True else chosen_hint or None
+    hint = _hint(annotation, metadata, info) if chosen_hint is True else chosen_hint or None
     description = _with_hint(info.description, hint)
     if description is not None:
         prop["description"] = description
@@ -155,16 +155,11 @@ def _chosen_hint(extra: object) -> str | bool:
     )
 
 
-def _hint(annotation: Any, metadata: list[Any]) -> str | None:
+def _hint(annotation: Any, metadata: list[Any], info: FieldInfo) -> str | None:
     """The sentence explaining what the wire schema of this field leaves out, or None."""
     if annotation is str:
-        patterns: list[object] = [getattr(m, "pattern", None) for m in flat(metadata)]
-        shown = [
-            cast("re.Pattern[str]", p).pattern if isinstance(p, re.Pattern) else str(p)
-            for p in patterns
-            if p is not None
-        ]
-        return f"Must match the pattern {shown[-1]}." if shown else None
+        patterns = [p for p in (getattr(m, "pattern", None) for m in flat(metadata)) if p is not None]
+        return None if not patterns else _pattern_hint(patterns[-1], info)
     is_date = isinstance(annotation, type) and issubclass(annotation, date)
     if not (is_date or annotation is int or annotation is float):
         return None  # options, yes/no, formats: nothing the wire leaves out is told
@@ -188,6 +183,29 @@ def _hint(annotation: Any, metadata: list[Any]) -> str | None:
         return None
     listed = clauses[0] if len(clauses) == 1 else f"{', '.join(clauses[:-1])} and {clauses[-1]}"
     return f"Must be {listed}."
+
+
+_DIGITS = re.compile(r"\^(?:\\d|\[0-9\])\{(\d+)(?:,(\d+))?\}\$")
+"""A pattern of digits only, `^\\d{5}$` or `^[0-9]{4,6}$`: told as "5 digits"."""
+
+
+def _pattern_hint(pattern: object, info: FieldInfo) -> str | None:
+    """A pattern told as a person reads it: never the regular expression itself.
+
+    The field's own examples first ("For example: 12345."); a described field needs no more
+    (its description says what to enter); a pattern of digits only is counted ("5 digits");
+    any other pattern is a plain sentence.
+    """
+    if info.examples:
+        return f"For example: {' or '.join(str(example) for example in info.examples[:2])}."
+    if info.description:
+        return None
+    text = cast("re.Pattern[str]", pattern).pattern if isinstance(pattern, re.Pattern) else str(pattern)
+    digits = _DIGITS.fullmatch(text)
+    if digits is not None:
+        low, high = digits.group(1), digits.group(2)
+        return f"Must be {low} digits." if high is None or high == low else f"Must be {low} to {high} digits."
+    return "Must be in the expected format."
 
 
 def _shown_number(value: object) -> str:
