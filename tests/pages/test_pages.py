@@ -79,7 +79,7 @@ class Client:
     ) -> PageRecord:
         page = self.host.mint("link_bank", "link_bank:req-1", timeout)
         self.http.portal.call(  # type: ignore[union-attr]
-            lambda: self.host.open(page, model, message, "link_bank", principal)
+            lambda: self.host.open(page, model, message, "link_bank", principal, page_reduced(model))
         )
         return page
 

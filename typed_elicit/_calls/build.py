@@ -19,7 +19,7 @@ from typed_elicit._calls.arguments import check_question, per_model
 from typed_elicit._calls.askers import Asker
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.page_question import PageQuestion
-from typed_elicit._calls.plugs import PageShape, Preview, apps_for, host_for
+from typed_elicit._calls.plugs import Preview, apps_for, host_for
 from typed_elicit._calls.policy import (
     URL_ON_UNSUPPORTED,
     OnUnsupported,
@@ -35,7 +35,6 @@ from typed_elicit._forms.reduce import (
     OptionsArg,
     form_message,
     is_page_form,
-    page_layout,
     page_reduced,
     reduced,
     shaped,
@@ -154,10 +153,9 @@ def page_question(
     check_question(model, message, "ctx.elicit_page")
     settings = resolve(call.policy, "ctx.elicit_page", timeout=timeout)
     if options is None and defaults is None:
-        form, shape = page_reduced(model), None
+        form = page_reduced(model)
     else:
         form = shaped(model, LATEST_PROTOCOL_VERSION, options=options, defaults=defaults, page=True)
-        shape = PageShape.of(form, page_layout(model).keys, options)
     host = host_for(call.sdk.mcp_server)
     if host is None:
         raise PagesNotServed(call.sdk.mcp_server.name)
@@ -167,7 +165,7 @@ def page_question(
         call.pages[key] = host.mint(call.function, f"{call.function}:{request}", settings.timeout)
     text = form_message(model) if message is None else message
     principal = None if call.request is None else authenticated_principal(call.request)
-    return PageQuestion(key, text, model, form, call.pages[key], host, principal, shape), settings
+    return PageQuestion(key, text, model, form, call.pages[key], host, principal), settings
 
 
 async def ask_all(

@@ -15,7 +15,7 @@ from mcp_types import ElicitRequestParams
 from pydantic import BaseModel
 from typing_extensions import Self
 
-from typed_elicit._calls.plugs import PageAnswer, PageHost, PageShape
+from typed_elicit._calls.plugs import PageAnswer, PageHost
 from typed_elicit._calls.policy import OnUnsupported
 from typed_elicit._calls.questions import Action, Kind, Mode, Reply, UrlQuestion
 from typed_elicit._calls.signals import RoundRefused
@@ -46,8 +46,6 @@ class PageQuestion(Generic[M]):
         page: The call's record of the page (the same in every round).
         host: The pages of the call's server.
         principal: The call's authenticated principal, which the page is bound to; None if none.
-        shape: Its call-time options and defaults (`ctx.elicit_page(options=..., defaults=...)`),
-            which its ticket carries; None for the model's own page.
     """
 
     key: str
@@ -57,7 +55,6 @@ class PageQuestion(Generic[M]):
     page: PageRecord
     host: PageHost
     principal: str | None = None
-    shape: PageShape | None = None
     asker: str = "ctx.elicit_page"
 
     kind: ClassVar[Kind] = "page"
@@ -94,7 +91,7 @@ class PageQuestion(Generic[M]):
         Raises:
             StoreUnavailable: If the store failed.
         """
-        await self.host.open(self.page, self.model, self.message, function, self.principal, self.shape)
+        await self.host.open(self.page, self.model, self.message, function, self.principal, self.form)
 
     async def watch(self, wait: float) -> PageAnswer | None:
         """The page's answer as soon as it is submitted within `wait` seconds; its stored files then go.
@@ -146,7 +143,7 @@ class PageQuestion(Generic[M]):
         that offers other options or defaults is a `ReplayMismatch`, as for `ctx.elicit`.
         """
         url = self.url
-        if self.shape is None:
+        if self.form.tree is None or not self.form.tree.shaped:
             return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(url))
         return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(f"{url}\n{self.form.digest}"))
 

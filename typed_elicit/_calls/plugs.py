@@ -15,7 +15,7 @@ import contextvars
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, NoReturn, Protocol, cast
+from typing import Any, Final, Literal, NoReturn, Protocol
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ElicitResult as WireResult
@@ -34,42 +34,6 @@ class PageAnswer:
 
     action: PageAction
     content: dict[str, Any] = field(default_factory=dict[str, Any])
-
-
-@dataclass(frozen=True)
-class PageShape:
-    """How a page question is shaped at call time: what its sealed ticket carries to every replica.
-
-    The page server shapes the model again from these (`shaped(..., page=True)`) and shows,
-    and checks answers against, the same form the call pinned.
-
-    Attributes:
-        options: Per `Choices()` field name, its options: values, or value -> title.
-        defaults: Per field name, its default as a wire value (JSON).
-    """
-
-    options: dict[str, list[str] | dict[str, str]] | None
-    defaults: dict[str, Any] | None
-
-    @classmethod
-    def of(cls, record: Reduced, keys: Mapping[str, str], options: Mapping[str, Any] | None) -> PageShape:
-        """The shape of a question shaped with `options`, whose record is `record`.
-
-        Args:
-            record: The shaped record (its `fill` holds the defaults as wire values).
-            keys: The model's python field names -> wire names.
-            options: The options as given (already checked by the shaping).
-        """
-        offered: dict[str, list[str] | dict[str, str]] | None = None
-        if options is not None:
-            offered = {}
-            for name, offer in options.items():
-                offered[name] = (
-                    dict(cast("Mapping[str, str]", offer)) if isinstance(offer, Mapping) else list(offer)
-                )
-        names = {key: name for name, key in keys.items()}
-        filled = {names[key]: value for key, value in record.fill.items()} or None
-        return cls(offered, filled)
 
 
 class PageHost(Protocol):
@@ -98,9 +62,12 @@ class PageHost(Protocol):
         message: str,
         function: str,
         principal: str | None,
-        shape: PageShape | None = None,
+        form: Reduced,
     ) -> None:
-        """Store the page's sealed ticket, bound to the call, its authenticated `principal` and `shape`."""
+        """Store the page's sealed ticket, bound to the call and its authenticated `principal`.
+
+        A `form` shaped at call time travels in the ticket as it was shaped, for every replica.
+        """
         ...
 
     async def answer(self, page: PageRecord, wait: float | None) -> PageAnswer | None:

@@ -49,6 +49,22 @@ def node_problem(tree: PageTree, name: str, argument: str) -> str:
     return f"is {what}, which takes no default per question (the page fills it in); {fix} of defaults="
 
 
+def carried_tree(tree: PageTree, carried: Mapping[str, Any]) -> PageTree:
+    """The shaped tree whose `PageTree.carried` is `carried`, built on `tree`, the model's own.
+
+    Raises:
+        KeyError: If the model no longer has the carried leaves (another version of it).
+        ValueError: If the carried schema is not one (also `RequestedSchemaError`).
+        TypeError: If `carried` does not hold what `carried()` writes.
+    """
+    schema = carried["schema"]
+    if set(schema["properties"]) != {child.key for child in tree.root.children if child.kind == "leaf"}:
+        raise KeyError("the model's own fields changed")
+    offered = {key: frozenset(values) for key, values in carried["offered"].items()}
+    required = list(schema.get("required", []))
+    return shape_tree(tree, dict(schema["properties"]), required, carried["fill"], offered)
+
+
 def shape_tree(
     tree: PageTree,
     properties: dict[str, dict[str, Any]],

@@ -178,6 +178,22 @@ class PageTree:
         """A short stable digest of the tree (what a 2026-07-28 answer is pinned to)."""
         return schema_digest(self.shape)
 
+    @property
+    def shaped(self) -> bool:
+        """Whether a question shaped it at call time (options or defaults of its own fields)."""
+        return bool(self.fill or self.offered)
+
+    def carried(self) -> dict[str, Any]:
+        """What a page's ticket carries of a tree shaped at call time: its own leaves as shaped (JSON).
+
+        `page_shape.carried_tree` builds the same tree from it on any replica, shaping nothing again.
+        """
+        return {
+            "schema": self.root.schema,
+            "fill": dict(self.fill),
+            "offered": {key: sorted(values) for key, values in self.offered.items()},
+        }
+
 
 def _union_members(annotation: Any) -> tuple[list[Any], bool] | None:
     """The members of a union annotation (None left out) and whether None was one; None if no union."""

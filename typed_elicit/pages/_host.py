@@ -15,9 +15,10 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 
-from typed_elicit._calls.plugs import PageAnswer, PageShape
+from typed_elicit._calls.plugs import PageAnswer
 from typed_elicit._calls.state import PageRecord
 from typed_elicit._core import clock as _clock
+from typed_elicit._forms.record import Reduced
 from typed_elicit.pages._config import PageConfig
 from typed_elicit.pages._files import delete_files, load_files
 from typed_elicit.pages._places import put_back
@@ -73,7 +74,7 @@ class Pages:
         message: str,
         function: str,
         principal: str | None,
-        shape: PageShape | None = None,
+        form: Reduced,
     ) -> None:
         """Store the page's sealed ticket, bound to the call and its authenticated `principal` (once a page).
 
@@ -90,7 +91,7 @@ class Pages:
             principal=principal,
             expires_at=page.expires_at,
             csrf_key=secrets.token_hex(32),
-            shape=None if shape is None else {"options": shape.options, "defaults": shape.defaults},
+            shape=form.tree.carried() if form.tree is not None and form.tree.shaped else None,
         )
         key = TICKET_PREFIX + page.id
         await store_for(self.server).put(key, seal(self.server, key, ticket.to_bytes()), page.expires_at)

@@ -37,8 +37,9 @@ from typed_elicit._calls.plugs import PageAnswer
 from typed_elicit._calls.state import model_id
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
-from typed_elicit._forms.reduce import Reduced, check_page, page_forms, page_reduced, shaped
-from typed_elicit.errors import OptionsError
+from typed_elicit._forms.page_shape import carried_tree
+from typed_elicit._forms.reduce import Reduced, check_page, page_forms, page_reduced
+from typed_elicit._forms.registry import tree_of
 from typed_elicit.pages._places import from_json, inline, put_back, split_files
 from typed_elicit.stores._config import store_for
 from typed_elicit.stores._protocol import Store
@@ -84,25 +85,20 @@ class Ticket:
     expires_at: float
     csrf_key: str
     shape: dict[str, Any] | None = None
-    """A page shaped at call time: `{"options": ..., "defaults": ...}` (`PageShape`); None if not."""
+    """A page shaped at call time: its tree's own leaves as shaped (`PageTree.carried`); None if not."""
 
     def record(self, model: type[BaseModel]) -> Reduced | None:
-        """The form this page shows and checks answers against: the model's, shaped as the call shaped it.
+        """The form this page shows and checks answers against: the model's, as the call shaped it.
 
-        None if the model no longer takes the call's options or defaults (another version of it).
+        None if the model no longer has the leaves the call shaped (another version of it).
         """
         if self.shape is None:
             return page_reduced(model)
         try:
-            return shaped(
-                model,
-                LATEST_PROTOCOL_VERSION,
-                options=self.shape.get("options"),
-                defaults=self.shape.get("defaults"),
-                page=True,
-            )
-        except OptionsError:
+            tree = carried_tree(tree_of(model), self.shape)
+        except (KeyError, ValueError, TypeError):
             return None
+        return Reduced(LATEST_PROTOCOL_VERSION, tree.root.schema, tree.digest, tree=tree)
 
     def to_bytes(self) -> bytes:
         """The ticket as compact JSON."""
