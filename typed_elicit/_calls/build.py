@@ -29,6 +29,7 @@ from typed_elicit._calls.policy import (
 )
 from typed_elicit._calls.questions import FormQuestion, UrlQuestion
 from typed_elicit._calls.reach import shows_apps
+from typed_elicit._calls.refusal import check_fallback
 from typed_elicit._core.results import ElicitResult
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
 from typed_elicit._forms.reduce import (
@@ -40,7 +41,7 @@ from typed_elicit._forms.reduce import (
     shaped,
 )
 from typed_elicit._forms.registry import app_view
-from typed_elicit.errors import AppViewError, ElicitArgumentError, PagesNotServed, SchemaError
+from typed_elicit.errors import AppViewError, PagesNotServed, SchemaError
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -83,9 +84,8 @@ def form_question(
     if is_page_form(model):
         raise SchemaError.page_form(model.__name__, asker)
     settings = resolve(call.policy, asker, timeout=timeout, retries=retries, on_unsupported=on_unsupported)
-    if on_unsupported == "fallback" and call.resume is None and not call.in_tool:
-        assert call.request is not None
-        raise ElicitArgumentError.fallback_outside_tool(asker, call.function, call.request.method)
+    if on_unsupported == "fallback":
+        check_fallback(call, asker)
     version = call.era or LATEST_PROTOCOL_VERSION
     if options is None and defaults is None:
         form = reduced(model, version)
@@ -97,11 +97,12 @@ def form_question(
         # The client's side first: a client that cannot show apps never costs a server look-up.
         shown = shows_apps(call)
         apps = apps_for(call.sdk.mcp_server) if shown or app is not None else None
-        if apps is None and app is not None:
+        uri = None if apps is None else apps.uri(model)
+        if uri is None and app is not None:  # asked for a view the server does not serve: the one decision
             raise AppViewError.not_served(model.__name__, call.sdk.mcp_server.name)
-        if shown and apps is not None and apps.advertised:
+        if shown and apps is not None and uri is not None and apps.advertised:
             preview = app if isinstance(app, Preview) else None
-            question.meta = apps.meta(model, form.schema, preview, asked=app is not None, key=question.key)
+            question.meta = apps.meta(model, form.schema, preview, question.key)
     return question, settings
 
 

@@ -28,6 +28,7 @@ from typed_elicit._calls.policy import (
     resolve,
     warn_if_over_state_ttl,
 )
+from typed_elicit._calls.refusal import check_fallback
 from typed_elicit._calls.settle import failed, for_client, joined, settled
 from typed_elicit._calls.signals import RoundRefused, suspensions
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
@@ -293,7 +294,7 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
             if refusal is not None:
                 raise refusal.error()
             if policy.on_unsupported == "fallback":
-                _check_fallback_applies(sdk, name)
+                check_fallback(record, "@elicits")
             if bound is None:
                 call = fn(**{**kwargs, ctx_name: ctx})
             else:
@@ -337,20 +338,6 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
     }
     result: F = exposed
     return result
-
-
-def _check_fallback_applies(sdk: Context[Any, Any], name: str) -> None:
-    """Refuse `@elicits(on_unsupported="fallback")` on a prompt or resource, before its body runs.
-
-    Raises:
-        ElicitArgumentError: If the running request is not a `tools/call`.
-    """
-    try:
-        method = sdk.request_context.method
-    except ValueError:  # outside a request: nothing to re-run, the policy decides later
-        return
-    if method != "tools/call":
-        raise ElicitArgumentError.fallback_outside_tool("@elicits", name, method)
 
 
 def _is_sdk_context(annotation: object) -> bool:

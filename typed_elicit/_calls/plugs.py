@@ -191,20 +191,14 @@ class AppHost(Protocol):
         """Whether the server advertises `elicitation` in its MCP Apps capability (SEP-3118)."""
         ...
 
-    def meta(
-        self,
-        model: type[BaseModel],
-        schema: Mapping[str, Any],
-        preview: Preview | None,
-        *,
-        asked: bool,
-        key: str,
-    ) -> dict[str, Any] | None:
-        """The request `_meta` showing question `key` about `model` as its app view; None if it has none.
+    def uri(self, model: type[BaseModel]) -> str | None:
+        """The `ui://` resource of `model`'s app view, or None when the server serves it none."""
+        ...
 
-        Raises:
-            AppViewError: If the question `asked` for a view (`app=`) and the server serves none.
-        """
+    def meta(
+        self, model: type[BaseModel], schema: Mapping[str, Any], preview: Preview | None, key: str
+    ) -> dict[str, Any]:
+        """The request `_meta` showing question `key` as `model`'s app view (which `uri` found served)."""
         ...
 
 

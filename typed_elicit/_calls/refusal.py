@@ -63,6 +63,20 @@ async def refuse(
     return outcome
 
 
+def check_fallback(call: Call, owner: str) -> None:
+    """Refuse `on_unsupported="fallback"` where the fallback cannot run the call again: the one decision.
+
+    The companion tool re-runs tool calls only, so a prompt or a resource cannot fall back.
+    `@elicits` checks its own policy before the body runs, a question its own before it is asked.
+
+    Raises:
+        ElicitArgumentError: If the call is a prompt or a resource (a `ValueError`).
+    """
+    request = call.request
+    if call.resume is None and request is not None and request.method != "tools/call":
+        raise ElicitArgumentError.fallback_outside_tool(owner, call.function, request.method)
+
+
 async def to_the_model(
     call: Call,
     question: Question[Any],
@@ -84,7 +98,6 @@ async def to_the_model(
 
     Raises:
         FallbackRequired: Always, when the fallback applies (`@elicits` makes it the result).
-        ElicitArgumentError: If the call is a prompt or resource (the fallback re-runs tool calls only).
         FallbackNotInstalled: If the server has no companion tool (`install_fallback`).
     """
     resume = call.resume
@@ -92,8 +105,7 @@ async def to_the_model(
         tool, arguments = resume.tool, resume.arguments
     else:
         request = call.sdk.request_context
-        if request.method != "tools/call":
-            raise ElicitArgumentError.fallback_outside_tool("@elicits", call.function, request.method)
+        assert request.method == "tools/call", "check_fallback refused the policy before the question"
         params = request.params or {}
         tool, arguments = str(params.get("name", "")), dict(params.get("arguments") or {})
     model_route = route_for(call.sdk.mcp_server)

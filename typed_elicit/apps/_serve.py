@@ -110,12 +110,10 @@ class _Views:
 
     def __init__(
         self,
-        server_name: str,
         uris: weakref.WeakKeyDictionary[type[BaseModel], str],
         search: weakref.WeakKeyDictionary[type[BaseModel], int],
         ads: dict[str, Any],
     ) -> None:
-        self._server_name = server_name
         self._uris = uris
         self._search = search
         self._ads = ads  # the server's advertised extension settings (the SDK's own dict)
@@ -129,20 +127,9 @@ class _Views:
         return self._uris.get(model)
 
     def meta(
-        self,
-        model: type[BaseModel],
-        schema: Mapping[str, Any],
-        preview: Preview | None,
-        *,
-        asked: bool,
-        key: str,
-    ) -> dict[str, Any] | None:
-        uri = self._uris.get(model)
-        if uri is None:
-            if asked:
-                raise AppViewError.not_served(model.__name__, self._server_name)
-            return None
-        meta: dict[str, Any] = {_draft.UI_META: {_draft.RESOURCE_URI: uri}}
+        self, model: type[BaseModel], schema: Mapping[str, Any], preview: Preview | None, key: str
+    ) -> dict[str, Any]:
+        meta: dict[str, Any] = {_draft.UI_META: {_draft.RESOURCE_URI: self._uris[model]}}
         data: dict[str, Any] = {}
         if preview is not None:
             data["preview"] = preview.wire()
@@ -252,5 +239,5 @@ def serve_apps(
         settings = lowlevel.extensions.setdefault(EXTENSION_ID, {})
         settings[_draft.ELICITATION_SETTING] = {}
     server.middleware.append(_Restore(lowlevel.extensions))
-    show(server, _Views(server.name, uris, search, lowlevel.extensions))
+    show(server, _Views(uris, search, lowlevel.extensions))
     return dict(uris)
