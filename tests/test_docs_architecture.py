@@ -24,16 +24,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "typed_elicit"
 PAGE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 
-ERA_PREDICATES = frozenset(
-    {
-        "uses_input_required",
-        "has_url_mode",
-        "has_elicit_complete",
-        "has_primitive_defaults",
-        "has_modern_enums",
-    }
-)
-"""The era questions `typed_elicit._core.versions` answers, one function each."""
 VERSION_NAMES = frozenset({"PROTOCOL_VERSIONS", "LATEST_PROTOCOL_VERSION", "era", "protocol_version"})
 """Names whose comparison is a comparison of revisions."""
 REVISION = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -72,16 +62,14 @@ def _is_revision(node: ast.expr) -> bool:
 
 
 def era_checks(source: str) -> list[str]:
-    """Every era check in a module's source: a predicate called, or revisions compared.
+    """Every comparison of revisions in a module's source (a predicate's import is import-linter's).
 
     `x is None` / `x is not None` does not count: whether a call has an era at all is not
     a question about which era it is.
     """
     found = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Call) and _name(node.func) in ERA_PREDICATES:
-            found.append(ast.unparse(node))
-        elif isinstance(node, ast.Compare):
+        if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
             about_none = all(isinstance(op, ast.Is | ast.IsNot) for op in node.ops) and any(
                 isinstance(operand, ast.Constant) and operand.value is None for operand in operands
@@ -131,9 +119,8 @@ def test_the_import_contracts_the_page_describes_hold() -> None:
     assert "0 broken" in done.stdout
 
 
-def test_the_era_check_finder_sees_predicates_and_revision_comparisons() -> None:
+def test_the_era_check_finder_sees_revision_comparisons() -> None:
     # the check below would pass vacuously if the finder saw nothing: show it sees each form
-    assert era_checks("if uses_input_required(call.era): pass") == ["uses_input_required(call.era)"]
     assert era_checks("ok = version >= '2025-11-25'") == ["version >= '2025-11-25'"]
     assert era_checks("ok = call.era == LATEST") == ["call.era == LATEST"]
     assert era_checks("ok = v in PROTOCOL_VERSIONS") == ["v in PROTOCOL_VERSIONS"]
@@ -151,12 +138,36 @@ def test_only_the_modules_the_page_names_check_the_era() -> None:
     documented = documented_era_modules()
     outside = {path: checks for path, checks in checking.items() if allowed_by(path, documented) is None}
     assert outside == {}, "era checks outside the modules docs/architecture.md names"
-    used = {allowed_by(path, documented) for path in checking}
-    assert sorted(documented - used) == [], "docs/architecture.md names modules that check no era"
+    used = {allowed_by(path, documented) for path in checking} | set(era_contract_allows())
+    assert sorted(documented - used - {"typed_elicit/_core/eras.py"}) == [], "names that check no era"
 
 
-def test_the_call_layer_checks_the_era_only_where_a_call_reads_it_and_picks_its_asker() -> None:
-    calls = {path for path in documented_era_modules() if path.startswith("typed_elicit/_calls/")}
+def era_contract_allows() -> list[str]:
+    """The modules the forbidden contract on `typed_elicit._core.eras` lets import it, as page paths."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (contract,) = [
+        c
+        for c in config["tool"]["importlinter"]["contracts"]
+        if c["type"] == "forbidden" and c["forbidden_modules"] == ["typed_elicit._core.eras"]
+    ]
+    paths = []
+    for edge in contract["ignore_imports"]:
+        source, _, target = (part.strip() for part in edge.partition("->"))
+        assert target == "typed_elicit._core.eras"
+        path = source.replace(".", "/")
+        paths.append(path.removesuffix("/*") + "/" if path.endswith("/*") else f"{path}.py")
+    return paths
+
+
+def test_the_era_contract_lets_exactly_the_modules_the_page_names_ask_the_era() -> None:
+    comparing_only = {"typed_elicit/testing/_kit.py", "typed_elicit/testing/pytest_plugin.py"}
+    assert set(era_contract_allows()) == documented_era_modules() - comparing_only - {
+        "typed_elicit/_core/eras.py"
+    }
+
+
+def test_the_call_layer_asks_the_era_only_where_a_call_reads_it_and_picks_its_asker() -> None:
+    calls = {path for path in era_contract_allows() if path.startswith("typed_elicit/_calls/")}
     assert calls == {
         "typed_elicit/_calls/call.py",
         "typed_elicit/_calls/askers.py",

@@ -12,11 +12,11 @@ from pydantic import BaseModel
 
 from tests.conftest import BOUND
 from typed_elicit import Accepted, get_default_timeout, reduce_schema, set_default_timeout
-from typed_elicit._calls.call import negotiated_era
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
 from typed_elicit._calls.state import ReplayState
 from typed_elicit._core.digests import schema_digest
+from typed_elicit._core.eras import negotiated_era
 from typed_elicit._forms.validate import validate_content
 from typed_elicit.errors import InvalidResponse, RequestedSchemaError
 from typed_elicit.testing import ScriptedUser, accept

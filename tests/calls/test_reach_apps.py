@@ -10,7 +10,7 @@ import pytest
 from mcp_types import ClientCapabilities
 
 from typed_elicit._calls.call import Call
-from typed_elicit._calls.reach import in_rounds, shows_apps
+from typed_elicit._calls.reach import shows_apps
 
 UI = "io.modelcontextprotocol/ui"
 MIME = "text/html;profile=mcp-app"
@@ -78,7 +78,3 @@ def test_on_2026_07_28_capabilities_outside_the_request_do_not_count():
 def test_a_call_without_a_request_or_an_era_shows_no_app():
     assert shows_apps(cast("Call", SimpleNamespace(era=None, request=SimpleNamespace()))) is False
     assert shows_apps(cast("Call", SimpleNamespace(era="2026-07-28", request=None))) is False
-
-
-def test_only_2026_07_28_requests_end_in_rounds():
-    assert [in_rounds(v) for v in ("2025-06-18", "2025-11-25", "2026-07-28")] == [False, False, True]

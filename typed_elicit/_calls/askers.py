@@ -26,8 +26,8 @@ from typed_elicit._calls.reach import reach, watched
 from typed_elicit._calls.refusal import refuse
 from typed_elicit._calls.replay import ModelAsker, ReplayAsker, WatchedModelAsker, WatchedReplayAsker
 from typed_elicit._calls.state import ReplayState
+from typed_elicit._core.eras import uses_input_required
 from typed_elicit._core.results import ElicitResult, UrlResult
-from typed_elicit._core.versions import uses_input_required
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 

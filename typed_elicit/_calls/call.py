@@ -21,7 +21,8 @@ from mcp.server.mcpserver import Context
 from typed_elicit._calls.policy import Policy
 from typed_elicit._calls.state import Answer, PageRecord, Pending, ReplayState, question_key
 from typed_elicit._core import clock
-from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
+from typed_elicit._core.eras import negotiated_era
+from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._observe import telemetry
 from typed_elicit._observe.channel import Channel
 
@@ -30,24 +31,6 @@ if TYPE_CHECKING:
     from typed_elicit._calls.questions import Action, Question
 
 logger = logging.getLogger("typed_elicit")
-
-
-def negotiated_era(version: str | None) -> ProtocolVersion | None:
-    """The elicitation era of a negotiated protocol version, or None if it has none.
-
-    Args:
-        version: `Context.protocol_version` (None outside a request).
-
-    Returns:
-        The matching supported revision; revisions newer than the newest known
-        one behave like it; revisions before 2025-06-18 have no elicitation.
-    """
-    if version is None:
-        return None
-    for era in PROTOCOL_VERSIONS:
-        if version == era:
-            return era
-    return LATEST_PROTOCOL_VERSION if version > LATEST_PROTOCOL_VERSION else None
 
 
 class Call:

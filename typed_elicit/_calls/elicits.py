@@ -5,9 +5,8 @@ from __future__ import annotations
 import functools
 import inspect
 import typing
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, Union, overload
 
 from mcp.server.mcpserver import Context
@@ -31,8 +30,8 @@ from typed_elicit._calls.policy import (
 from typed_elicit._calls.refusal import check_fallback
 from typed_elicit._calls.settle import failed, for_client, joined, settled
 from typed_elicit._calls.signals import RoundRefused, suspensions
-from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
-from typed_elicit._forms.reduce import check_elicitable, check_page, defer_schema_error, is_page_form
+from typed_elicit._core.versions import ProtocolVersion
+from typed_elicit._forms.reduce import refusals
 from typed_elicit._observe.heartbeat import DEFAULT_HEARTBEAT, check_heartbeat
 from typed_elicit._observe.hooks import ElicitHook
 from typed_elicit.errors import ElicitArgumentError, SchemaError, TypedElicitError
@@ -142,8 +141,7 @@ def elicits(
     if len(args) == 1 and _is_function(args[0]):
         return _wrap(args[0], Policy())
     models: tuple[type[BaseModel], ...] = args
-    for model in models:
-        _prereduce(model)
+    refused = refusals(models)  # reduced now: a model that cannot be elicited fails at import
     settings = resolve(
         DEFAULT_POLICY, "@elicits", timeout=timeout, retries=retries, on_unsupported=on_unsupported
     )
@@ -163,7 +161,7 @@ def elicits(
     )
 
     def decorate(fn: F) -> F:
-        return _wrap(fn, policy, models)
+        return _wrap(fn, policy, models, refused)
 
     return decorate
 
@@ -172,65 +170,12 @@ def _is_function(obj: object) -> bool:
     return callable(obj) and not isinstance(obj, type)
 
 
-def _prereduce(model: type[BaseModel]) -> dict[ProtocolVersion, SchemaError]:
-    """Reduce `model` for every revision now; only the newest revision must succeed.
-
-    An older revision may legitimately refuse a field (multi-select before
-    2025-11-25); the decorated function then refuses such a client before its body
-    runs (see `_refusals`).
-
-    Returns:
-        The `SchemaError` of each revision that refuses the model.
-
-    Raises:
-        SchemaError: If the newest revision refuses the model.
-    """
-    if is_page_form(model):  # asked on a page (`ctx.elicit_page`), never in form mode
-        check_page(model)  # reduced at import by `@form(page=True)`; its Choices() get options per call
-        return {}
-    try:
-        check_elicitable(model, LATEST_PROTOCOL_VERSION)
-    except SchemaError:
-        if not defer_schema_error(model):  # `typed-elicit check` reports it with the rest
-            raise
-        return {}
-    refused: dict[ProtocolVersion, SchemaError] = {}
-    for version in PROTOCOL_VERSIONS:
-        try:
-            check_elicitable(model, version)
-        except SchemaError as exc:
-            refused[version] = exc
-    return refused
-
-
-@dataclass(frozen=True)
-class _Refusal:
-    """Why a revision cannot ask the models of `@elicits(...)`: the models and their problem lines."""
-
-    models: str
-    problems: tuple[str, ...]
-
-    def error(self) -> SchemaError:
-        """A fresh `SchemaError` (one per call: a raised exception keeps its traceback)."""
-        return SchemaError(self.models, self.problems)
-
-
-def _refusals(models: Sequence[type[BaseModel]]) -> dict[ProtocolVersion, _Refusal]:
-    """Per revision, the listed models it refuses, computed once at decoration."""
-    found: dict[ProtocolVersion, list[SchemaError]] = {}
-    for model in dict.fromkeys(models):
-        for version, exc in _prereduce(model).items():
-            found.setdefault(version, []).append(exc)
-    return {
-        version: _Refusal(
-            models=", ".join(exc.model_name for exc in errors),
-            problems=tuple(line for exc in errors for line in exc.problems),
-        )
-        for version, errors in found.items()
-    }
-
-
-def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
+def _wrap(
+    fn: F,
+    policy: Policy,
+    models: Sequence[type[BaseModel]] = (),
+    refused: Mapping[ProtocolVersion, tuple[str, tuple[str, ...]]] | None = None,
+) -> F:
     name = getattr(fn, "__qualname__", repr(fn))
     if not inspect.iscoroutinefunction(fn):
         raise ElicitArgumentError(
@@ -265,7 +210,7 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
         )
     ctx_name = ctx_names[0]
     public = _public_signature(signature, hints, ctx_name)
-    refused = _refusals(models)
+    refused = refused or {}
 
     @functools.wraps(fn)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -291,8 +236,8 @@ def _wrap(fn: F, policy: Policy, models: Sequence[type[BaseModel]] = ()) -> F:
             record, _ = ctx.__typed_elicit_parts__()
             # Before the body runs, so before any side effect.
             refusal = refused.get(ctx.protocol_version) if refused and ctx.protocol_version else None
-            if refusal is not None:
-                raise refusal.error()
+            if refusal is not None:  # the revision refuses a listed model: before the body runs
+                raise SchemaError(*refusal)
             if policy.on_unsupported == "fallback":
                 check_fallback(record, "@elicits")
             if bound is None:

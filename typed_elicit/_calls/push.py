@@ -28,8 +28,8 @@ from typed_elicit._calls.policy import Settings
 from typed_elicit._calls.questions import Beside, Question, Reply
 from typed_elicit._calls.reach import reach, watched
 from typed_elicit._calls.refusal import refuse
+from typed_elicit._core.eras import has_elicit_complete
 from typed_elicit._core.results import Consented, ElicitResult, UrlResult
-from typed_elicit._core.versions import has_elicit_complete
 from typed_elicit._observe import telemetry
 from typed_elicit._observe.heartbeat import Heartbeat, progress_token
 from typed_elicit.errors import ClientError, ElicitationTimeout, InvalidResponse

@@ -23,8 +23,8 @@ from mcp_types import (
 
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.questions import Question
+from typed_elicit._core.eras import has_url_mode, uses_input_required
 from typed_elicit._core.results import ElicitResult, UrlResult
-from typed_elicit._core.versions import ProtocolVersion, has_url_mode, uses_input_required
 from typed_elicit.errors import ElicitationUnsupported
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
@@ -158,11 +158,3 @@ def shows_apps(call: Call) -> bool:
 def _mapping(value: object) -> dict[str, Any] | None:
     """`value` if it is a JSON object, else None."""
     return cast("dict[str, Any]", value) if isinstance(value, dict) else None
-
-
-def in_rounds(protocol_version: str) -> bool:
-    """Whether a request on this revision may end with an `InputRequiredResult` (2026-07-28 on).
-
-    For code outside a call that handles a request's result (the app views' middleware).
-    """
-    return uses_input_required(cast("ProtocolVersion", protocol_version))

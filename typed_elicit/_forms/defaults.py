@@ -36,10 +36,8 @@ from pydantic_core import (
     to_jsonable_python,
 )
 
-from typed_elicit._core.versions import (
-    ProtocolVersion,
-    has_primitive_defaults,
-)
+from typed_elicit._core.eras import has_primitive_defaults
+from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.fieldinfo import FieldProblem, strip_annotated, strip_none
 from typed_elicit._forms.options import holder, not_an_option, options_in
 from typed_elicit._forms.wire import check_date, check_datetime, check_text, check_uri

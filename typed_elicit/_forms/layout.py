@@ -14,11 +14,8 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from typed_elicit._core.versions import (
-    ProtocolVersion,
-    has_modern_enums,
-    has_primitive_defaults,
-)
+from typed_elicit._core.eras import has_modern_enums, has_primitive_defaults
+from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.defaults import check_answerable, check_default, field_validator
 from typed_elicit._forms.fieldinfo import FieldProblem
 from typed_elicit._forms.fields import reduce_field

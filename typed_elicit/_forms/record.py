@@ -18,10 +18,8 @@ from typing import Any
 from mcp_types import ElicitRequestFormParams
 
 from typed_elicit._core.digests import schema_digest
-from typed_elicit._core.versions import (
-    ProtocolVersion,
-    has_primitive_defaults,
-)
+from typed_elicit._core.eras import has_primitive_defaults
+from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.fieldinfo import ordered
 from typed_elicit._forms.page_tree import PageTree
 from typed_elicit._forms.parse import parse_requested_schema

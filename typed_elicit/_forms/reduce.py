@@ -20,7 +20,7 @@ and re-exports the reducer's other public names from where they live:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from typing import Any, TypeVar, overload
@@ -78,6 +78,7 @@ __all__ = [
     "page_reduced",
     "reduce_schema",
     "reduced",
+    "refusals",
     "schema_problems",
     "secret_fields",
     "shaped",
@@ -198,6 +199,41 @@ def schema_problems(model: type[BaseModel], *, protocol_version: ProtocolVersion
     except SchemaError as exc:
         return exc.problems
     return ()
+
+
+def refusals(models: Sequence[type[BaseModel]]) -> dict[ProtocolVersion, tuple[str, tuple[str, ...]]]:
+    """Reduce the models `@elicits(...)` lists for every revision: the newest must take each.
+
+    An older revision may legitimately refuse a field (multi-select before 2025-11-25); a
+    call on it is then refused before its body runs, with what this returns for it.
+
+    Returns:
+        Per revision that refuses any listed model: the refused models' names (joined) and the
+        problem lines of all of them (a `SchemaError`'s arguments).
+
+    Raises:
+        SchemaError: If the newest revision refuses a model (or no page can ask a page form).
+    """
+    found: dict[ProtocolVersion, list[SchemaError]] = {}
+    for model in dict.fromkeys(models):
+        if is_page_form(model):  # asked on a page (`ctx.elicit_page`), never in form mode
+            check_page(model)  # its Choices() fields get options per call
+            continue
+        try:
+            check_elicitable(model, LATEST_PROTOCOL_VERSION)
+        except SchemaError:
+            if not defer_schema_error(model):  # `typed-elicit check` reports it with the rest
+                raise
+            continue
+        for version in PROTOCOL_VERSIONS:
+            try:
+                check_elicitable(model, version)
+            except SchemaError as exc:
+                found.setdefault(version, []).append(exc)
+    return {
+        version: (", ".join(e.model_name for e in errors), tuple(line for e in errors for line in e.problems))
+        for version, errors in found.items()
+    }
 
 
 def check_elicitable(model: type[BaseModel], protocol_version: ProtocolVersion) -> None:

@@ -20,7 +20,6 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 
 from typed_elicit._calls.plugs import Preview, apps_for, show
-from typed_elicit._calls.reach import in_rounds
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.registry import app_view, declared_forms
 from typed_elicit.apps import _draft
@@ -36,7 +35,8 @@ _sent: ContextVar[dict[str, dict[str, Any]] | None] = ContextVar("typed_elicit_a
 
 
 _ASKING: Final = frozenset({"tools/call", "prompts/get", "resources/read"})
-"""The requests whose 2026-07-28 result may be an `InputRequiredResult` (SEP-2322)."""
+"""The requests whose result may be an `InputRequiredResult` (SEP-2322): what the middleware looks at
+is the result, never the era."""
 
 
 class _Restore:
@@ -58,7 +58,7 @@ class _Restore:
         method = ctx.method
         if method == "initialize":
             return self._advertised(call_next(ctx))
-        if method not in _ASKING or not in_rounds(ctx.protocol_version):
+        if method not in _ASKING:
             return call_next(ctx)
         return self._restored(ctx, call_next)
 
