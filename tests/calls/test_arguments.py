@@ -120,7 +120,11 @@ async def misuse(ctx: ElicitContext, kind: str, catch: str = "") -> str:
     if not catch:
         await run(ctx)
         return "no error"
-    caught: type[BaseException] = {"ValueError": ValueError, "TypeError": TypeError}[catch]
+    caught: type[BaseException] = {
+        "ValueError": ValueError,
+        "TypeError": TypeError,
+        "ElicitArgumentError": ElicitArgumentError,
+    }[catch]
     try:
         await run(ctx)
     except caught as exc:
@@ -146,17 +150,30 @@ async def test_an_argument_mistake_reaches_the_client_with_what_why_and_the_fix(
 
 @pytest.mark.parametrize("kind", list(MISUSES))
 @pytest.mark.parametrize("catch", ["ValueError", "TypeError"])
-async def test_code_that_caught_value_or_type_errors_still_catches_argument_mistakes(connect, kind, catch):
+async def test_an_except_value_or_type_error_in_the_tool_never_hides_an_argument_mistake(
+    connect, kind, catch
+):
     async with connect(server, "2025-11-25") as client:
-        assert await call(client, {"kind": kind, "catch": catch}) == (False, "caught ElicitArgumentError")
+        is_error, text = await call(client, {"kind": kind, "catch": catch})
+    assert is_error
+    assert "ElicitArgumentError: " in text
+
+
+@pytest.mark.parametrize("kind", list(MISUSES))
+async def test_one_except_elicit_argument_error_catches_every_argument_mistake(connect, kind):
+    async with connect(server, "2025-11-25") as client:
+        assert await call(client, {"kind": kind, "catch": "ElicitArgumentError"}) == (
+            False,
+            "caught ElicitArgumentError",
+        )
 
 
 def test_an_argument_error_is_a_usage_error_carrying_its_call_argument_reason_and_fix():
     error = ElicitArgumentError("ctx.elicit", "timeout", "timeout must be positive, got 0", "Pass 5.")
     assert isinstance(error, ElicitUsageError)
     assert isinstance(error, TypedElicitError)
-    assert isinstance(error, ValueError)
-    assert isinstance(error, TypeError)
+    assert isinstance(error, RuntimeError)  # as every ElicitUsageError
+    assert not isinstance(error, ValueError | TypeError)
     assert (error.problem, error.subject, error.argument, error.reason, error.fix) == (
         "argument",
         "ctx.elicit",

@@ -28,7 +28,7 @@ from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, elicits, install_fallback
 from typed_elicit._calls.settle import failed, settled
 from typed_elicit._calls.signals import FallbackRequired, InputRequired
-from typed_elicit.errors import ElicitUsageError
+from typed_elicit.errors import ElicitArgumentError, ElicitUsageError
 
 
 async def _settle(call: Awaitable[Any], created: list[BaseException], name: str) -> Any:
@@ -243,7 +243,7 @@ async def test_elicit_all_without_a_model_is_a_value_error():
     from typed_elicit._calls.context import ElicitContext as Context
 
     ctx = Context.__new__(Context)
-    with pytest.raises(ValueError, match=r"ctx.elicit_all needs at least one model"):
+    with pytest.raises(ElicitArgumentError, match=r"ctx.elicit_all needs at least one model"):
         await ctx.elicit_all()
 
 

@@ -17,7 +17,7 @@ from typed_elicit import Accepted
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
 from typed_elicit._calls.policy import get_default_timeout, set_default_timeout
-from typed_elicit.errors import SchemaError
+from typed_elicit.errors import ElicitArgumentError, SchemaError
 from typed_elicit.testing import ScriptedUser, accept, send_raw
 
 pytestmark = pytest.mark.anyio
@@ -153,7 +153,7 @@ async def test_global_default_timeout_applies_when_nothing_else_is_set(connect, 
 
 
 def test_timeouts_must_be_positive():
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(ElicitArgumentError, match="positive"):
         set_default_timeout(0)
 
 
@@ -277,7 +277,7 @@ def test_elicits_rejects_sync_functions():
     def sync(ctx: ElicitContext) -> str:
         return ""
 
-    with pytest.raises(TypeError, match="async def"):
+    with pytest.raises(ElicitArgumentError, match="async def"):
         elicits(sync)  # type: ignore[type-var]
 
 
@@ -288,9 +288,11 @@ def test_elicits_needs_exactly_one_elicit_context_parameter():
     async def two(a: ElicitContext, b: ElicitContext) -> str:
         return ""
 
-    with pytest.raises(TypeError, match=r"exactly one parameter annotated ElicitContext \(found none\)"):
+    with pytest.raises(
+        ElicitArgumentError, match=r"exactly one parameter annotated ElicitContext \(found none\)"
+    ):
         elicits(none)
-    with pytest.raises(TypeError, match=r"found a, b"):
+    with pytest.raises(ElicitArgumentError, match=r"found a, b"):
         elicits(two)
 
 
@@ -298,7 +300,7 @@ def test_elicits_refuses_a_second_sdk_context_parameter():
     async def both(ctx: ElicitContext, sdk: Context) -> str:  # type: ignore[type-arg]
         return ""
 
-    with pytest.raises(TypeError, match=r"\.sdk"):
+    with pytest.raises(ElicitArgumentError, match=r"\.sdk"):
         elicits(both)
 
 
@@ -316,5 +318,5 @@ async def test_outside_a_request_the_policy_decides(monkeypatch):
     assert type(await ctx.elicit(Confirm)).__name__ == "Declined"
     assert await ctx.once("k", lambda: [1, "a"]) == [1, "a"]
     assert await ctx.once("k", lambda: [2]) == [1, "a"]
-    with pytest.raises(TypeError, match="JSON"):
+    with pytest.raises(ElicitArgumentError, match="JSON"):
         await ctx.once("t", lambda: (1, 2))  # type: ignore[arg-type, return-value]

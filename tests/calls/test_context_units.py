@@ -18,7 +18,7 @@ from typed_elicit._calls.state import ReplayState
 from typed_elicit._core.digests import schema_digest
 from typed_elicit._core.eras import negotiated_era
 from typed_elicit._forms.validate import validate_content
-from typed_elicit.errors import InvalidResponse, RequestedSchemaError
+from typed_elicit.errors import ElicitArgumentError, InvalidResponse, RequestedSchemaError
 from typed_elicit.testing import ScriptedUser, accept
 
 
@@ -112,7 +112,7 @@ async def test_multi_select_is_a_schema_error_only_on_2025_06_18(connect, era):
 @pytest.mark.anyio
 async def test_negative_retries_are_refused():
     ctx = ElicitContext(Context())
-    with pytest.raises(ValueError, match="retries must be 0 or more"):
+    with pytest.raises(ElicitArgumentError, match="retries must be 0 or more"):
         await ctx.elicit(Flag, retries=-1)
 
 
@@ -120,7 +120,7 @@ def test_unresolvable_annotations_are_reported_at_decoration():
     async def broken(ctx: ElicitContext, x: Missing) -> str:  # type: ignore[name-defined]  # noqa: F821
         return ""
 
-    with pytest.raises(TypeError, match="cannot resolve the annotations of"):
+    with pytest.raises(ElicitArgumentError, match="cannot resolve the annotations of"):
         elicits(broken)
 
 
@@ -129,7 +129,7 @@ def test_the_decorated_function_needs_the_sdk_context():
     async def tool(ctx: ElicitContext) -> str:
         return "x"
 
-    with pytest.raises(TypeError, match="expects the SDK to inject its Context"):
+    with pytest.raises(ElicitArgumentError, match="expects the SDK to inject its Context"):
         anyio.run(tool, "not a context")  # type: ignore[arg-type]
 
 
@@ -143,7 +143,7 @@ def test_the_decorated_function_needs_the_sdk_context():
     ],
 )
 def test_decorator_settings_are_checked(options, problem):
-    with pytest.raises(ValueError, match=problem):
+    with pytest.raises(ElicitArgumentError, match=problem):
         elicits(**options)
 
 
@@ -265,7 +265,7 @@ def test_both_ends_judge_a_number_alike(kind, value):
 )
 async def test_elicit_refuses_a_misspelt_policy_or_a_non_integer_retry_count(options, problem):
     ctx = ElicitContext(Context())
-    with pytest.raises(ValueError, match=problem):
+    with pytest.raises(ElicitArgumentError, match=problem):
         await ctx.elicit(Flag, **options)
 
 
@@ -273,16 +273,20 @@ async def test_elicit_refuses_a_misspelt_policy_or_a_non_integer_retry_count(opt
 async def test_elicit_url_names_the_allowed_policies_when_refusing_one():
     ctx = ElicitContext(Context())
     with pytest.raises(
-        ValueError, match="takes on_unsupported='raise' or 'decline', got 'fallback': a URL-mode"
+        ElicitArgumentError, match="takes on_unsupported='raise' or 'decline', got 'fallback': a URL-mode"
     ):
         await ctx.elicit_url("https://example.com/", "Open it.", on_unsupported="fallback")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("timeout", [0, -1, float("nan")])
 def test_every_timeout_is_checked_by_one_rule_naming_its_owner(timeout):
-    with pytest.raises(ValueError, match=r"^@elicits got timeout=.*, which is not a positive number of"):
+    with pytest.raises(
+        ElicitArgumentError, match=r"^@elicits got timeout=.*, which is not a positive number of"
+    ):
         elicits(timeout=timeout)
-    with pytest.raises(ValueError, match=r"^set_default_timeout got seconds=.*, which is not a positive"):
+    with pytest.raises(
+        ElicitArgumentError, match=r"^set_default_timeout got seconds=.*, which is not a positive"
+    ):
         set_default_timeout(timeout)
     assert get_default_timeout() == 300.0
 
@@ -290,7 +294,7 @@ def test_every_timeout_is_checked_by_one_rule_naming_its_owner(timeout):
 @pytest.mark.anyio
 @pytest.mark.parametrize("elicitation_id", ["", None])
 async def test_complete_url_refuses_an_empty_elicitation_id_on_every_era(elicitation_id):
-    with pytest.raises(ValueError, match=r"needs the elicitation_id given to ctx\.elicit_url"):
+    with pytest.raises(ElicitArgumentError, match=r"needs the elicitation_id given to ctx\.elicit_url"):
         await ElicitContext(Context()).complete_url(elicitation_id)
 
 

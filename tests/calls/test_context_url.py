@@ -36,7 +36,7 @@ import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND, ERAS
 from typed_elicit import Accepted, Cancelled, Consented, Declined, ElicitContext, UrlResult, elicits
 from typed_elicit.client import PinnedHandshake
-from typed_elicit.errors import ElicitationUnsupported
+from typed_elicit.errors import ElicitArgumentError, ElicitationUnsupported
 from typed_elicit.testing import ScriptedUser, accept, cancel, decline, send_raw
 
 pytestmark = pytest.mark.anyio
@@ -474,7 +474,7 @@ def bare(policy: str = "decline") -> ElicitContext:
     ],
 )
 async def test_a_bad_or_credential_carrying_url_is_refused_before_sending(url, problem):
-    with pytest.raises(ValueError, match=r"ctx\.elicit_url") as caught:
+    with pytest.raises(ElicitArgumentError, match=r"ctx\.elicit_url") as caught:
         await bare().elicit_url(url, "Open it.")
     assert problem in str(caught.value)
     assert "s3cret" not in str(caught.value)
@@ -498,7 +498,7 @@ async def test_absolute_http_urls_pass_the_checks(url):
 )
 async def test_invalid_arguments_are_value_errors(arguments, problem):
     options = {"message": "Open it.", **arguments}
-    with pytest.raises(ValueError, match=problem):
+    with pytest.raises(ElicitArgumentError, match=problem):
         await bare().elicit_url("https://example.com/", **options)
 
 

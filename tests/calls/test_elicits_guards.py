@@ -31,7 +31,7 @@ from typed_elicit._calls.elicits import elicits
 from typed_elicit._calls.settle import failed, settled
 from typed_elicit._calls.signals import FallbackRequired, InputRequired
 from typed_elicit._cli import EXIT_OK, EXIT_PROBLEMS, main
-from typed_elicit.errors import ElicitationUnsupported, ElicitUsageError
+from typed_elicit.errors import ElicitArgumentError, ElicitationUnsupported, ElicitUsageError
 from typed_elicit.testing import ScriptedUser, accept
 
 pytestmark = pytest.mark.anyio
@@ -200,7 +200,7 @@ async def fallback_resource(name: str, ctx: ElicitContext) -> str:
 async def fallback_per_call(ctx: ElicitContext) -> str:
     try:
         await ctx.elicit(Confirm, "Greet?", on_unsupported="fallback")
-    except ValueError as exc:
+    except ElicitArgumentError as exc:
         return str(exc)
     return "asked"
 
@@ -545,7 +545,7 @@ async def test_fallback_on_a_prompt_or_resource_is_refused_before_the_body_runs(
     assert SIDE_EFFECTS == []
 
 
-async def test_fallback_passed_to_ctx_elicit_in_a_prompt_is_a_value_error(connect, era):
+async def test_fallback_passed_to_ctx_elicit_in_a_prompt_is_an_argument_error(connect, era):
     scripted = ScriptedUser(accept(confirm=True))
     async with connect(server, era, scripted) as client:
         with anyio.fail_after(BOUND):
@@ -581,23 +581,25 @@ def outside() -> ElicitContext:
 
 @pytest.mark.parametrize("message", ["", " ", "\n\t "])
 async def test_a_blank_message_is_refused_at_the_call(message):
-    with pytest.raises(ValueError, match=r"ctx\.elicit got a blank message for Confirm"):
+    with pytest.raises(ElicitArgumentError, match=r"ctx\.elicit got a blank message for Confirm"):
         await outside().elicit(Confirm, message)
 
 
 async def test_a_message_that_is_not_text_is_refused_at_the_call():
-    with pytest.raises(TypeError, match="needs the message for Confirm as a string, got int"):
+    with pytest.raises(ElicitArgumentError, match="needs the message for Confirm as a string, got int"):
         await outside().elicit(Confirm, 3)  # type: ignore[arg-type]
 
 
 async def test_the_sdk_argument_order_gets_a_hint():
-    with pytest.raises(TypeError, match=r'model first and the message second: ctx.elicit\(Confirm, "..."\)'):
+    with pytest.raises(
+        ElicitArgumentError, match=r'model first and the message second: ctx.elicit\(Confirm, "..."\)'
+    ):
         await outside().elicit("Sure?", Confirm)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("model", [dict, "Confirm", None])
 async def test_something_else_than_a_model_is_refused_naming_it(model):
-    with pytest.raises(TypeError, match=r"needs a pydantic\.BaseModel subclass to ask for, got"):
+    with pytest.raises(ElicitArgumentError, match=r"needs a pydantic\.BaseModel subclass to ask for, got"):
         await outside().elicit(model)  # type: ignore[arg-type]
 
 
@@ -621,7 +623,7 @@ SECRET = "tok_9f8e7d6c5b4a"
     ],
 )
 async def test_a_refused_url_never_repeats_its_query_or_fragment(url):
-    with pytest.raises(ValueError, match=r"ctx\.elicit_url") as caught:
+    with pytest.raises(ElicitArgumentError, match=r"ctx\.elicit_url") as caught:
         await outside().elicit_url(url, "Open it.")
     shown = "".join(traceback.format_exception(caught.value))
     assert SECRET not in shown
@@ -629,7 +631,7 @@ async def test_a_refused_url_never_repeats_its_query_or_fragment(url):
 
 
 async def test_a_refused_url_still_shows_where_it_points():
-    with pytest.raises(ValueError, match="absolute https://") as caught:
+    with pytest.raises(ElicitArgumentError, match="absolute https://") as caught:
         await outside().elicit_url(f"ftp://files.example.com/x?token={SECRET}", "Open it.")
     assert "got 'ftp://files.example.com/x?***'" in str(caught.value)
 

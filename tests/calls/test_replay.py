@@ -30,6 +30,7 @@ import typed_elicit._forms.registry as registry_module
 from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, elicits, install_fallback
 from typed_elicit._forms.wire import json_size
+from typed_elicit.errors import ElicitArgumentError
 from typed_elicit.stores import InProcessStore, configure
 from typed_elicit.testing import ScriptedUser, accept, send_raw
 
@@ -448,13 +449,15 @@ def test_a_decorator_timeout_within_the_default_state_ttl_or_infinite_does_not_w
 
 @pytest.mark.parametrize("bad", [0, -1, math.inf, math.nan, True, "60"])
 def test_call_timeout_must_be_positive_and_finite(bad):
-    with pytest.raises(ValueError, match="call_timeout must be a positive, finite number of seconds"):
+    with pytest.raises(
+        ElicitArgumentError, match="call_timeout must be a positive, finite number of seconds"
+    ):
         elicits(call_timeout=bad)
 
 
 @pytest.mark.parametrize("bad", [0, -5, True, 1.5])
 def test_max_answer_bytes_must_be_a_positive_int(bad):
-    with pytest.raises(ValueError, match="max_answer_bytes must be a positive int"):
+    with pytest.raises(ElicitArgumentError, match="max_answer_bytes must be a positive int"):
         elicits(max_answer_bytes=bad)
 
 

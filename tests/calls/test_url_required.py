@@ -14,6 +14,7 @@ from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 from tests.conftest import BOUND
 from typed_elicit import ElicitContext, UrlElicitation, elicits, url_required
 from typed_elicit.client import RequestedSchemaError, UrlRequest, call_tool_with_urls
+from typed_elicit.errors import ElicitArgumentError
 from typed_elicit.testing import connect
 
 ERA = "2025-11-25"
@@ -59,7 +60,7 @@ def test_url_required_builds_the_sdks_error_with_its_elicitations():
     ],
 )
 def test_url_required_refuses_what_a_client_must_not_be_shown(elicitations, problem):
-    with pytest.raises(ValueError, match=problem):
+    with pytest.raises(ElicitArgumentError, match=problem):
         url_required(*elicitations)
 
 

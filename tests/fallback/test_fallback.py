@@ -23,6 +23,7 @@ import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND, ERAS, PUSH_ERAS, serve_http
 from typed_elicit import Accepted, Declined, ElicitContext, elicits, install_fallback
 from typed_elicit.client._handler import PinnedHandshake
+from typed_elicit.errors import ElicitArgumentError
 from typed_elicit.fallback._companion import META_KEY, describe_fields
 from typed_elicit.hooks import AnswerEvent, ElicitHook, QuestionEvent
 from typed_elicit.stores import InProcessStore
@@ -362,7 +363,7 @@ async def test_a_protocol_without_elicitation_still_falls_back():
 
 def test_an_unknown_policy_is_refused_at_decoration():
     with pytest.raises(
-        ValueError,
+        ElicitArgumentError,
         match="@elicits takes on_unsupported='raise', 'defaults', 'decline' or 'fallback', got 'ask-later'",
     ):
         elicits(on_unsupported="ask-later")  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from tests.conftest import BOUND, ERAS
 from typed_elicit import Accepted, ElicitContext, elicits
-from typed_elicit.errors import HookError
+from typed_elicit.errors import ElicitArgumentError, HookError
 from typed_elicit.hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
 from typed_elicit.testing import ScriptedUser, accept, decline, send_raw
 from typed_elicit.testing import accept as url_accept
@@ -223,11 +223,11 @@ def test_adding_a_hook_twice_or_removing_an_unknown_one_is_a_value_error():
     hook = Recorder()
     add_hooks(hook)
     try:
-        with pytest.raises(ValueError, match="already added"):
+        with pytest.raises(ElicitArgumentError, match="already added"):
             add_hooks(hook)
     finally:
         remove_hooks(hook)
-    with pytest.raises(ValueError, match="never added"):
+    with pytest.raises(ElicitArgumentError, match="never added"):
         remove_hooks(hook)
 
 

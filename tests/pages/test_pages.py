@@ -24,13 +24,14 @@ from typed_elicit import Accepted, Cancelled, Declined, ElicitContext, Titles, e
 from typed_elicit import testing as kit
 from typed_elicit._calls.page_question import PageQuestion
 from typed_elicit._calls.plugs import PageAnswer, host_for
+from typed_elicit._calls.sealer import sealer_for
 from typed_elicit._calls.state import PageRecord
 from typed_elicit._core.results import ElicitResult
 from typed_elicit._forms.reduce import page_reduced, reduce_schema, secret_fields
-from typed_elicit.errors import PagesNotServed, SchemaError
+from typed_elicit.errors import ElicitUsageError, PagesNotServed, SchemaError
 from typed_elicit.pages import PageBrand, PageSetupError, serve_pages
 from typed_elicit.pages._host import Pages
-from typed_elicit.pages._tickets import ANSWER_PREFIX, new_page_id, seal, unseal
+from typed_elicit.pages._tickets import ANSWER_PREFIX, new_page_id, seal
 from typed_elicit.stores._config import store_for
 
 ORIGIN = "https://mcp.example.com"
@@ -416,10 +417,11 @@ def test_a_page_bound_to_a_principal_refuses_another_browser_user():
 
 
 def test_a_sealed_answer_cannot_be_moved_to_another_page(client: Client):
-    sealed = seal(client.server, ANSWER_PREFIX + "a" * 43, b'{"action":"accept","content":{}}')
-    assert unseal(client.server, ANSWER_PREFIX + "a" * 43, sealed) is not None
-    assert unseal(client.server, ANSWER_PREFIX + "b" * 43, sealed) is None
-    assert unseal(client.server, ANSWER_PREFIX + "a" * 43, sealed[:-2] + b"xx") is None
+    sealer = sealer_for(client.server, "serve_pages")
+    sealed = seal(sealer, ANSWER_PREFIX + "a" * 43, b'{"action":"accept","content":{}}')
+    assert sealer.unseal(ANSWER_PREFIX + "a" * 43, sealed) is not None
+    assert sealer.unseal(ANSWER_PREFIX + "b" * 43, sealed) is None
+    assert sealer.unseal(ANSWER_PREFIX + "a" * 43, sealed[:-2] + b"xx") is None
 
 
 def test_the_store_holds_the_answer_sealed_never_in_clear(client: Client):
@@ -571,12 +573,13 @@ def test_a_logo_is_shown_and_allowed_by_the_csp_for_its_host_only():
         PageBrand(logo_url="javascript:alert(1)")
 
 
-def test_a_server_without_a_request_state_boundary_seals_with_a_key_of_its_own():
+def test_pages_on_a_server_without_request_state_keys_are_refused_naming_the_fix():
     server = MCPServer("lowlevel")
-    server.middleware.clear()
-    sealed = seal(server, "page:x", b"payload")
-    assert unseal(server, "page:x", sealed) == b"payload"
-    assert unseal(MCPServer("other"), "page:x", sealed) is None
+    server.middleware.clear()  # no RequestStateBoundary: no keys to seal pages with
+    with pytest.raises(ElicitUsageError, match="request_state_security=RequestStateSecurity") as refused:
+        serve_pages(server, ORIGIN)
+    assert refused.value.problem == "unsealed"
+    assert refused.value.subject == "serve_pages"
 
 
 def test_an_answer_the_model_refuses_names_fields_only():

@@ -31,8 +31,8 @@ def check_question(model: object, message: object, call: str = "ctx.elicit") -> 
 
     Raises:
         ElicitArgumentError: If `model` is not a pydantic model class (with a hint when the
-            arguments are in the SDK's order, message first) or `message` is not a string
-            (was a `TypeError`), or `message` is empty or only whitespace (was a `ValueError`).
+            arguments are in the SDK's order, message first), or `message` is not a string,
+            or is empty or only whitespace.
     """
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
         if isinstance(message, type) and issubclass(message, BaseModel):
@@ -78,7 +78,7 @@ def check_url_question(url: object, message: object, elicitation_id: object) -> 
     credentials, because clients display it in full.
 
     Raises:
-        ElicitArgumentError: Naming the problem (a `ValueError`); credentials, query and
+        ElicitArgumentError: Naming the problem; credentials, query and
             fragment are never repeated in the message (the query carries the flow's token).
     """
     call = "ctx.elicit_url"
@@ -151,7 +151,7 @@ def json_stable(key: str, value: J) -> J:
     """`value` after a JSON round trip, refused unless the trip leaves it unchanged (`ctx.once`).
 
     Raises:
-        ElicitArgumentError: If `value` is not JSON data, or changes in the round trip (a `TypeError`).
+        ElicitArgumentError: If `value` is not JSON data, or changes in the round trip.
     """
     try:
         copied = json.loads(json.dumps(value, allow_nan=False))
@@ -201,7 +201,7 @@ def check_elicitation_id(elicitation_id: object) -> None:
     """Refuse a `ctx.complete_url` call without the id of a URL question.
 
     Raises:
-        ElicitArgumentError: If `elicitation_id` is not a non-empty string (a `ValueError`).
+        ElicitArgumentError: If `elicitation_id` is not a non-empty string.
     """
     if not isinstance(elicitation_id, str) or not elicitation_id:
         raise ElicitArgumentError(

@@ -179,7 +179,7 @@ class ElicitContext:
             InvalidResponse: If the client's result is malformed (2025-11-25).
             ReplayMismatch: If a 2026-07-28 re-run asks another question (or URL) at this position.
             HookError: If an elicitation hook fails.
-            ElicitArgumentError: If an argument is invalid (a `ValueError`).
+            ElicitArgumentError: If an argument is invalid.
         """
         check_url_question(url, message, elicitation_id)
         question, settings = url_question(self._call, url, message, elicitation_id, timeout, on_unsupported)
@@ -218,7 +218,7 @@ class ElicitContext:
             ElicitationUnsupported: If the client cannot be sent to a URL and the policy is not `"decline"`.
             ElicitationTimeout: If the page was not submitted within `timeout`.
             ClientError: If the client answered the consent with a JSON-RPC error (2025-11-25).
-            ElicitArgumentError: If an argument is invalid (a `TypeError` and a `ValueError`).
+            ElicitArgumentError: If an argument is invalid.
         """
         question, settings = page_question(self._call, model, message, timeout, options, defaults)
         return await self._asker.ask(question, settings)
@@ -235,7 +235,7 @@ class ElicitContext:
             Whether a notification was sent.
 
         Raises:
-            ElicitArgumentError: If `elicitation_id` is not a non-empty string (a `ValueError`).
+            ElicitArgumentError: If `elicitation_id` is not a non-empty string.
         """
         check_elicitation_id(elicitation_id)
         return await self._asker.complete(elicitation_id)
@@ -336,7 +336,7 @@ class ElicitContext:
 
         Raises:
             ElicitArgumentError: If `key` or `fn` is invalid, or the result is not JSON data that
-                survives a round trip unchanged (a `TypeError`).
+                survives a round trip unchanged.
         """
         check_once(key, fn)
         once = self._call.once

@@ -128,10 +128,9 @@ def elicits(
 
     Raises:
         ElicitArgumentError: If the function is not async, has no `ElicitContext`
-            parameter, has several, or also takes the SDK `Context` (was a `TypeError`),
+            parameter, has several, or also takes the SDK `Context`,
             or `timeout` is not positive, `retries` is negative, `call_timeout` is not
-            positive and finite, or `max_answer_bytes` is not a positive int (was a
-            `ValueError`); it is both.
+            positive and finite, or `max_answer_bytes` is not a positive int.
         SchemaError: If a listed model cannot be elicited.
         ValueError: If `heartbeat` is not None or positive and finite.
 

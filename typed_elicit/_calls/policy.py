@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Final, Literal, TypeAlias, TypeVar
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from pydantic import BaseModel
 
+from typed_elicit._core.foreign import request_state_security
 from typed_elicit._observe.heartbeat import DEFAULT_HEARTBEAT
 from typed_elicit._observe.hooks import ElicitHook
 from typed_elicit.errors import ElicitArgumentError
@@ -73,7 +73,7 @@ def set_default_timeout(seconds: float) -> None:
         seconds: The new default, in seconds.
 
     Raises:
-        ElicitArgumentError: If `seconds` is not positive (a `ValueError`).
+        ElicitArgumentError: If `seconds` is not positive.
 
     Warns:
         UserWarning: If `seconds` exceeds the SDK's default request-state TTL (600 s).
@@ -100,7 +100,7 @@ def check_timeout(seconds: float, owner: str, *, argument: str = "timeout") -> f
         `seconds`, unchanged.
 
     Raises:
-        ElicitArgumentError: If it is not (a `ValueError`).
+        ElicitArgumentError: If it is not.
     """
     if not seconds > 0:
         raise ElicitArgumentError(
@@ -126,7 +126,7 @@ def check_call_timeout(seconds: float, owner: str) -> float:
         `seconds`, unchanged.
 
     Raises:
-        ElicitArgumentError: If it is not (a `ValueError`).
+        ElicitArgumentError: If it is not.
     """
     if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds < math.inf:  # pyright: ignore[reportUnnecessaryIsInstance]
         raise ElicitArgumentError(
@@ -143,7 +143,7 @@ def check_max_answer_bytes(limit: int, owner: str) -> int:
     """`limit` if it is a valid answer size limit (a positive int, not a bool).
 
     Raises:
-        ElicitArgumentError: If it is not (a `ValueError`).
+        ElicitArgumentError: If it is not.
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
         raise ElicitArgumentError(
@@ -175,19 +175,15 @@ def state_ttl(server: MCPServer) -> float | None:
     `MCPServer` keeps its `RequestStateSecurity` only inside the `RequestStateBoundary`
     it puts in its middleware.
     """
-    for middleware in server.middleware:
-        if isinstance(middleware, RequestStateBoundary):
-            security = getattr(middleware, "_security", None)
-            if isinstance(security, RequestStateSecurity):
-                return security.ttl
-    return None
+    security = request_state_security(server)
+    return None if security is None else security.ttl
 
 
 def check_retries(retries: int, owner: str) -> int:
     """`retries` if it is a valid re-ask count (an int, not a bool, 0 or more).
 
     Raises:
-        ElicitArgumentError: If it is not (a `ValueError`).
+        ElicitArgumentError: If it is not.
     """
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:  # pyright: ignore[reportUnnecessaryIsInstance]
         raise ElicitArgumentError(
@@ -203,7 +199,7 @@ def check_on_unsupported(value: str, owner: str, allowed: tuple[str, ...], why: 
     """Refuse `value` unless it is one of the `allowed` policies.
 
     Raises:
-        ElicitArgumentError: Naming the allowed policies (a `ValueError`).
+        ElicitArgumentError: Naming the allowed policies.
     """
     if value not in allowed:
         names = ", ".join(repr(a) for a in allowed[:-1]) + f" or {allowed[-1]!r}"
@@ -291,7 +287,7 @@ def resolve(
         The question's settings.
 
     Raises:
-        ElicitArgumentError: If an argument is out of range or not an allowed policy (a `ValueError`).
+        ElicitArgumentError: If an argument is out of range or not an allowed policy.
     """
     default = policy.timeout if policy.timeout is not None else _default_timeout
     wait = check_timeout(timeout if timeout is not None else default, owner)

@@ -70,7 +70,7 @@ def check_fallback(call: Call, owner: str) -> None:
     `@elicits` checks its own policy before the body runs, a question its own before it is asked.
 
     Raises:
-        ElicitArgumentError: If the call is a prompt or a resource (a `ValueError`).
+        ElicitArgumentError: If the call is a prompt or a resource.
     """
     request = call.request
     if call.resume is None and request is not None and request.method != "tools/call":

@@ -236,8 +236,7 @@ class ReplayAsker:
         """Refuse to ask a question whose timeout outlives the server's request state.
 
         Raises:
-            ElicitArgumentError: If the finite `timeout` exceeds the state's TTL, naming the fix
-                (a `ValueError`).
+            ElicitArgumentError: If the finite `timeout` exceeds the state's TTL, naming the fix.
         """
         call = self.call
         if math.isinf(timeout) or (call.policy.timeout is None and timeout == get_default_timeout()):

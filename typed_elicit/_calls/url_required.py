@@ -16,6 +16,7 @@ from mcp.shared.exceptions import UrlElicitationRequiredError
 from mcp_types import ElicitRequestURLParams
 
 from typed_elicit._calls.arguments import check_url_question
+from typed_elicit.errors import ElicitArgumentError
 
 
 @dataclass(frozen=True)
@@ -51,11 +52,13 @@ def url_required(*elicitations: UrlElicitation, message: str | None = None) -> U
         The SDK's `UrlElicitationRequiredError`, ready to raise.
 
     Raises:
-        ValueError: If no elicitation is given, a URL is not an absolute http(s) URL with
-            a host, carries credentials, or a message or id is empty.
+        ElicitArgumentError: If no elicitation is given, a URL is not an absolute http(s) URL
+            with a host, carries credentials, or a message or id is empty.
     """
     if not elicitations:
-        raise ValueError("url_required needs at least one UrlElicitation (the URL the user must open)")
+        raise ElicitArgumentError(
+            "url_required", "elicitations", "needs at least one UrlElicitation", "Pass the URL to open."
+        )
     params: list[ElicitRequestURLParams] = []
     for elicitation in elicitations:
         check_url_question(elicitation.url, elicitation.message, elicitation.elicitation_id)

@@ -13,12 +13,10 @@ from types import ModuleType
 from typing import Any, Final
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.prompts.manager import PromptManager
-from mcp.server.mcpserver.resources.resource_manager import ResourceManager
-from mcp.server.mcpserver.tools.tool_manager import ToolManager
 from pydantic import BaseModel
 
 from typed_elicit._calls.policy import Policy
+from typed_elicit._core.foreign import registered
 from typed_elicit._forms.reduce import is_form
 from typed_elicit.errors import SchemaError
 
@@ -122,31 +120,11 @@ def servers_in(module: ModuleType) -> list[MCPServer[Any]]:
     return [obj for _, obj in inspect.getmembers(module) if isinstance(obj, MCPServer)]
 
 
-def _registered(server: MCPServer[Any]) -> Iterator[tuple[str, str, Callable[..., Any]]]:
-    """`(kind, name, function)` of every tool, prompt and resource template on `server`.
-
-    The SDK has no public listing of the registered functions: read its managers,
-    and skip any that a future SDK moves.
-    """
-    tools = getattr(server, "_tool_manager", None)
-    if isinstance(tools, ToolManager):
-        yield from (("tool", tool.name, tool.fn) for tool in tools.list_tools())
-    prompts = getattr(server, "_prompt_manager", None)
-    if isinstance(prompts, PromptManager):
-        yield from (("prompt", prompt.name, prompt.fn) for prompt in prompts.list_prompts())
-    resources = getattr(server, "_resource_manager", None)
-    if isinstance(resources, ResourceManager):
-        yield from (
-            ("resource template", template.uri_template, template.fn)
-            for template in resources.list_templates()
-        )
-
-
 def elicits_functions_in(module: ModuleType) -> list[Callable[..., Any]]:
     """The functions decorated with `@elicits`: module-level ones and those registered on its servers."""
     found = [obj for _, obj in inspect.getmembers(module, callable) if _is_elicits(obj)]
     for server in servers_in(module):
-        found.extend(fn for _, _, fn in _registered(server) if _is_elicits(fn))
+        found.extend(fn for _, _, fn in registered(server) if _is_elicits(fn))
     return list(dict.fromkeys(found))
 
 
@@ -164,7 +142,7 @@ def misplaced_fallbacks(module: ModuleType) -> list[str]:
     """A problem line per prompt or resource template with `@elicits(on_unsupported="fallback")`."""
     lines: list[str] = []
     for server in servers_in(module):
-        for kind, name, fn in _registered(server):
+        for kind, name, fn in registered(server):
             policy = getattr(fn, "__typed_elicit_policy__", None)
             if kind != "tool" and isinstance(policy, Policy) and policy.on_unsupported == "fallback":
                 origin = inspect.unwrap(fn)  # the SDK and @elicits wrap the user's function

@@ -112,7 +112,7 @@ def add_hooks(*hooks: ElicitHook) -> None:
     They run before any function's own `hooks=`, in the order added.
 
     Raises:
-        ElicitArgumentError: If a hook is already added (a `ValueError`).
+        ElicitArgumentError: If a hook is already added.
     """
     for hook in hooks:
         if any(hook is present for present in _process_hooks):
@@ -129,7 +129,7 @@ def remove_hooks(*hooks: ElicitHook) -> None:
     """Stop running `hooks` added with `add_hooks`.
 
     Raises:
-        ElicitArgumentError: If a hook was not added (a `ValueError`; nothing is removed then).
+        ElicitArgumentError: If a hook was not added (nothing is removed then).
     """
     for hook in hooks:
         if not any(hook is present for present in _process_hooks):

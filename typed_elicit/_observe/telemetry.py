@@ -33,7 +33,6 @@ one trace. A later round already in that trace opens none.
 
 from __future__ import annotations
 
-import os
 import time
 from contextvars import ContextVar, Token
 from types import TracebackType
@@ -227,45 +226,28 @@ class _Otel:
 
 
 _api: Any = None
-"""`(opentelemetry.trace, opentelemetry.metrics, fast)` once imported; False if not importable.
-
-`fast` is the module holding the API's global meter provider when the quick check of
-`_providers` applies, else None.
-"""
+"""`(opentelemetry.trace, opentelemetry.metrics)` once imported; False if not importable."""
 _built: _Otel | None = None
-
-_PROVIDER_VARIABLES: Final = ("OTEL_PYTHON_TRACER_PROVIDER", "OTEL_PYTHON_METER_PROVIDER")
 
 
 def _load() -> Any:
     """Import the API once: `_api`'s value."""
     try:
-        import opentelemetry.metrics._internal as meter_globals
         from opentelemetry import metrics, trace
     except ImportError:  # pragma: no cover - the mcp SDK depends on the API
         return False
-    # While no provider is set, the API's `get_*_provider()` looks the variables up in
-    # `os.environ` on every call (a KeyError caught each time). Where neither is set, its
-    # module globals being None says the same in two attribute reads.
-    fast = (
-        not any(name in os.environ for name in _PROVIDER_VARIABLES)
-        and hasattr(trace, "_TRACER_PROVIDER")
-        and hasattr(meter_globals, "_METER_PROVIDER")
-    )
-    return (trace, metrics, meter_globals if fast else None)
+    return (trace, metrics)
 
 
 def _providers() -> tuple[object, object] | None:
-    """The global tracer and meter providers, or None when neither is set (or the API is absent)."""
+    """The global tracer and meter providers (the API's public getters), or None when neither is set."""
     global _api
     api = _api
     if api is None:
         api = _api = _load()
     if api is False:  # pragma: no cover - see _load
         return None
-    trace, metrics, fast = api
-    if fast is not None and trace._TRACER_PROVIDER is None and fast._METER_PROVIDER is None:
-        return None
+    trace, metrics = api
     tracers = trace.get_tracer_provider()
     meters = metrics.get_meter_provider()
     if _unset(tracers) and _unset(meters):
@@ -298,7 +280,7 @@ def _otel() -> _Otel | None:
         ours = version("typed-elicit")
     except PackageNotFoundError:  # pragma: no cover - running from a checkout without install
         ours = None
-    trace, metrics, _ = _api
+    trace, metrics = _api
     meter = metrics.get_meter(SCOPE, ours)
     _built = built = _Otel(
         trace.get_tracer(SCOPE, ours),
@@ -318,13 +300,8 @@ def _otel() -> _Otel | None:
 def enabled() -> bool:
     """Whether questions are being recorded (an OpenTelemetry provider is set).
 
-    Called once per question: while no provider is set it reads two module globals.
+    Called once per call, through the API's public getters.
     """
-    api = _api
-    if api:
-        trace, _, fast = api
-        if fast is not None and trace._TRACER_PROVIDER is None and fast._METER_PROVIDER is None:
-            return False
     return _otel() is not None
 
 

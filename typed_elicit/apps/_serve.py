@@ -20,6 +20,7 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 
 from typed_elicit._calls.plugs import Preview, apps_for, show
+from typed_elicit._core.foreign import apply_extension, extension_settings, extensions
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.registry import app_view, declared_forms
 from typed_elicit.apps import _draft
@@ -162,8 +163,7 @@ def _uri(model: type[BaseModel], taken: set[str]) -> str:
 
 def _server_apps(server: MCPServer) -> Apps | None:
     """The server's own `Apps` instance, if it was built with one (`MCPServer(extensions=[apps])`)."""
-    extensions: Sequence[object] = getattr(server, "_extensions", ())
-    return next((e for e in extensions if isinstance(e, Apps)), None)
+    return next((e for e in extensions(server) if isinstance(e, Apps)), None)
 
 
 def _package_version() -> str:
@@ -208,7 +208,7 @@ def serve_apps(
     uris: weakref.WeakKeyDictionary[type[BaseModel], str] = weakref.WeakKeyDictionary()
     search: weakref.WeakKeyDictionary[type[BaseModel], int] = weakref.WeakKeyDictionary()
     taken: set[str] = set()
-    lowlevel: Any = getattr(server, "_lowlevel_server")  # noqa: B009 - the SDK keeps its Server private
+    advertised = extension_settings(server)
     own_apps = _server_apps(server)
     apps = own_apps or _ViewApps()
     for model in sorted(chosen, key=lambda m: (m.__module__, m.__qualname__)):
@@ -231,13 +231,13 @@ def serve_apps(
             prefers_border=True,
         )
     if own_apps is None:
-        server._apply_extension(apps)  # pyright: ignore[reportPrivateUsage] - as MCPServer(extensions=[...])
+        apply_extension(server, apps)
     else:  # applied when the server was made: its resources are on the server already, ours not yet
         for binding in apps.resources():
             if str(binding.resource.uri) in taken:
                 server.add_resource(binding.resource)
-        settings = lowlevel.extensions.setdefault(EXTENSION_ID, {})
+        settings = advertised.setdefault(EXTENSION_ID, {})
         settings[_draft.ELICITATION_SETTING] = {}
-    server.middleware.append(_Restore(lowlevel.extensions))
-    show(server, _Views(uris, search, lowlevel.extensions))
+    server.middleware.append(_Restore(advertised))
+    show(server, _Views(uris, search, advertised))
     return dict(uris)

@@ -113,7 +113,7 @@ class FallbackNotInstalled(DeclarationError, RuntimeError):
         )
 
 
-UsageProblem: TypeAlias = Literal["unwrapped", "swallowed", "concurrent", "argument"]
+UsageProblem: TypeAlias = Literal["unwrapped", "swallowed", "concurrent", "argument", "unsealed"]
 
 """Which misuse an `ElicitUsageError` reports, as its `problem` says."""
 
@@ -126,14 +126,15 @@ class ElicitUsageError(DeclarationError, RuntimeError):
     through the fallback, when a function swallows the internal signal with which
     `ctx.elicit` ends a round (`except BaseException:` or a bare `except:`), and, as
     its subclass `ElicitArgumentError`, when a call gets an argument it cannot use
-    (`on_unsupported="fallback"` for a prompt or resource among them).
+    (`on_unsupported="fallback"` for a prompt or resource among them), and when pages or the
+    fallback are set up on a server without the keys its request state is sealed with.
 
     Attributes:
-        problem: Which of these it is (`"unwrapped"`, `"concurrent"`, `"swallowed"` or
-            `"argument"`).
+        problem: Which of these it is (`"unwrapped"`, `"concurrent"`, `"swallowed"`,
+            `"argument"` or `"unsealed"`).
         subject: The function (for `"unwrapped"`, the parameter; for `"argument"`, the
-            call) concerned. None when pydantic names no parameter (`"unwrapped"` for an
-            `ElicitContext` met outside a function's parameters).
+            call; for `"unsealed"`, the setup call) concerned. None when pydantic names no
+            parameter (`"unwrapped"` for an `ElicitContext` met outside a function's parameters).
     """
 
     def __init__(
@@ -149,6 +150,19 @@ class ElicitUsageError(DeclarationError, RuntimeError):
         super().__init__(message)
         self.problem: UsageProblem | None = problem
         self.subject = subject
+
+    @classmethod
+    def unsealed(cls, server: str, needs: str) -> ElicitUsageError:
+        """`needs` (pages, the fallback) seals with the server's keys, and the server has none.
+
+        Args:
+            server: The server's name.
+            needs: What needs the keys (`"serve_pages"`, `"install_fallback"`).
+
+        Returns:
+            The error.
+        """
+        return cls(_no_keys(server, needs), problem="unsealed", subject=needs)
 
     @classmethod
     def swallowed(cls, function: str) -> ElicitUsageError:
@@ -213,7 +227,17 @@ class ElicitUsageError(DeclarationError, RuntimeError):
         )
 
 
-class ElicitArgumentError(ElicitUsageError, ValueError, TypeError):
+def _no_keys(server: str, needs: str) -> str:
+    return (
+        f"{needs} on server {server!r} needs the keys its request state is sealed with, and the server has "
+        "none (no RequestStateBoundary in its middleware): build it as MCPServer(..., "
+        "request_state_security=RequestStateSecurity(keys=[shared_secret])) (several replicas share the "
+        "secret), or add RequestStateBoundary(RequestStateSecurity(keys=[...]), default_audience=...) to a "
+        "low-level server's middleware"
+    )
+
+
+class ElicitArgumentError(ElicitUsageError):
     """A typed_elicit call got an argument it cannot use; the message says what, why and the fix.
 
     Raised by every `ElicitContext` method (`elicit`, `elicit_all`, `elicit_url`,
@@ -222,12 +246,10 @@ class ElicitArgumentError(ElicitUsageError, ValueError, TypeError):
     `TypedElicitError`, it reaches the client as the tool's error with its text
     (`@elicits`), not as the SDK's bare "Error executing tool".
 
-    One class derives from both `ValueError` and `TypeError`: these mistakes were plain
-    `ValueError`s (a bad timeout, URL or policy) and `TypeError`s (a model that is no
-    model, a message that is no string), and which one a caller met was never part of
-    the promise. So `except ValueError` and `except TypeError` written for either still
-    catch every one of them, and one `except ElicitArgumentError` (or its base,
-    `ElicitUsageError`) catches them all, without sorting mistakes into two classes.
+    It is neither a `ValueError` nor a `TypeError` (before 0.3 it was both): a mistake in
+    how typed_elicit is called is no bad value of the tool's own, so an `except ValueError`
+    around the tool's own code never hides it. `except ElicitArgumentError` (or its base,
+    `ElicitUsageError`, a `RuntimeError`) catches every one.
 
     Attributes:
         problem: Always `"argument"`.

@@ -8,8 +8,9 @@ unseals the token and runs the original tool again with its original
 arguments, replaying the answers recorded so far exactly like a 2026-07-28
 round (see `typed_elicit._calls.replay`), so the same tool code asks, re-asks and continues.
 
-The token is sealed with a `RequestStateSecurity` codec (AES-256-GCM by
-default): the model can neither read nor alter it. It expires, names the server
+The token is sealed by the server's one sealer (`typed_elicit._calls.sealer`), with the keys
+its request state is sealed with (AES-256-GCM by default): the model can neither read nor alter
+it, and every replica configured with the same keys redeems it. It expires, names the server
 (its audience) and, when the transport authenticates, the principal. It also
 carries a random id (`jti`), and is single-use: the companion claims `token:<jti>`
 in a `Store` (the server's, see `typed_elicit.stores.configure`) when it accepts the token, and
@@ -27,22 +28,26 @@ from typing import Annotated, Any, Final, Literal, NoReturn
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp.server.request_state import InvalidRequestState, RequestStateSecurity
+from mcp.server.request_state import RequestStateSecurity
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from typed_elicit._calls.plugs import Resume, resuming, route
+from typed_elicit._calls.sealer import Sealer
 from typed_elicit._calls.signals import FallbackRequired
 from typed_elicit._calls.state import ReplayState
 from typed_elicit._core import clock as _clock
+from typed_elicit._core.foreign import request_state_security
 from typed_elicit._forms.describe import describe
 from typed_elicit._forms.parse import parse_requested_schema
-from typed_elicit.errors import InvalidFallbackToken, TypedElicitError
+from typed_elicit.errors import ElicitUsageError, InvalidFallbackToken, TypedElicitError
 from typed_elicit.stores._config import store_for
 from typed_elicit.stores._protocol import Store
 
 TOKEN_VERSION: Final[Literal[2]] = 2
+TOKEN_PURPOSE: Final = "fallback-token"
+"""What a token is sealed for (the sealer binds it): a token opens as nothing else."""
 META_KEY: Final = "io.github.typed-elicit/fallback"
 """The `_meta` key of a fallback result: token, companion tool name, message and schema."""
 
@@ -53,6 +58,7 @@ class Installed:
 
     name: str
     security: RequestStateSecurity
+    sealer: Sealer
     audience: str
     redeemed: Store | None
     """The store given to `install_fallback`; None means the server's (`store_for`)."""
@@ -123,9 +129,9 @@ def install_fallback(
     Args:
         server: The server the `@elicits` tools are registered on.
         name: The companion tool's name.
-        security: Seals the tokens; its `ttl` is how long a token stays valid.
-            None makes a process-local key (`RequestStateSecurity.ephemeral()`,
-            600 s); several replicas need `RequestStateSecurity(keys=[shared_secret])`.
+        security: Seals the tokens; its `ttl` is how long a token stays valid. None: the
+            server's own request-state security (`MCPServer(request_state_security=...)`,
+            600 s by default), so replicas configured with shared keys redeem each other's.
         redeemed: Records the tokens already redeemed. None uses the server's
             store (`configure(server, store=...)`; by default one in this process,
             which holds across replicas only with sticky routing); several replicas
@@ -133,15 +139,21 @@ def install_fallback(
 
     Raises:
         ValueError: If `server` already has a companion tool from `install_fallback`.
+        ElicitUsageError: If `security` is None and the server has no request-state security
+            (a low-level server without a `RequestStateBoundary`).
     """
     if server in _installed:
         raise ValueError(
             f"install_fallback was already called on this server (tool {_installed[server].name!r}); "
             "call it once per server"
         )
+    security = security or request_state_security(server)
+    if security is None:
+        raise ElicitUsageError.unsealed(server.name or "", "install_fallback")
     config = Installed(
         name=name,
-        security=security or RequestStateSecurity.ephemeral(),
+        security=security,
+        sealer=Sealer(security.codec),
         audience=server.name or "",
         redeemed=redeemed,
     )
@@ -218,7 +230,7 @@ def seal_token(
         args=arguments,
         state=state,
     )
-    return config.security.codec.seal(claims.model_dump_json().encode())
+    return config.sealer.seal(TOKEN_PURPOSE, claims.model_dump_json().encode())
 
 
 class _Claims(BaseModel):
@@ -236,9 +248,10 @@ class _Claims(BaseModel):
 
 
 def _unseal(config: Installed, ctx: Context[Any, Any], token: str) -> _Claims:
+    raw = config.sealer.unseal(TOKEN_PURPOSE, token)
     try:
-        claims = _Claims.model_validate_json(config.security.codec.unseal(token))
-    except (InvalidRequestState, ValidationError):
+        claims = None if raw is None else _Claims.model_validate_json(raw)
+    except ValidationError:
         claims = None
     if claims is None or claims.state.pending is None:
         raise InvalidFallbackToken.because("altered")

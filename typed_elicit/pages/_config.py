@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from typed_elicit._calls.sealer import Sealer
 from typed_elicit.pages._brand import PageBrand
 
 Identify = Callable[[Any], Awaitable[str | None]]
@@ -32,6 +33,7 @@ class PageConfig:
         template: The form's template.
         poll_seconds: On 2026-07-28, how long one round waits for a page's answer.
         words: What a page says about an invalid answer (`PAGE_WORDS` with the overrides).
+        sealer: The server's sealer (tickets, answers and files are kept sealed with its keys).
     """
 
     public_url: str
@@ -45,6 +47,7 @@ class PageConfig:
     template: str
     poll_seconds: float
     words: Mapping[str, str]
+    sealer: Sealer
 
     def link(self, page_id: str) -> str:
         """The page's public URL."""

@@ -21,16 +21,21 @@ from typing import Any, Final
 
 from mcp.server.mcpserver import MCPServer
 
+from typed_elicit._calls.sealer import Sealer
 from typed_elicit._forms.files import UploadedFile
 from typed_elicit.pages._places import Place
-from typed_elicit.pages._tickets import seal, unseal
+from typed_elicit.pages._tickets import seal
 from typed_elicit.stores._config import store_for
 
 FILE_PREFIX: Final = "page-file:"
 
 
 async def store_files(
-    server: MCPServer, page_id: str, expires_at: float, files: list[tuple[Place, UploadedFile]]
+    server: MCPServer,
+    sealer: Sealer,
+    page_id: str,
+    expires_at: float,
+    files: list[tuple[Place, UploadedFile]],
 ) -> list[dict[str, Any]]:
     """Put each file's bytes, sealed, under its own key; the references the answer keeps.
 
@@ -42,13 +47,13 @@ async def store_files(
     refs: list[dict[str, Any]] = []
     for n, (place, upload) in enumerate(files):
         key = f"{FILE_PREFIX}{page_id}:{nonce}:{n}"
-        await store.put(key, seal(server, key, upload.data), expires_at)
+        await store.put(key, seal(sealer, key, upload.data), expires_at)
         refs.append({"place": place, "name": upload.name, "type": upload.media_type, "key": key})
     return refs
 
 
 async def load_files(
-    server: MCPServer, page_id: str, refs: list[dict[str, Any]]
+    server: MCPServer, sealer: Sealer, page_id: str, refs: list[dict[str, Any]]
 ) -> list[tuple[Place, UploadedFile]]:
     """The stored files `refs` name (a file that is gone, or not this page's, is left out).
 
@@ -62,7 +67,7 @@ async def load_files(
         if not key.startswith(f"{FILE_PREFIX}{page_id}:"):
             continue
         sealed = await store.get(key)
-        data = None if sealed is None else unseal(server, key, sealed)
+        data = None if sealed is None else sealer.unseal(key, sealed)
         if data is not None:
             found.append((ref["place"], UploadedFile(str(ref["name"]), str(ref["type"]), data)))
     return found

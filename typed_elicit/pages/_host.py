@@ -94,7 +94,9 @@ class Pages:
             shape=form.tree.carried() if form.tree is not None and form.tree.shaped else None,
         )
         key = TICKET_PREFIX + page.id
-        await store_for(self.server).put(key, seal(self.server, key, ticket.to_bytes()), page.expires_at)
+        await store_for(self.server).put(
+            key, seal(self.config.sealer, key, ticket.to_bytes()), page.expires_at
+        )
 
     async def answer(self, page: PageRecord, wait: float | None) -> PageAnswer | None:
         """The page's answer: at once (`wait=None`), or as soon as it is submitted within `wait` seconds.
@@ -107,7 +109,7 @@ class Pages:
         key = ANSWER_PREFIX + page.id
         store = store_for(self.server)
         sealed = await (store.get(key) if wait is None else wait_shared(store, key, wait))
-        return await self._with_files(page, opened(self.server, key, sealed))
+        return await self._with_files(page, opened(self.config.sealer, key, sealed))
 
     async def take(self, page: PageRecord) -> bool:
         """Claim the page's answer for this round; False if a round took it already."""
@@ -119,7 +121,7 @@ class Pages:
         Its files travel inside the held answer, so their stored copies are deleted now.
         """
         key = KEPT_PREFIX + page.id
-        await store_for(self.server).put(key, seal(self.server, key, answer_bytes(answer)), until)
+        await store_for(self.server).put(key, seal(self.config.sealer, key, answer_bytes(answer)), until)
         await self.consumed(page)
 
     async def consumed(self, page: PageRecord) -> None:
@@ -128,14 +130,14 @@ class Pages:
         The answer itself stays until the page expires, so a second submit is still refused.
         """
         store = store_for(self.server)
-        stored = opened(self.server, ANSWER_PREFIX + page.id, await store.get(ANSWER_PREFIX + page.id))
+        stored = opened(self.config.sealer, ANSWER_PREFIX + page.id, await store.get(ANSWER_PREFIX + page.id))
         if stored is not None and stored[1]:
             await delete_files(self.server, page.id, stored[1])
 
     async def kept(self, page: PageRecord) -> PageAnswer | None:
         """The answer `keep` holds, or None once it is released or expired."""
         key = KEPT_PREFIX + page.id
-        found = opened(self.server, key, await store_for(self.server).get(key))
+        found = opened(self.config.sealer, key, await store_for(self.server).get(key))
         return None if found is None else found[0]
 
     async def close(self, page: PageRecord) -> None:
@@ -157,5 +159,5 @@ class Pages:
         answer, refs = found
         if not refs:
             return answer
-        files = await load_files(self.server, page.id, refs)
+        files = await load_files(self.server, self.config.sealer, page.id, refs)
         return PageAnswer(answer.action, put_back(dict(answer.content), files))

@@ -23,6 +23,7 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 
 from typed_elicit._calls.plugs import PageAnswer, host_for, serve
+from typed_elicit._calls.sealer import sealer_for
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.text import strip_bidi
 from typed_elicit._forms.page_tree import PageTree
@@ -172,7 +173,7 @@ def serve_pages(
     Raises:
         PageSetupError: If `public_url` is not an absolute http(s) URL without query or
             credentials whose path can be a route, `path` does not start with `/`, `words`
-            has an unknown key or a bad text, or pages are served already (a `ValueError`).
+            has an unknown key or a bad text, or pages are served already.
         ImportError: If Jinja2 is missing (install `typed-elicit[pages]`).
     """
     try:
@@ -225,6 +226,7 @@ def serve_pages(
         template=template or "page.html",
         poll_seconds=poll_seconds,
         words=said_words,
+        sealer=sealer_for(server, "serve_pages"),
     )
     serve(server, Pages(server, config))
 
@@ -249,7 +251,7 @@ async def _handle(server: MCPServer, config: PageConfig, request: Any) -> Any:
 
 async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> Any:
     page_id = str(request.path_params.get("page_id", ""))
-    ticket = await load_ticket(server, page_id)
+    ticket = await load_ticket(server, config.sealer, page_id)
     if ticket is None:
         return not_found(config)
     if ticket.expires_at <= _clock.now():
@@ -398,8 +400,8 @@ def _refused_body(config: PageConfig, status: int) -> Any:
 async def _store_answer(server: MCPServer, config: PageConfig, ticket: Ticket, answer: PageAnswer) -> Any:
     key = ANSWER_PREFIX + ticket.id
     found = split_files(answer.content)[1]
-    refs = await store_files(server, ticket.id, ticket.expires_at, found) if found else None
-    sealed = seal(server, key, answer_bytes(answer, refs))
+    refs = await store_files(server, config.sealer, ticket.id, ticket.expires_at, found) if found else None
+    sealed = seal(config.sealer, key, answer_bytes(answer, refs))
     if not await store_for(server).put(key, sealed, ticket.expires_at):
         if refs:
             await delete_files(server, ticket.id, refs)

@@ -4,17 +4,15 @@ A page id is 256 random bits (URL-safe), bound to the call and to the authentica
 when there is one, expiring with the question's timeout. The ticket is kept sealed in the
 server's `Store` under `page-ticket:<id>`, the answer under `page:<id>`, so any replica sharing
 the store and the seal key serves the page. The seal binds each value to its key, so a value
-cannot be moved to another page. The key is the server's 2026-07-28 request-state key when it
-has a `RequestStateBoundary` (every `MCPServer` does), else one made for it in this process.
+cannot be moved to another page; it is the server's one sealer (`typed_elicit._calls.sealer`):
+its request-state keys, which replicas share.
 """
 
 from __future__ import annotations
 
 import base64
-import hmac
 import json
 import logging
-import os
 import re
 import secrets
 import threading
@@ -24,16 +22,10 @@ from typing import Any, Final, cast
 
 import anyio
 from mcp.server.mcpserver import MCPServer
-from mcp.server.request_state import (
-    AESGCMRequestStateCodec,
-    InvalidRequestState,
-    RequestStateBoundary,
-    RequestStateCodec,
-    RequestStateSecurity,
-)
 from pydantic import BaseModel
 
 from typed_elicit._calls.plugs import PageAnswer
+from typed_elicit._calls.sealer import Sealer
 from typed_elicit._calls.state import model_id
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
@@ -113,37 +105,9 @@ class Ticket:
         return cls(**cast("dict[str, Any]", data))
 
 
-_process_codecs: weakref.WeakKeyDictionary[MCPServer, RequestStateCodec] = weakref.WeakKeyDictionary()
-
-
-def _codec(server: MCPServer) -> RequestStateCodec:
-    """The server's request-state codec, else one under a key made for it in this process."""
-    for middleware in server.middleware:
-        if isinstance(middleware, RequestStateBoundary):
-            security = getattr(middleware, "_security", None)
-            if isinstance(security, RequestStateSecurity):
-                return security.codec
-    codec = _process_codecs.get(server)
-    if codec is None:
-        codec = _process_codecs[server] = AESGCMRequestStateCodec([os.urandom(32)])
-    return codec
-
-
-def seal(server: MCPServer, key: str, payload: bytes) -> bytes:
+def seal(sealer: Sealer, key: str, payload: bytes) -> bytes:
     """`payload` sealed for the store under `key` (the key is bound into the sealed bytes)."""
-    return _codec(server).seal(key.encode() + b"\n" + payload).encode()
-
-
-def unseal(server: MCPServer, key: str, sealed: bytes) -> bytes | None:
-    """What `seal(server, key, ...)` sealed, or None if `sealed` is not that (tampered, moved, foreign)."""
-    try:
-        raw = _codec(server).unseal(sealed.decode("ascii"))
-    except (InvalidRequestState, UnicodeDecodeError, ValueError):
-        return None
-    head, sep, payload = raw.partition(b"\n")
-    if not sep or not hmac.compare_digest(head, key.encode()):
-        return None
-    return payload
+    return sealer.seal(key, payload).encode()
 
 
 _models: dict[str, weakref.ref[type[BaseModel]]] = {}
@@ -184,13 +148,13 @@ def page_expiry(timeout: float) -> float:
     return _clock.now() + min(timeout, MAX_PAGE_SECONDS)
 
 
-async def load_ticket(server: MCPServer, page_id: str) -> Ticket | None:
+async def load_ticket(server: MCPServer, sealer: Sealer, page_id: str) -> Ticket | None:
     """The ticket of `page_id`, or None if there is none (unknown, expired, or not sealed by us)."""
     if not _ID_PATTERN.match(page_id):
         return None
     key = TICKET_PREFIX + page_id
     sealed = await store_for(server).get(key)
-    raw = None if sealed is None else unseal(server, key, sealed)
+    raw = None if sealed is None else sealer.unseal(key, sealed)
     if raw is None:
         return None
     try:
@@ -200,11 +164,9 @@ async def load_ticket(server: MCPServer, page_id: str) -> Ticket | None:
     return ticket if ticket.id == page_id else None
 
 
-def opened(
-    server: MCPServer, key: str, sealed: bytes | None
-) -> tuple[PageAnswer, list[dict[str, Any]]] | None:
+def opened(sealer: Sealer, key: str, sealed: bytes | None) -> tuple[PageAnswer, list[dict[str, Any]]] | None:
     """The answer sealed under `key` and the references to its stored files, or None (none, or not ours)."""
-    raw = None if sealed is None else unseal(server, key, sealed)
+    raw = None if sealed is None else sealer.unseal(key, sealed)
     if raw is None:
         return None
     try:

@@ -1,0 +1,113 @@
+"""Other libraries' private attributes: read in this one module, each named, each tested.
+
+The `mcp` SDK keeps a few things typed_elicit needs without a public accessor: the
+request-state security of an `MCPServer` (inside its `RequestStateBoundary` middleware), the
+functions registered on it (its managers), its low-level server's extension settings, the
+extensions it was built with, and how it applies one. Each is read here and nowhere else,
+and `tests/core/test_foreign.py` names every one: when an SDK release moves one, that test
+fails saying which, and the function here raises `ForeignChange` naming it instead of
+guessing. OpenTelemetry needs none: its public `get_*_provider()` is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Final
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.prompts import PromptManager
+from mcp.server.mcpserver.resources import ResourceManager
+from mcp.server.mcpserver.tools import ToolManager
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+
+PRIVATE: Final = (
+    ("mcp.server.request_state.RequestStateBoundary", "_security"),
+    ("mcp.server.mcpserver.MCPServer", "_tool_manager"),
+    ("mcp.server.mcpserver.MCPServer", "_prompt_manager"),
+    ("mcp.server.mcpserver.MCPServer", "_resource_manager"),
+    ("mcp.server.mcpserver.MCPServer", "_lowlevel_server"),
+    ("mcp.server.mcpserver.MCPServer", "_extensions"),
+    ("mcp.server.mcpserver.MCPServer", "_apply_extension"),
+)
+"""Every other library's private attribute typed_elicit reads: (owner, attribute)."""
+
+
+class ForeignChange(AttributeError):
+    """An SDK release moved a private attribute typed_elicit reads (upgrade typed_elicit)."""
+
+    def __init__(self, owner: str, attribute: str) -> None:
+        super().__init__(
+            f"{owner} no longer has {attribute}, which typed_elicit reads (see typed_elicit._core.foreign); "
+            "this mcp release is newer than the one this typed_elicit supports: pin mcp to the "
+            "version in typed_elicit's requirements, or upgrade typed_elicit"
+        )
+
+
+def _read(obj: object, owner: str, attribute: str) -> Any:
+    try:
+        return getattr(obj, attribute)
+    except AttributeError:
+        raise ForeignChange(owner, attribute) from None
+
+
+def request_state_security(server: MCPServer) -> RequestStateSecurity | None:
+    """The `RequestStateSecurity` that seals `server`'s 2026-07-28 request state; None if it has none.
+
+    `MCPServer` keeps it only inside the `RequestStateBoundary` it puts in its middleware.
+
+    Raises:
+        ForeignChange: If the boundary no longer keeps it as `_security`.
+    """
+    for middleware in server.middleware:
+        if isinstance(middleware, RequestStateBoundary):
+            security = _read(middleware, "RequestStateBoundary", "_security")
+            return security if isinstance(security, RequestStateSecurity) else None
+    return None
+
+
+def registered(server: MCPServer) -> Iterator[tuple[str, str, Any]]:
+    """`(kind, name, function)` of every tool, prompt and resource template on `server`.
+
+    The SDK lists them publicly only as protocol objects, without their functions.
+
+    Raises:
+        ForeignChange: If a manager moved.
+    """
+    tools = _read(server, "MCPServer", "_tool_manager")
+    prompts = _read(server, "MCPServer", "_prompt_manager")
+    resources = _read(server, "MCPServer", "_resource_manager")
+    if isinstance(tools, ToolManager):
+        yield from (("tool", tool.name, tool.fn) for tool in tools.list_tools())
+    if isinstance(prompts, PromptManager):
+        yield from (("prompt", prompt.name, prompt.fn) for prompt in prompts.list_prompts())
+    if isinstance(resources, ResourceManager):
+        yield from (("resource template", t.uri_template, t.fn) for t in resources.list_templates())
+
+
+def extension_settings(server: MCPServer) -> dict[str, Any]:
+    """The settings `server` advertises per extension (its low-level server's own dict, changed in place).
+
+    Raises:
+        ForeignChange: If the low-level server or its settings moved.
+    """
+    lowlevel = _read(server, "MCPServer", "_lowlevel_server")
+    settings: dict[str, Any] = _read(lowlevel, "Server", "extensions")
+    return settings
+
+
+def extensions(server: MCPServer) -> tuple[object, ...]:
+    """The extensions `server` was built with (`MCPServer(extensions=[...])`).
+
+    Raises:
+        ForeignChange: If they moved.
+    """
+    return tuple(_read(server, "MCPServer", "_extensions") or ())
+
+
+def apply_extension(server: MCPServer, extension: object) -> None:
+    """Apply `extension` to `server` as `MCPServer(extensions=[...])` would have.
+
+    Raises:
+        ForeignChange: If the SDK no longer applies extensions this way.
+    """
+    _read(server, "MCPServer", "_apply_extension")(extension)
