@@ -1,7 +1,8 @@
-"""The house's shape (issue 19): the test tree mirrors the package, and the facade stays small.
+"""The house's shape: the test tree mirrors the package module by module, and the facade stays small.
 
-The layer contracts themselves are import-linter's (`[tool.importlinter]` in pyproject.toml,
-run by `.ci/run`); docs/architecture.md describes them.
+The layer contracts themselves are import-linter's (`[tool.importlinter]` in pyproject.toml, run by
+`.ci/run`, each shown to fail on a probe in `tests/test_house_contracts.py`); docs/architecture.md
+describes them.
 """
 
 from __future__ import annotations
@@ -18,39 +19,75 @@ TESTS = Path(__file__).parent
 CROSS_CUTTING = {"docs", "public", "security", "bench", "house"}
 """Top-level test modules named after a concern that spans the package instead of one of its parts."""
 
-FACES = {
-    "hooks": "observe/test_hooks.py",
-    "logs": "observe/test_logs.py",
-    "terminal": "client/test_terminal.py",
-    "pytest_plugin": "testing/test_kit.py",
+TESTED_THROUGH: dict[str, str] = {
+    "hooks": "a face (re-exports only): tests/observe/test_hooks.py tests the code",
+    "logs": "a face (re-exports only): tests/observe/test_logs.py tests the code",
+    "terminal": "the 0.2 shim of typed_elicit.client.terminal: tests/client/test_terminal.py",
+    "pytest_plugin": "the 0.2 shim of typed_elicit.testing.pytest_plugin: tests/testing/test_kit.py",
+    "cli/_main__": "`python -m typed_elicit._cli`, one line: tests/cli/test_cli.py runs it",
 }
-"""Top-level modules that only re-export (0.3's faces, 0.2's shims), and the tests of their code."""
+"""Modules without a test file of their own, each with where it is tested and why (keep it short)."""
 
 
 def bare(name: str) -> str:
     return name.removeprefix("_")
 
 
-def packages() -> dict[str, set[str]]:
-    """Each package of typed_elicit (by its bare name) with the bare names of its modules."""
+def modules() -> dict[str, Path]:
+    """Every module of the package by its bare path (`forms/page/tree`), faces and `__init__` left out."""
+    found: dict[str, Path] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).with_suffix("")
+        if relative.name != "__init__":
+            found["/".join(bare(part) for part in relative.parts)] = path
+    return found
+
+
+def packages() -> set[str]:
+    """Every package (and subpackage) of typed_elicit by its bare path (`forms/page`)."""
     return {
-        bare(path.name): {bare(module.stem) for module in path.glob("*.py") if module.stem != "__init__"}
-        for path in sorted(PACKAGE.iterdir())
-        if (path / "__init__.py").exists()
+        "/".join(bare(part) for part in init.parent.relative_to(PACKAGE).parts)
+        for init in PACKAGE.rglob("__init__.py")
+        if init.parent != PACKAGE
     }
 
 
-def test_every_test_file_is_named_after_a_module_of_the_package_its_directory_mirrors() -> None:
-    parts = packages()
+def files_testing(module: str) -> list[Path]:
+    """The test files of a module (`test_<name>.py`, `test_<name>_<aspect>.py`) in its mirrored directory."""
+    where, _, name = module.rpartition("/")
+    directory = TESTS / where if where else TESTS
+    return sorted([*directory.glob(f"test_{name}.py"), *directory.glob(f"test_{name}_*.py")])
+
+
+def test_every_module_has_a_test_file_of_its_own_or_says_where_it_is_tested() -> None:
+    untested = sorted(name for name in modules() if not files_testing(name) and name not in TESTED_THROUGH)
+    assert untested == [], "add tests/<package>/test_<module>.py, or a line in TESTED_THROUGH saying why not"
+
+
+def test_the_explained_list_names_only_modules_that_exist_and_have_no_tests_of_their_own() -> None:
+    stale = sorted(name for name in TESTED_THROUGH if name not in modules() or files_testing(name))
+    assert stale == []
+
+
+def test_every_test_file_is_named_after_a_module_or_a_package_its_directory_mirrors() -> None:
+    known = set(modules()) | packages()
     unmatched = []
-    for path in sorted(TESTS.glob("*/test_*.py")):
-        if path.parent.name == "typing":
+    for path in sorted(TESTS.rglob("test_*.py")):
+        relative = path.relative_to(TESTS)
+        if relative.parts[0] in ("typing", "bench", "peers") or len(relative.parts) == 1:
             continue
-        names = {path.parent.name, *parts.get(path.parent.name, ())}
-        if path.parent.name not in parts or not any(
-            path.stem == f"test_{name}" or path.stem.startswith(f"test_{name}_") for name in names
-        ):
-            unmatched.append(str(path.relative_to(TESTS)))
+        where = "/".join(relative.parts[:-1])
+        stem = path.stem.removeprefix("test_")
+        candidates = (
+            {f"{where}/{stem.split('_')[0]}"}
+            | {f"{where}/{stem[:i]}" for i in range(len(stem)) if stem[i] == "_"}
+            | {f"{where}/{stem}"}
+        )
+        package_named = where in packages() and (
+            stem == where.split("/")[-1] or stem.startswith(f"{where.split('/')[-1]}_")
+        )
+        if not (candidates & known) and not package_named:
+            unmatched.append(str(relative))
     assert unmatched == []
 
 
@@ -63,14 +100,6 @@ def test_the_top_level_test_files_are_the_cross_cutting_suites_only() -> None:
         )
     ]
     assert unmatched == []
-
-
-def test_every_package_and_every_face_has_its_tests() -> None:
-    untested = [name for name in packages() if not list((TESTS / name).glob("test_*.py"))]
-    top_level = {bare(path.stem) for path in PACKAGE.glob("*.py") if path.stem != "__init__"}
-    assert top_level == set(FACES)
-    untested += [name for name, tests in FACES.items() if not (TESTS / tests).is_file()]
-    assert untested == []
 
 
 def test_the_facade_elicit_context_is_at_most_300_lines() -> None:

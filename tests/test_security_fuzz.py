@@ -33,7 +33,7 @@ from typed_elicit._calls.policy import DEFAULT_MAX_ANSWER_BYTES
 from typed_elicit._calls.questions import FormQuestion
 from typed_elicit._forms.reduce import reduced
 from typed_elicit._forms.validate import validate_content
-from typed_elicit._forms.wire import check_date, check_datetime, check_email, check_text, check_uri, json_size
+from typed_elicit._wire.rules import check_date, check_datetime, check_email, check_text, check_uri, json_size
 from typed_elicit.errors import InvalidResponse
 from typed_elicit.testing._kit import valid_answers
 

@@ -56,7 +56,7 @@ from tests.apps.under_test import (
 )
 from tests.conftest import _Uvicorn
 from typed_elicit import Accepted, Cancelled, Declined
-from typed_elicit.apps._draft import PIN
+from typed_elicit._wire.draft import PIN
 from typed_elicit.client import FormRequest
 from typed_elicit.testing import connect
 

@@ -6,16 +6,15 @@ from pathlib import Path
 
 from mcp.server import apps as sdk_apps
 
-from typed_elicit._calls import reach
-from typed_elicit.apps import _draft
+from typed_elicit._wire import draft as _draft
 from typed_elicit.client import app_capability
 
-SCRIPT = (Path(_draft.__file__).parent / "templates" / "view.js").read_text()
+SCRIPT = (Path(_draft.__file__).parents[1] / "apps" / "templates" / "view.js").read_text()
 
 
 def test_the_released_names_are_the_sdks():
-    assert _draft.UI_EXTENSION == sdk_apps.EXTENSION_ID == reach.UI_EXTENSION
-    assert _draft.APP_MIME_TYPE == sdk_apps.APP_MIME_TYPE == reach.APP_MIME_TYPE
+    assert _draft.UI_EXTENSION == sdk_apps.EXTENSION_ID == _draft.UI_EXTENSION
+    assert _draft.APP_MIME_TYPE == sdk_apps.APP_MIME_TYPE == _draft.APP_MIME_TYPE
 
 
 def test_the_client_half_advertises_the_pinned_capability():

@@ -7,13 +7,19 @@ import base64
 import pytest
 
 from typed_elicit.apps import AppView, AppViewError, Preview
+from typed_elicit.errors import PageSetupError
+
+
+@pytest.mark.parametrize("css", [{"accent": "red"}, {"--accent": "red; background: url(x)"}])
+def test_css_that_cannot_be_used_is_refused_by_the_brand_pages_and_views_share(css):
+    with pytest.raises(PageSetupError) as caught:
+        AppView(css=css)
+    assert caught.value.setting == "css"
 
 
 @pytest.mark.parametrize(
     ("setting", "options"),
     [
-        ("css", {"css": {"accent": "red"}}),
-        ("css", {"css": {"--accent": "red; background: url(x)"}}),
         ("logo_url", {"logo_url": "https://cdn.example.com/logo.png"}),
         ("logo_url", {"logo_url": "data:image/png;base64,***"}),
         ("logo_url", {"logo_url": "data:image/png;base64," + base64.b64encode(b"x" * 70_000).decode()}),

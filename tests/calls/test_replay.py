@@ -29,7 +29,7 @@ import typed_elicit._forms.reduce as reducer_module
 import typed_elicit._forms.registry as registry_module
 from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, elicits, install_fallback
-from typed_elicit._forms.wire import json_size
+from typed_elicit._wire.rules import json_size
 from typed_elicit.errors import ElicitArgumentError
 from typed_elicit.stores import InProcessStore, configure
 from typed_elicit.testing import ScriptedUser, accept, send_raw

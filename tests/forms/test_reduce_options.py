@@ -18,13 +18,13 @@ from tests.spec_check import assert_spec_valid
 from typed_elicit import Choices, Titles, form, reduce_schema
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION as LATEST
 from typed_elicit._forms.reduce import schema_problems, shaped
-from typed_elicit._forms.spec import (
+from typed_elicit._forms.validate import validate_answer
+from typed_elicit._wire.spec import (
     MAX_OPTION_LENGTH,
     MAX_OPTIONS,
     MAX_QUESTION_SCHEMA_LENGTH,
     MAX_TEXT_LENGTH,
 )
-from typed_elicit._forms.validate import validate_answer
 from typed_elicit.client import parse_requested_schema
 from typed_elicit.errors import InvalidResponse, OptionsError, SchemaError
 from typed_elicit.testing import invalid_answers, valid_answers

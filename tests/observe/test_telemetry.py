@@ -429,9 +429,26 @@ async def test_a_client_that_starts_a_trace_per_request_still_gets_one_trace_per
     assert sorted(link.context.trace_id for r in resumes for link in r.links) == sorted(client_traces[1:])
 
 
-def test_the_providers_are_read_through_the_apis_public_getters_only() -> None:
+def test_the_providers_are_read_through_the_apis_public_getters_after_the_quick_check() -> None:
     source = inspect.getsource(telemetry)
-    assert "_TRACER_PROVIDER" not in source
-    assert "_METER_PROVIDER" not in source
+    assert "._TRACER_PROVIDER" not in source  # the quick check's private reads are `_core.foreign`'s
     assert "get_tracer_provider()" in source
     assert "get_meter_provider()" in source
+
+
+def test_the_quick_provider_check_steps_aside_when_the_environment_names_a_provider(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert telemetry._load()[2] is not None
+    monkeypatch.setenv("OTEL_PYTHON_METER_PROVIDER", "sdk_meter_provider")
+    assert telemetry._load()[2] is None
+
+
+async def test_without_the_quick_check_a_set_provider_is_still_seen(
+    connect: Connect, otel: otel_kit.Recorded, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trace_api, metrics_api, _ = telemetry._load()
+    monkeypatch.setattr(telemetry, "_api", (trace_api, metrics_api, None))
+    async with connect(wizard_server(), "2025-11-25", ScriptedUser(accept(age=5))) as client:
+        await call(client, "age")
+    assert [s.name for s in otel.questions()] == ["elicit Age"]

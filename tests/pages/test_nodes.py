@@ -6,8 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, SecretStr
 
-from typed_elicit._forms.files import FileLimits, UploadedFile
-from typed_elicit._forms.page_tree import page_tree
+from typed_elicit._forms.page.files import FileLimits, UploadedFile
+from typed_elicit._forms.page.tree import page_tree
 from typed_elicit._views.words import PAGE_WORDS
 from typed_elicit.pages._nodes import NodeView, is_on, rows_shown, tree_views
 

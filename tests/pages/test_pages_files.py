@@ -18,7 +18,7 @@ from tests.conftest import BOUND
 from tests.pages.test_pages import ORIGIN, Client, page_outcome
 from tests.pages.test_pages_elicit import URL_ERAS, no_form
 from typed_elicit import Accepted, ElicitContext, elicits, form
-from typed_elicit._forms.files import MAX_FILE_BYTES
+from typed_elicit._forms.page.files import MAX_FILE_BYTES
 from typed_elicit._forms.reduce import page_reduced
 from typed_elicit.client import UrlRequest, elicitation_handler
 from typed_elicit.pages import FileLimits, UploadedFile, serve_pages

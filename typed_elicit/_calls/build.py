@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from typing import Any, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 import anyio
 from mcp.server.request_state import authenticated_principal
@@ -18,8 +18,7 @@ from pydantic import BaseModel
 from typed_elicit._calls.arguments import check_question, per_model
 from typed_elicit._calls.askers import Asker
 from typed_elicit._calls.call import Call
-from typed_elicit._calls.page_question import PageQuestion
-from typed_elicit._calls.plugs import Preview, apps_for, host_for
+from typed_elicit._calls.plugs import AppPreview, apps_for, host_for
 from typed_elicit._calls.policy import (
     URL_ON_UNSUPPORTED,
     OnUnsupported,
@@ -43,6 +42,9 @@ from typed_elicit._forms.reduce import (
 from typed_elicit._forms.registry import app_view
 from typed_elicit.errors import AppViewError, PagesNotServed, SchemaError
 
+if TYPE_CHECKING:
+    from typed_elicit._calls.page_question import PageQuestion
+
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -65,7 +67,7 @@ def form_question(
     on_unsupported: OnUnsupported | None,
     options: Mapping[str, OptionsArg] | None,
     defaults: Mapping[str, object] | None,
-    app: bool | Preview | None = None,
+    app: bool | AppPreview | None = None,
     asker: str = "ctx.elicit",
 ) -> tuple[FormQuestion[M], Settings]:
     """The form question `asker` (`ctx.elicit`, `ctx.elicit_all`) asks, and its settings.
@@ -101,7 +103,7 @@ def form_question(
         if uri is None and app is not None:  # asked for a view the server does not serve: the one decision
             raise AppViewError.not_served(model.__name__, call.sdk.mcp_server.name)
         if shown and apps is not None and uri is not None and apps.advertised:
-            preview = app if isinstance(app, Preview) else None
+            preview = None if isinstance(app, bool) else app
             question.meta = apps.meta(model, form.schema, preview, question.key)
     return question, settings
 
@@ -166,6 +168,8 @@ def page_question(
         call.pages[key] = host.mint(call.function, f"{call.function}:{request}", settings.timeout)
     text = form_message(model) if message is None else message
     principal = None if call.request is None else authenticated_principal(call.request)
+    from typed_elicit._calls.page_question import PageQuestion  # loaded with the first page question
+
     return PageQuestion(key, text, model, form, call.pages[key], host, principal), settings
 
 

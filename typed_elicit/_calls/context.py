@@ -26,7 +26,7 @@ from typed_elicit._calls.arguments import (
 from typed_elicit._calls.askers import Asker, choose
 from typed_elicit._calls.build import AskAll, ask_all, form_question, page_question, url_question
 from typed_elicit._calls.call import Call
-from typed_elicit._calls.plugs import Preview, Resume
+from typed_elicit._calls.plugs import AppPreview, Resume
 from typed_elicit._calls.policy import (
     DEFAULT_POLICY,
     OnUnsupported,
@@ -109,7 +109,7 @@ class ElicitContext:
         on_unsupported: OnUnsupported | None = None,
         options: Mapping[str, OptionsArg] | None = None,
         defaults: Mapping[str, object] | None = None,
-        app: bool | Preview | None = None,
+        app: bool | AppPreview | None = None,
     ) -> ElicitResult[M]:
         """Ask the user to fill in `model` and return their typed answer, on every protocol era.
 
@@ -125,7 +125,7 @@ class ElicitContext:
             on_unsupported: What to do if the client cannot be asked (`OnUnsupported`).
             options: Per `Choices()` field, the options offered: values, or value to title.
             defaults: Per field, the value the form is pre-filled with (and a left-out field gets).
-            app: Its app view: None per `@form`, False off, True/`Preview` on (`AppViewError` if not served).
+            app: None per `@form`, False off, True or an `apps.Preview` on (`AppViewError` if not served).
 
         Returns:
             `Accepted(data)`, `Declined()` or `Cancelled()`.

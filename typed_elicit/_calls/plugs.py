@@ -2,7 +2,7 @@
 
 A call never imports them. Each registers, per server, the object a call reaches it
 through: the pages register a `PageHost` (`serve`), the fallback a `ModelRoute`
-(`route`), the app views an `AppHost` (`show`). A call finds them with `host_for`,
+(`route`), the app views an `AppHost` (`show`) and take an `AppPreview`. A call finds them with `host_for`,
 `route_for` and `apps_for`; a server that has none gets `PagesNotServed` or
 `FallbackNotInstalled` when a question needs one (a question without an app view is a plain form).
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import contextvars
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, NoReturn, Protocol
+from typing import Any, Literal, NoReturn, Protocol
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ElicitResult as WireResult
@@ -23,7 +23,6 @@ from pydantic import BaseModel
 
 from typed_elicit._calls.state import PageRecord, ReplayState
 from typed_elicit._forms.record import Reduced
-from typed_elicit.errors import AppViewError
 
 PageAction = Literal["accept", "decline", "cancel"]
 
@@ -120,67 +119,12 @@ class ModelRoute(Protocol):
         ...
 
 
-MAX_PREVIEW_TEXT: Final = 2000
-"""Longest preview text (characters)."""
-MAX_PREVIEW_ROWS: Final = 50
-"""Most rows a preview table shows."""
-MAX_PREVIEW_COLUMNS: Final = 8
-"""Most columns a preview table has."""
-MAX_PREVIEW_CELL: Final = 200
-"""Longest preview cell (characters, once shown as text)."""
-
-Cell = str | int | float | bool | None
-
-
-@dataclass(frozen=True)
-class Preview:
-    """What answering will do, shown above the form by the question's app view (one call's data).
-
-    Text, a small table, or both; it travels in the request's `_meta` (never in the
-    schema), so a client without app views sees the plain form only. Checked when made.
-
-    Attributes:
-        text: A paragraph of plain text (no markup is read: it is shown as text).
-        columns: The table's column titles (at most 8).
-        rows: The table's rows, each as many cells as there are columns (at most 50 rows).
-
-    Raises:
-        AppViewError: If it is empty, too large, or a row does not fit the columns.
-    """
-
-    text: str | None = None
-    columns: Sequence[str] = ()
-    rows: Sequence[Sequence[Cell]] = ()
-
-    def __post_init__(self) -> None:
-        """Check the sizes (a preview is the server's, but the host shows it whole)."""
-        problem = None
-        if self.text is None and not self.columns:
-            problem = "it has neither text nor columns"
-        elif self.text is not None and len(self.text) > MAX_PREVIEW_TEXT:
-            problem = f"its text has {len(self.text)} characters, over {MAX_PREVIEW_TEXT}"
-        elif len(self.columns) > MAX_PREVIEW_COLUMNS or len(self.rows) > MAX_PREVIEW_ROWS:
-            problem = f"a table has at most {MAX_PREVIEW_COLUMNS} columns and {MAX_PREVIEW_ROWS} rows"
-        elif self.rows and not self.columns:
-            problem = "it has rows but no columns"
-        elif any(len(row) != len(self.columns) for row in self.rows):
-            problem = f"every row needs {len(self.columns)} cells, one per column"
-        elif any(len(str(c)) > MAX_PREVIEW_CELL for c in [*self.columns, *(c for r in self.rows for c in r)]):
-            problem = f"a cell or column title is over {MAX_PREVIEW_CELL} characters"
-        if problem is not None:
-            raise AppViewError(
-                "preview", f"this Preview cannot be shown: {problem}; make it smaller or fix it"
-            )
+class AppPreview(Protocol):
+    """What answering will do, shown by a question's app view: `typed_elicit.apps.Preview`."""
 
     def wire(self) -> dict[str, Any]:
-        """The preview as it travels in `_meta` (JSON)."""
-        shown: dict[str, Any] = {}
-        if self.text is not None:
-            shown["text"] = self.text
-        if self.columns:
-            shown["columns"] = [str(c) for c in self.columns]
-            shown["rows"] = [["" if c is None else str(c) for c in row] for row in self.rows]
-        return shown
+        """The preview as it travels in the request's `_meta` (JSON)."""
+        ...
 
 
 class AppHost(Protocol):
@@ -196,7 +140,7 @@ class AppHost(Protocol):
         ...
 
     def meta(
-        self, model: type[BaseModel], schema: Mapping[str, Any], preview: Preview | None, key: str
+        self, model: type[BaseModel], schema: Mapping[str, Any], preview: AppPreview | None, key: str
     ) -> dict[str, Any]:
         """The request `_meta` showing question `key` as `model`'s app view (which `uri` found served)."""
         ...

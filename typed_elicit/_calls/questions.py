@@ -29,9 +29,9 @@ from typed_elicit._calls.state import URL_QUESTION, PageRecord, QuestionId, mode
 from typed_elicit._core.digests import url_digest
 from typed_elicit._core.results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from typed_elicit._forms.reduce import Reduced
-from typed_elicit._forms.spec import check_wire_value, too_many_keys
 from typed_elicit._forms.validate import validate_answer
-from typed_elicit._forms.wire import json_size
+from typed_elicit._wire.rules import json_size
+from typed_elicit._wire.spec import check_wire_value, too_many_keys
 from typed_elicit.errors import ElicitationUnsupported, InvalidResponse
 
 Mode: TypeAlias = Literal["form", "url"]

@@ -25,6 +25,7 @@ from typed_elicit._calls.call import Call
 from typed_elicit._calls.questions import Question
 from typed_elicit._core.eras import has_url_mode, uses_input_required
 from typed_elicit._core.results import ElicitResult, UrlResult
+from typed_elicit._wire.draft import APP_MIME_TYPE, CLIENT_CAPABILITIES_KEY, ELICITATION_SETTING, UI_EXTENSION
 from typed_elicit.errors import ElicitationUnsupported
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
@@ -36,13 +37,6 @@ model (the fallback's resumed call), or not at all (no elicitation era)."""
 _NOT_THROUGH_THE_MODEL: Final = (
     "URL-mode questions never fall back to the model, and the fallback cannot reach the client"
 )
-
-UI_EXTENSION = "io.modelcontextprotocol/ui"
-"""The MCP Apps extension identifier (follows SEP-3118 @ 2f3669e5, ext-apps PR 733)."""
-APP_MIME_TYPE = "text/html;profile=mcp-app"
-"""The MCP Apps HTML MIME type a client must list in its ui `mimeTypes`."""
-CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
-"""Where a 2026-07-28 request carries its client capabilities (request-scoped)."""
 
 
 def reach(call: Call, question: Question[Any], travel: Travel) -> str | None:
@@ -125,7 +119,7 @@ def capability_error(call: Call, error: ElicitationUnsupported) -> Exception | N
 def shows_apps(call: Call) -> bool:
     """Whether this call's client can be shown a form question as an app (`_meta.ui.resourceUri`).
 
-    SEP-3118 (pinned in `typed_elicit.apps._draft`): the effective client capabilities hold
+    SEP-3118 (pinned in `typed_elicit._wire.draft`): the effective client capabilities hold
     core form elicitation, the MCP Apps extension with `text/html;profile=mcp-app` in its
     `mimeTypes`, and an `elicitation` member in it. On 2026-07-28 they are the request's own
     (`_meta["io.modelcontextprotocol/clientCapabilities"]`); before, the session's
@@ -149,7 +143,7 @@ def shows_apps(call: Call) -> bool:
         declared = capabilities.elicitation
         form = declared.form is not None or declared.url is None
     ui = _mapping(extensions.get(UI_EXTENSION)) if extensions is not None else None
-    if not form or ui is None or _mapping(ui.get("elicitation")) is None:
+    if not form or ui is None or _mapping(ui.get(ELICITATION_SETTING)) is None:
         return False
     mime_types = ui.get("mimeTypes")
     return isinstance(mime_types, list) and APP_MIME_TYPE in mime_types

@@ -21,7 +21,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from typed_elicit._core.text import clean, in_words
 from typed_elicit._core.versions import ProtocolVersion
-from typed_elicit._forms.describe import describe
+from typed_elicit._wire.describe import describe
 from typed_elicit.client._handler import (
     FieldSpec,
     FormRequest,

@@ -6,7 +6,10 @@ functions registered on it (its managers), its low-level server's extension sett
 extensions it was built with, and how it applies one. Each is read here and nowhere else,
 and `tests/core/test_foreign.py` names every one: when an SDK release moves one, that test
 fails saying which, and the function here raises `ForeignChange` naming it instead of
-guessing. OpenTelemetry needs none: its public `get_*_provider()` is used.
+guessing. OpenTelemetry's public `get_*_provider()` answers whether a provider is set, but
+while none is, each call looks the environment up and catches a `KeyError` (measured: about
+17,000 instructions a call, 0.5 % of a push round trip): `otel_unset` reads the API's two
+module globals first, and falls back to the public getters when they move.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ PRIVATE: Final = (
     ("mcp.server.mcpserver.MCPServer", "_lowlevel_server"),
     ("mcp.server.mcpserver.MCPServer", "_extensions"),
     ("mcp.server.mcpserver.MCPServer", "_apply_extension"),
+    ("opentelemetry.trace", "_TRACER_PROVIDER"),
+    ("opentelemetry.metrics._internal", "_METER_PROVIDER"),
 )
 """Every other library's private attribute typed_elicit reads: (owner, attribute)."""
 
@@ -102,6 +107,22 @@ def extensions(server: MCPServer) -> tuple[object, ...]:
         ForeignChange: If they moved.
     """
     return tuple(_read(server, "MCPServer", "_extensions") or ())
+
+
+def otel_unset(trace: Any, meters: Any) -> bool:
+    """Whether OpenTelemetry has no global tracer nor meter provider set: two attribute reads.
+
+    False when one is set, or when the API's globals moved (the caller then asks the public
+    getters). A provider the environment names is loaded by the API on first use, so a caller
+    asks this only where the environment names none.
+
+    Args:
+        trace: The `opentelemetry.trace` module.
+        meters: The `opentelemetry.metrics._internal` module.
+    """
+    tracers = getattr(trace, "_TRACER_PROVIDER", trace)  # a module: never None, so "not unset"
+    meter = getattr(meters, "_METER_PROVIDER", meters)
+    return tracers is None and meter is None
 
 
 def apply_extension(server: MCPServer, extension: object) -> None:

@@ -40,7 +40,7 @@ from typed_elicit._core.eras import has_primitive_defaults
 from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.fieldinfo import FieldProblem, strip_annotated, strip_none
 from typed_elicit._forms.options import holder, not_an_option, options_in
-from typed_elicit._forms.wire import check_date, check_datetime, check_text, check_uri
+from typed_elicit._wire.rules import check_date, check_datetime, check_text, check_uri
 
 
 def wire_default(default: object, prop: Mapping[str, Any]) -> Any:

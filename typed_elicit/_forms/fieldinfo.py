@@ -15,7 +15,7 @@ from typing import Annotated, Any, Union, cast, get_args, get_origin
 import annotated_types as at
 from pydantic.fields import FieldInfo
 
-from typed_elicit._forms.wire import check_text
+from typed_elicit._wire.rules import check_text
 
 
 class FieldProblem(Exception):

@@ -42,7 +42,7 @@ from typed_elicit._forms.options import (
     options_in,
     options_property,
 )
-from typed_elicit._forms.spec import (
+from typed_elicit._wire.spec import (
     MAX_TEXT_LENGTH,
 )
 

@@ -20,11 +20,11 @@ from typed_elicit._forms.defaults import check_answerable, check_default, field_
 from typed_elicit._forms.fieldinfo import FieldProblem
 from typed_elicit._forms.fields import reduce_field
 from typed_elicit._forms.names import URL_MODE_FIX, page_form_fix, wire_name
-from typed_elicit._forms.spec import (
+from typed_elicit._wire.rules import json_size
+from typed_elicit._wire.spec import (
     MAX_FIELDS,
     MAX_QUESTION_SCHEMA_LENGTH,
 )
-from typed_elicit._forms.wire import json_size
 from typed_elicit.errors import SchemaError
 
 
@@ -138,7 +138,7 @@ def leaf_property(
 
     Every rule of one field: its wire name, its annotation and constraints (`reduce_field`), and
     its default and answerability judged by the field's own validation. A page form's groups
-    (`typed_elicit._forms.page_tree`) reduce their leaves with it too.
+    (`typed_elicit._forms.page.tree`) reduce their leaves with it too.
 
     Raises:
         FieldProblem: Saying why the field cannot be elicited, with the fix.

@@ -16,7 +16,7 @@ from pydantic import BaseModel, SecretBytes, SecretStr
 from pydantic.fields import FieldInfo
 
 from typed_elicit._forms.fieldinfo import FieldProblem, strip_annotated
-from typed_elicit._forms.spec import (
+from typed_elicit._wire.spec import (
     MAX_NAME_LENGTH,
 )
 

@@ -19,7 +19,7 @@ from typing import Any, Literal, cast, get_args, get_origin
 import annotated_types as at
 
 from typed_elicit._forms.fieldinfo import FieldProblem, ordered, strip_annotated, type_name, valid_text
-from typed_elicit._forms.spec import (
+from typed_elicit._wire.spec import (
     MAX_OPTION_LENGTH,
     MAX_OPTIONS,
     MAX_QUESTION_SCHEMA_LENGTH,

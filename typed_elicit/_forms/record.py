@@ -13,7 +13,7 @@ import types
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_types import ElicitRequestFormParams
 
@@ -21,11 +21,11 @@ from typed_elicit._core.digests import schema_digest
 from typed_elicit._core.eras import has_primitive_defaults
 from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.fieldinfo import ordered
-from typed_elicit._forms.page_tree import PageTree
-from typed_elicit._forms.parse import parse_requested_schema
-from typed_elicit._forms.spec import (
-    FormSpec,
-)
+from typed_elicit._wire.parse import parse_requested_schema
+from typed_elicit._wire.spec import FormSpec
+
+if TYPE_CHECKING:
+    from typed_elicit._forms.page.tree import PageTree
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -53,7 +53,7 @@ class Reduced:
     """A form with this one's fields, kinds and formats, shared by every question about the model
     (a shaped record's own `form` costs a pydantic model per question); None: use `form`."""
     tree: PageTree | None = None
-    """A page form with groups (`typed_elicit._forms.page_tree`): its tree, which answers are checked
+    """A page form with groups (`typed_elicit._forms.page.tree`): its tree, which answers are checked
     against; `schema` and `form` then hold the page's own leaves only. None for a flat form."""
 
     @cached_property

@@ -37,7 +37,6 @@ from typed_elicit._core.versions import (
 from typed_elicit._forms.layout import render
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.options import Choices, Titles
-from typed_elicit._forms.parse import parse_requested_schema
 from typed_elicit._forms.record import JSON_SCHEMA_DIALECT, Reduced
 from typed_elicit._forms.registry import (
     blueprint,
@@ -53,7 +52,8 @@ from typed_elicit._forms.registry import (
     tree_of,
 )
 from typed_elicit._forms.shaping import NO_OPTIONS, OptionsArg, options_error, shaped
-from typed_elicit._forms.spec import (
+from typed_elicit._wire.parse import parse_requested_schema
+from typed_elicit._wire.spec import (
     FormSpec,
 )
 from typed_elicit.errors import OptionsError, SchemaError

@@ -14,14 +14,17 @@ Also here, because it reads the declaration: the message rule (`form_message`).
 from __future__ import annotations
 
 import weakref
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
 from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.layout import Layout, lay_out, require_model
-from typed_elicit._forms.page_tree import PageTree, page_tree
 from typed_elicit._forms.record import Reduced
-from typed_elicit._forms.spec import FormSpec
+from typed_elicit._wire.spec import FormSpec
+
+if TYPE_CHECKING:
+    from typed_elicit._forms.page.tree import PageTree
 
 
 class Blueprint:
@@ -139,6 +142,8 @@ def tree_of(model: type[BaseModel]) -> PageTree:
     """
     record = blueprint(model)
     if record.page_tree is None:
+        from typed_elicit._forms.page.tree import page_tree  # page-form rules load with the first page form
+
         record.page_tree = page_tree(model)
     return record.page_tree
 

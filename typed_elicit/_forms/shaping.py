@@ -24,16 +24,14 @@ from typed_elicit._forms.defaults import call_default, check_default_size
 from typed_elicit._forms.fieldinfo import FieldProblem, ordered
 from typed_elicit._forms.layout import Layout, newest_schema, render
 from typed_elicit._forms.options import has_options, offered_values, with_options
-from typed_elicit._forms.page_shape import node_problem, shape_tree
-from typed_elicit._forms.page_tree import MAX_PAGE_INPUTS
-from typed_elicit._forms.parse import parse_requested_schema
 from typed_elicit._forms.record import Reduced
 from typed_elicit._forms.registry import blueprint, layout, page_layout, tree_of
-from typed_elicit._forms.spec import (
+from typed_elicit._wire.parse import parse_requested_schema
+from typed_elicit._wire.rules import json_size
+from typed_elicit._wire.spec import (
     MAX_QUESTION_SCHEMA_LENGTH,
     FormSpec,
 )
-from typed_elicit._forms.wire import json_size
 from typed_elicit.errors import OptionsError
 
 OptionsArg: TypeAlias = Sequence[str] | Mapping[str, str]
@@ -82,7 +80,7 @@ def shaped(
         page: Shape a page question (`ctx.elicit_page`): the page layout (secret fields
             allowed), the newest revision's shape whatever `protocol_version`, and
             `MAX_PAGE_SHAPE_LENGTH` as the limit. A page form with groups is shaped in its
-            own fields (`typed_elicit._forms.page_shape`): the record's `tree` is shaped.
+            own fields (`typed_elicit._forms.page.shape`): the record's `tree` is shaped.
 
     Returns:
         The per-question record.
@@ -99,6 +97,9 @@ def shaped(
             f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
         )
     tree = tree_of(model) if page else None
+    if tree is not None:  # page-form rules load with the first page form
+        from typed_elicit._forms.page.shape import node_problem, shape_tree
+        from typed_elicit._forms.page.tree import MAX_PAGE_INPUTS
     if page:
         protocol_version, base, limit = LATEST_PROTOCOL_VERSION, page_layout(model), MAX_PAGE_SHAPE_LENGTH
     else:

@@ -10,8 +10,8 @@ The rules, applied in this order:
    problem counting them (none is read: the work stays bounded by the form).
 3. A `null` value counts as left out (the wire schema has no null).
 4. Each value must have the wire type of its field's kind in the `FormSpec` parsed
-   from the schema, the form model the client half builds too (`typed_elicit._forms.spec`),
-   checked by the rules both ends share (`typed_elicit._forms.wire`), so both ends agree:
+   from the schema, the form model the client half builds too (`typed_elicit._wire.spec`),
+   checked by the rules both ends share (`typed_elicit._wire.rules`), so both ends agree:
 
    - A `boolean` field takes only `true`/`false` (never `1`, `"true"` or `"yes"`).
    - A number field (`number` or `integer`) takes a number, never a boolean (`True`
@@ -59,9 +59,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from typed_elicit._forms.page_check import validate_tree
 from typed_elicit._forms.reduce import Reduced, form_of
-from typed_elicit._forms.spec import FormSpec, check_content, field_path, not_offered
+from typed_elicit._wire.spec import FormSpec, check_content, field_path, not_offered
 from typed_elicit.errors import InvalidResponse
 
 M = TypeVar("M", bound=BaseModel)
@@ -70,7 +69,7 @@ M = TypeVar("M", bound=BaseModel)
 def validate_content(model: type[M], schema: Mapping[str, Any], content: Mapping[str, Any] | None) -> M:
     """Validate accepted `content` against the form `schema` describes, then against `model`.
 
-    The form is the `FormSpec` both ends share (`typed_elicit._forms.spec`), the reducer's
+    The form is the `FormSpec` both ends share (`typed_elicit._wire.spec`), the reducer's
     record for `model` and `schema` (`typed_elicit._forms.reduce.form_of`): rules 1 to 4 of
     this module's docstring are its `check_content`, rule 6 is the model.
 
@@ -114,7 +113,9 @@ def validate_answer(
         InvalidResponse: If the content breaks any rule in this module's docstring, or
             a `Choices()` field holds an option the question did not offer.
     """
-    if record.tree is not None:  # a page form with groups: checked with its tree
+    if record.tree is not None:  # a page form: checked with its tree (its rules loaded with it)
+        from typed_elicit._forms.page.check import validate_tree
+
         return validate_tree(model, record.tree, content, content if keep else None)
     form = record.kinds or record.form
     filled = content

@@ -33,11 +33,13 @@ one trace. A later round already in that trace opens none.
 
 from __future__ import annotations
 
+import os
 import time
 from contextvars import ContextVar, Token
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
+from typed_elicit._core.foreign import otel_unset
 from typed_elicit._core.results import Accepted, Consented, Declined
 from typed_elicit._core.suspension import Suspension
 from typed_elicit.errors import ElicitationTimeout
@@ -226,17 +228,23 @@ class _Otel:
 
 
 _api: Any = None
-"""`(opentelemetry.trace, opentelemetry.metrics)` once imported; False if not importable."""
+"""`(opentelemetry.trace, opentelemetry.metrics, quick)` once imported; False if not importable.
+
+`quick` is the module holding the API's global meter provider when `foreign.otel_unset` may answer
+first (the environment names no provider), else None.
+"""
 _built: _Otel | None = None
 
 
 def _load() -> Any:
     """Import the API once: `_api`'s value."""
     try:
+        import opentelemetry.metrics._internal as meter_globals
         from opentelemetry import metrics, trace
     except ImportError:  # pragma: no cover - the mcp SDK depends on the API
         return False
-    return (trace, metrics)
+    named = any(name in os.environ for name in ("OTEL_PYTHON_TRACER_PROVIDER", "OTEL_PYTHON_METER_PROVIDER"))
+    return (trace, metrics, None if named else meter_globals)
 
 
 def _providers() -> tuple[object, object] | None:
@@ -247,7 +255,9 @@ def _providers() -> tuple[object, object] | None:
         api = _api = _load()
     if api is False:  # pragma: no cover - see _load
         return None
-    trace, metrics = api
+    trace, metrics, quick = api
+    if quick is not None and otel_unset(trace, quick):
+        return None
     tracers = trace.get_tracer_provider()
     meters = metrics.get_meter_provider()
     if _unset(tracers) and _unset(meters):
@@ -280,7 +290,7 @@ def _otel() -> _Otel | None:
         ours = version("typed-elicit")
     except PackageNotFoundError:  # pragma: no cover - running from a checkout without install
         ours = None
-    trace, metrics = _api
+    trace, metrics, _ = _api
     meter = metrics.get_meter(SCOPE, ours)
     _built = built = _Otel(
         trace.get_tracer(SCOPE, ours),
@@ -300,8 +310,13 @@ def _otel() -> _Otel | None:
 def enabled() -> bool:
     """Whether questions are being recorded (an OpenTelemetry provider is set).
 
-    Called once per call, through the API's public getters.
+    Called once per call: while no provider is set it reads two module globals (`foreign.otel_unset`).
     """
+    api = _api
+    if api:
+        trace, _, quick = api
+        if quick is not None and otel_unset(trace, quick):
+            return False
     return _otel() is not None
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from typed_elicit._core.text import strip_bidi
-from typed_elicit._forms.spec import FieldSpec, FormSpec
 from typed_elicit._views.words import said, shown
+from typed_elicit._wire.spec import FieldSpec, FormSpec
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
 """The shared templates (`fields.html`), for a Jinja2 loader."""

@@ -1,7 +1,7 @@
 """App views: a form question shown by the server's own MCP App where the host can, a plain form elsewhere.
 
 DRAFT. This follows SEP-3118 ("App-Rendered Elicitations for MCP Apps") and its normative MCP
-Apps draft, ext-apps PR 733, neither of them settled; `typed_elicit.apps._draft` holds every
+Apps draft, ext-apps PR 733, neither of them settled; `typed_elicit._wire.draft` holds every
 name taken from them and the pinned commit. What may change is listed in the how-to
 (docs/howto/app_views.md).
 
@@ -15,9 +15,8 @@ Needs Jinja2 (the `apps` extra). Secrets stay page-only: a model with a secret f
 have an app view (`SchemaError`).
 """
 
-from typed_elicit._calls.plugs import Preview
 from typed_elicit.apps._serve import serve_apps
-from typed_elicit.apps._view import AppView
+from typed_elicit.apps._view import AppView, Preview
 from typed_elicit.errors import AppViewError
 
 __all__ = ["AppView", "AppViewError", "Preview", "serve_apps"]

@@ -21,11 +21,11 @@ from pydantic import BaseModel
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
 from typed_elicit._forms.reduce import form_message, reduced, shaped
 from typed_elicit._forms.registry import layout
-from typed_elicit._forms.spec import FormSpec
 from typed_elicit._views.fields import TEMPLATES as FIELD_TEMPLATES
 from typed_elicit._views.fields import field_views
 from typed_elicit._views.words import PAGE_WORDS
-from typed_elicit.apps import _draft
+from typed_elicit._wire import draft as _draft
+from typed_elicit._wire.spec import FormSpec
 from typed_elicit.apps._view import AppView
 from typed_elicit.errors import OptionsError
 
@@ -101,7 +101,7 @@ def render(model: type[BaseModel], view: AppView, version: str) -> str:
     """
     if view.html is not None:
         return view.html
-    css = "".join(f"\n:root {{ {name}: {value}; }}" for name, value in view.css.items())
+    css = "".join(f"\n:root {{ {name}: {value}; }}" for name, value in view.brand.css.items())
     style = _static("view.css") + css
     script = _static("view.js")
     words = {key: PAGE_WORDS[key] for key in _WORDS}
@@ -116,7 +116,7 @@ def render(model: type[BaseModel], view: AppView, version: str) -> str:
     title = view.title or (None if declared is None else str(declared))  # None: no header, the message heads
     fields = field_views(view_form(model), frozenset(), values={}, errors={}, words=PAGE_WORDS)
     context: dict[str, Any] = {
-        "brand": {"title": title, "logo_url": view.logo_url},
+        "brand": {"title": title, "logo_url": view.brand.logo_url},
         "message": form_message(model),
         "fields": fields,
         "style": Markup(style),  # our own text (CSS variables checked by AppView): hashed as is

@@ -19,11 +19,11 @@ from mcp.server.apps import EXTENSION_ID, Apps
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 
-from typed_elicit._calls.plugs import Preview, apps_for, show
+from typed_elicit._calls.plugs import AppPreview, apps_for, show
 from typed_elicit._core.foreign import apply_extension, extension_settings, extensions
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.registry import app_view, declared_forms
-from typed_elicit.apps import _draft
+from typed_elicit._wire import draft as _draft
 from typed_elicit.apps._render import RESOURCE_CSP, render
 from typed_elicit.apps._view import AppView
 from typed_elicit.errors import AppViewError, SchemaError
@@ -128,7 +128,7 @@ class _Views:
         return self._uris.get(model)
 
     def meta(
-        self, model: type[BaseModel], schema: Mapping[str, Any], preview: Preview | None, key: str
+        self, model: type[BaseModel], schema: Mapping[str, Any], preview: AppPreview | None, key: str
     ) -> dict[str, Any]:
         meta: dict[str, Any] = {_draft.UI_META: {_draft.RESOURCE_URI: self._uris[model]}}
         data: dict[str, Any] = {}

@@ -16,20 +16,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Final, TypeAlias, cast
+from typing import Any, TypeAlias, cast
 
 import mcp_types as types
 from mcp.client import ClientRequestContext
 from mcp.client.extension import ClientExtension, advertise
-from mcp.server.apps import APP_MIME_TYPE, EXTENSION_ID
 
-from typed_elicit._forms.spec import FormSpec
+from typed_elicit._wire.draft import APP_MIME_TYPE, CLIENT_UI_SETTINGS, ELICITATION_SETTING, UI_EXTENSION
+from typed_elicit._wire.spec import FormSpec
 from typed_elicit.errors import AppCannotRender, InvalidResponse
 
 logger = logging.getLogger("typed_elicit.client")
-
-ELICITATION: Final = "elicitation"
-"""The MCP Apps setting SEP-3118 adds on both sides (follows ext-apps PR 733 @ the pin)."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +61,7 @@ def app_capability() -> ClientExtension:
     Returns:
         The extension to add to the client.
     """
-    return advertise(EXTENSION_ID, {"mimeTypes": [APP_MIME_TYPE], ELICITATION: {}})
+    return advertise(UI_EXTENSION, CLIENT_UI_SETTINGS)
 
 
 def app_uri(params: types.ElicitRequestFormParams) -> str | None:
@@ -79,8 +76,8 @@ def app_uri(params: types.ElicitRequestFormParams) -> str | None:
 def _server_offers(context: ClientRequestContext) -> bool:
     capabilities = context.session.server_capabilities
     extensions = capabilities.extensions if capabilities is not None else None
-    settings = extensions.get(EXTENSION_ID) if extensions else None
-    return isinstance(settings, dict) and isinstance(settings.get(ELICITATION), dict)
+    settings = extensions.get(UI_EXTENSION) if extensions else None
+    return isinstance(settings, dict) and isinstance(settings.get(ELICITATION_SETTING), dict)
 
 
 async def read_app(context: ClientRequestContext, uri: str) -> tuple[str, dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Any, Literal
 import mcp_types as types
 from mcp.client import ClientRequestContext
 
-from typed_elicit._forms.describe import example_value
+from typed_elicit._wire.describe import example_value
 from typed_elicit.client._handler import (
     ContentValue,
     FieldSpec,
@@ -136,7 +136,7 @@ class Responder:
 
 
 def plausible_value(spec: FieldSpec) -> ContentValue:
-    """A value that fits `spec`, for demos (`typed_elicit._forms.spec.example_value`).
+    """A value that fits `spec`, for demos (`typed_elicit._wire.spec.example_value`).
 
     Args:
         spec: The field.

@@ -18,7 +18,7 @@ from prompt_toolkit.styles import Style
 
 from typed_elicit._core.results import Accepted, Cancelled, Declined
 from typed_elicit._core.text import clean, in_words
-from typed_elicit._forms.describe import describe
+from typed_elicit._wire.describe import describe
 from typed_elicit.client._handler import (
     FieldSpec,
     FormRequest,

@@ -9,7 +9,7 @@ TypedElicitError
 │   │   └── ElicitArgumentError a call got an argument it cannot use (ValueError, TypeError)
 │   ├── FallbackNotInstalled    on_unsupported="fallback" without install_fallback(server)
 │   ├── PagesNotServed          ctx.elicit_page without serve_pages(server)
-│   ├── PageSetupError          a serve_pages or PageBrand setting that cannot be used
+│   ├── PageSetupError          a serve_pages or Brand (a page's look) setting that cannot be used
 │   ├── AppViewError            an app view that cannot be served or asked for as given
 │   ├── StoreUrlError           a store URL that names no Redis
 │   ├── RequestedSchemaError    (a client) a server's schema is no elicitation schema

@@ -374,7 +374,7 @@ class PagesNotServed(DeclarationError, RuntimeError):
 
 
 class PageSetupError(DeclarationError, ValueError):
-    """A page setting (of `serve_pages` or `PageBrand`) cannot be used as given.
+    """A page setting (of `serve_pages`, or a `Brand`: how a page or an app view looks) cannot be used.
 
     Raised when the setting is made, never while a page is served. The message says what is
     wrong and the fix; a refused logo URL or words override is not quoted back.
@@ -396,10 +396,10 @@ class PageSetupError(DeclarationError, ValueError):
 
     @classmethod
     def logo_url(cls, why: str) -> PageSetupError:
-        """A `PageBrand(logo_url=...)` that is neither a plain https URL nor a base64 image data URL."""
+        """A `Brand(logo_url=...)` that is neither a plain https URL nor a base64 image data URL."""
         return cls(
             "logo_url",
-            f"PageBrand logo_url cannot be used: {why}. Its host goes into the page's "
+            f"Brand logo_url cannot be used: {why}. Its host goes into the page's "
             "Content-Security-Policy, so it must be an https URL with a plain host name or IP address "
             'and an optional port, e.g. "https://cdn.example.com/logo.svg" (percent-encode any other '
             'character of its path), or a base64 image data URL, e.g. "data:image/png;base64,iVBORw0KGgo="',

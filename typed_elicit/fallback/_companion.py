@@ -39,8 +39,8 @@ from typed_elicit._calls.signals import FallbackRequired
 from typed_elicit._calls.state import ReplayState
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.foreign import request_state_security
-from typed_elicit._forms.describe import describe
-from typed_elicit._forms.parse import parse_requested_schema
+from typed_elicit._wire.describe import describe
+from typed_elicit._wire.parse import parse_requested_schema
 from typed_elicit.errors import ElicitUsageError, InvalidFallbackToken, TypedElicitError
 from typed_elicit.stores._config import store_for
 from typed_elicit.stores._protocol import Store

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from typed_elicit._calls.sealer import Sealer
-from typed_elicit.pages._brand import PageBrand
+from typed_elicit._views.brand import Brand
 
 Identify = Callable[[Any], Awaitable[str | None]]
 """`async (starlette Request) -> principal | None`: who the browser's user is (see `serve_pages`)."""
@@ -41,7 +41,7 @@ class PageConfig:
     prefix: str
     origin: str
     secure: bool
-    brand: PageBrand
+    brand: Brand
     identify: Identify | None
     env: Any  # jinja2.Environment
     template: str

@@ -22,7 +22,7 @@ from typing import Any, Final
 from mcp.server.mcpserver import MCPServer
 
 from typed_elicit._calls.sealer import Sealer
-from typed_elicit._forms.files import UploadedFile
+from typed_elicit._forms.page.files import UploadedFile
 from typed_elicit.pages._places import Place
 from typed_elicit.pages._tickets import seal
 from typed_elicit.stores._config import store_for

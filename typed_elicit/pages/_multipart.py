@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from typed_elicit._forms.files import UploadedFile, file_name, file_problem
-from typed_elicit._forms.page_check import node_at
-from typed_elicit._forms.page_tree import FileField, Node, PageTree
+from typed_elicit._forms.page.check import node_at
+from typed_elicit._forms.page.files import UploadedFile, file_name, file_problem
+from typed_elicit._forms.page.tree import FileField, Node, PageTree
 from typed_elicit._views.words import said
 from typed_elicit.pages._problems import file_size_words
 from typed_elicit.pages._tree import MAX_NAME_LENGTH, MAX_SUBMIT_FIELDS

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from typed_elicit._core.text import strip_bidi
-from typed_elicit._forms.page_tree import Group, Leaf, Node, PageTree, Pairs, Rows
-from typed_elicit._forms.spec import FieldSpec
+from typed_elicit._forms.page.tree import Group, Leaf, Node, PageTree, Pairs, Rows
 from typed_elicit._views.fields import CHECKED, FieldView, field_view, sentences
 from typed_elicit._views.words import said
+from typed_elicit._wire.spec import FieldSpec
 from typed_elicit.pages._problems import file_size_words
 
 ROWS_SUFFIX: Final = "_n"

@@ -11,7 +11,7 @@ import base64
 from collections.abc import Mapping
 from typing import Any, cast
 
-from typed_elicit._forms.files import UploadedFile
+from typed_elicit._forms.page.files import UploadedFile
 
 Place = list[str | int]
 """Where a file is in an answer's content: keys and list indexes, from the top."""

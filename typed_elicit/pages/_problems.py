@@ -17,10 +17,10 @@ from pydantic_core import ErrorDetails
 from pydantic_core.core_schema import ErrorType
 
 from typed_elicit._core.text import escaped, strip_bidi
-from typed_elicit._forms.page_check import check_tree, node_at
-from typed_elicit._forms.page_tree import Choice, Leaf, Node, PageTree, Pairs
-from typed_elicit._forms.spec import FieldSpec
+from typed_elicit._forms.page.check import check_tree, node_at
+from typed_elicit._forms.page.tree import Choice, Leaf, Node, PageTree, Pairs
 from typed_elicit._views.words import said, shown
+from typed_elicit._wire.spec import FieldSpec
 
 MAX_OWN_MESSAGE: Final = 200
 """The longest a model validator's own message is shown on a page, in characters."""

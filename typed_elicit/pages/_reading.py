@@ -12,10 +12,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from typed_elicit._forms.spec import FieldSpec
-from typed_elicit._forms.wire import check_date, check_datetime, check_email, check_uri
 from typed_elicit._views.fields import CHECKED, UNCHECKED
 from typed_elicit._views.words import said
+from typed_elicit._wire.rules import check_date, check_datetime, check_email, check_uri
+from typed_elicit._wire.spec import FieldSpec
 
 _FORMATS: Final[Mapping[str, tuple[Callable[[str], str], str]]] = {
     "email": (check_email, "email"),

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from typed_elicit._core.text import strip_bidi
-from typed_elicit._forms.page_tree import PageTree
+from typed_elicit._forms.page.tree import PageTree
 from typed_elicit.pages._config import PageConfig
 from typed_elicit.pages._nodes import NodeView, tree_views
 from typed_elicit.pages._tickets import Ticket
@@ -30,7 +30,7 @@ _SECURITY_HEADERS: Final = {
 
 
 def _csp(nonce: str, logo_source: str | None) -> str:
-    """The page's Content-Security-Policy; `logo_source` is `PageBrand.logo_source` (checked, rebuilt)."""
+    """The page's Content-Security-Policy; `logo_source` is `Brand.logo_source` (checked, rebuilt)."""
     img = "'self' data:" if logo_source is None else f"'self' data: {logo_source}"
     return (
         f"default-src 'none'; style-src 'nonce-{nonce}'; img-src {img}; form-action 'self'; "

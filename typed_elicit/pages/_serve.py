@@ -26,11 +26,11 @@ from typed_elicit._calls.plugs import PageAnswer, host_for, serve
 from typed_elicit._calls.sealer import sealer_for
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.text import strip_bidi
-from typed_elicit._forms.page_tree import PageTree
+from typed_elicit._forms.page.tree import PageTree
+from typed_elicit._views.brand import Brand
 from typed_elicit._views.fields import TEMPLATES as FIELD_TEMPLATES
 from typed_elicit._views.words import page_words
 from typed_elicit.errors import PageSetupError
-from typed_elicit.pages._brand import PageBrand
 from typed_elicit.pages._config import PAGE_POLL_SECONDS, Identify, PageConfig
 from typed_elicit.pages._files import delete_files, store_files
 from typed_elicit.pages._host import Pages
@@ -66,6 +66,9 @@ from typed_elicit.pages._tree import (
 from typed_elicit.stores._config import store_for
 
 _CSRF_COOKIE: Final = "te_page_csrf"
+
+DEFAULT_TITLE: Final = "Secure form"
+"""A page's title when its `Brand` gives none."""
 
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
@@ -118,7 +121,7 @@ def serve_pages(
     public_url: str,
     *,
     path: str = "/elicit-pages",
-    brand: PageBrand | None = None,
+    brand: Brand | None = None,
     template: str | None = None,
     templates_dir: str | Path | None = None,
     identify: Identify | None = None,
@@ -213,14 +216,14 @@ def serve_pages(
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
-    brand = brand or PageBrand()
+    brand = brand or Brand()
     config = PageConfig(
         public_url=origin + prefix,
         path=path,
         prefix=prefix,
         origin=origin,
         secure=origin.startswith("https:"),
-        brand=dataclasses.replace(brand, title=strip_bidi(brand.title)),
+        brand=dataclasses.replace(brand, title=strip_bidi(brand.title or DEFAULT_TITLE)),
         identify=identify,
         env=env,
         template=template or "page.html",

@@ -29,7 +29,7 @@ from typed_elicit._calls.sealer import Sealer
 from typed_elicit._calls.state import model_id
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
-from typed_elicit._forms.page_shape import carried_tree
+from typed_elicit._forms.page.shape import carried_tree
 from typed_elicit._forms.reduce import Reduced, check_page, page_forms, page_reduced
 from typed_elicit._forms.registry import tree_of
 from typed_elicit.pages._places import from_json, inline, put_back, split_files

@@ -19,9 +19,9 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from typed_elicit._forms.files import UploadedFile
-from typed_elicit._forms.page_check import child_of, node_at
-from typed_elicit._forms.page_tree import (
+from typed_elicit._forms.page.check import child_of, node_at
+from typed_elicit._forms.page.files import UploadedFile
+from typed_elicit._forms.page.tree import (
     MAX_PAGE_DEPTH,
     MAX_PAGE_INPUTS,
     Choice,

@@ -31,7 +31,7 @@ from pydantic import BaseModel
 from typing_extensions import Self
 
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
-from typed_elicit._forms.describe import FORMAT_EXAMPLES, number_bounds
+from typed_elicit._wire.describe import FORMAT_EXAMPLES, number_bounds
 from typed_elicit.client._handler import (
     ContentValue,
     FieldSpec,

@@ -3,7 +3,7 @@
   // typed_elicit app view. Speaks the MCP Apps View<->Host bridge (JSON-RPC over postMessage):
   //   released (ext-apps 2.0.4): ui/initialize, ui/notifications/initialized,
   //     ui/notifications/size-changed, ui/resource-teardown;
-  //   follows ext-apps PR 733 @ SEP-3118 2f3669e5 (typed_elicit.apps._draft): appCapabilities
+  //   follows ext-apps PR 733 @ SEP-3118 2f3669e5 (typed_elicit._wire.draft): appCapabilities
   //     {elicitation: {}}, hostCapabilities.elicitation, and the host's forwarded
   //     "elicitation/create" request, answered with the standard ElicitResult.
   // It never calls a tool, never retries, and sends nothing but these messages.

@@ -6,7 +6,7 @@
 // 2.0.4: they are added here as the draft specifies them, each marked with a comment
 //   // follows ext-apps PR 733 / SEP-3118 @ 2f3669e5: "<quote>"
 // so they are easy to find and update when the draft settles. DRAFT_PIN below is the pin of
-// typed_elicit.apps._draft.PIN (the proof checks they agree); docs/peers.md describes the host.
+// typed_elicit._wire.draft.PIN (the proof checks they agree); docs/peers.md describes the host.
 //
 // Python (tests/apps/host_renderer.py) calls `window.typedElicitHost.elicit(job)` with the
 // resource HTML, the resource's `_meta`, and the server's `elicitation/create` params, lets a

@@ -10,9 +10,9 @@ from pydantic import BaseModel, Field, SecretStr
 
 from typed_elicit import Choices, form
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
-from typed_elicit._forms.files import UploadedFile
-from typed_elicit._forms.page_check import check_tree
-from typed_elicit._forms.page_tree import MAX_PAGE_INPUTS
+from typed_elicit._forms.page.check import check_tree
+from typed_elicit._forms.page.files import UploadedFile
+from typed_elicit._forms.page.tree import MAX_PAGE_INPUTS
 from typed_elicit._forms.reduce import OptionsArg, Reduced, check_page, page_layout, page_reduced, shaped
 from typed_elicit._forms.validate import validate_answer
 from typed_elicit.errors import InvalidResponse, OptionsError

@@ -1,8 +1,10 @@
 """The draft this package builds to: every name, key and shape it takes from SEP-3118 / ext-apps PR 733.
 
 Everything marked "follows ext-apps PR 733 @ PIN" may change when the SEP settles; change it
-here (and in the view's script, `templates/view.js`, which repeats the bridge names) and the
-rest follows. What was read, and what could not be, is in `docs/howto/app_views.md`.
+here (and in the view's script, `typed_elicit/apps/templates/view.js`, which repeats the bridge
+names) and the rest follows: the server's reach (`_calls.reach`), the app views (`apps`) and the
+client half (`client`) all read their names from here. What was read, and what could not be, is in
+`docs/howto/app_views.md`.
 
 Pinned text: SEP-3118, `seps/0000-app-rendered-elicitations.md` in
 modelcontextprotocol/modelcontextprotocol at commit
@@ -29,6 +31,8 @@ UI_EXTENSION: Final = "io.modelcontextprotocol/ui"
 """The MCP Apps extension identifier (released; the SDK's `mcp.server.apps.EXTENSION_ID`)."""
 APP_MIME_TYPE: Final = "text/html;profile=mcp-app"
 """The MIME type of an app's HTML resource (released; `mcp.server.apps.APP_MIME_TYPE`)."""
+CLIENT_CAPABILITIES_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
+"""Where a 2026-07-28 request carries the client's capabilities (request-scoped; released core)."""
 BRIDGE_PROTOCOL_VERSION: Final = "2026-01-26"
 """The View<->Host bridge revision the view offers in `ui/initialize` (ext-apps 2.0.4's latest)."""
 INITIALIZE: Final = "ui/initialize"

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from typed_elicit._forms.spec import ContentValue, FieldKind, FieldSpec, Format, Option
+from typed_elicit._wire.spec import ContentValue, FieldKind, FieldSpec, Format, Option
 
 # --- showing a field to a person ----------------------------------------------------------------
 

@@ -8,8 +8,8 @@ import pytest
 from pydantic import BaseModel, Field, SecretStr
 
 from typed_elicit import Choices, form
-from typed_elicit._forms.files import FileLimits, UploadedFile
-from typed_elicit._forms.page_tree import (
+from typed_elicit._forms.page.files import FileLimits, UploadedFile
+from typed_elicit._forms.page.tree import (
     MAX_PAGE_DEPTH,
     MAX_PAGE_INPUTS,
     MAX_PAGE_ROWS,

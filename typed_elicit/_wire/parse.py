@@ -32,7 +32,11 @@ from pydantic import (
 )
 
 from typed_elicit._core.text import has_control, quoted
-from typed_elicit._forms.spec import (
+from typed_elicit._wire.rules import (
+    check_text,
+    json_floor,
+)
+from typed_elicit._wire.spec import (
     CACHE_ENTRIES,
     CACHED_FIELDS,
     CACHED_SCHEMA_LENGTH,
@@ -49,10 +53,6 @@ from typed_elicit._forms.spec import (
     Option,
     build_model,
     field_adapter,
-)
-from typed_elicit._forms.wire import (
-    check_text,
-    json_floor,
 )
 from typed_elicit.errors import RequestedSchemaError
 

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from typed_elicit._forms.layout import newest_schema
-from typed_elicit._forms.page_tree import Leaf, Node, PageTree, tree_inputs, tree_shape
-from typed_elicit._forms.parse import parse_requested_schema
+from typed_elicit._forms.page.tree import Leaf, Node, PageTree, tree_inputs, tree_shape
+from typed_elicit._wire.parse import parse_requested_schema
 
 _WHAT = {
     "group": "a group (a nested model)",

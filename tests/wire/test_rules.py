@@ -17,7 +17,7 @@ from tests.conftest import BOUND
 from tests.counting import CountingDict
 from typed_elicit import Accepted, ElicitContext, elicits, reduce_schema
 from typed_elicit._forms.validate import validate_content
-from typed_elicit._forms.wire import TOO_LARGE, check_uri, json_floor, json_size, wire_number
+from typed_elicit._wire.rules import TOO_LARGE, check_uri, json_floor, json_size, wire_number
 from typed_elicit.client import model_from_schema, parse_requested_schema
 from typed_elicit.errors import InvalidResponse
 from typed_elicit.errors._base import MAX_PATH_LENGTH, MAX_PROBLEM_LENGTH, MAX_PROBLEMS

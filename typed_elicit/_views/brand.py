@@ -1,4 +1,8 @@
-"""How the default page looks (`PageBrand`): a title, a logo whose origin the CSP allows, CSS variables."""
+"""How a page or an app view looks (`Brand`): a title, a logo whose origin the CSP allows, CSS variables.
+
+One brand type for both: `typed_elicit.pages.PageBrand` is `Brand`, and an app view's look
+(`typed_elicit.apps.AppView`) is a `Brand` too, which it further limits to what a view may load.
+"""
 
 from __future__ import annotations
 
@@ -91,11 +95,12 @@ def _logo_source(url: str) -> str | None:
 
 
 @dataclass(frozen=True)
-class PageBrand:
-    """How the default page looks: a title, a logo, CSS variables.
+class Brand:
+    """How a page (or an app view) looks: a title, a logo, CSS variables.
 
     Attributes:
-        title: Shown in the page header and the browser tab.
+        title: Shown in the header and the browser tab; None: the default page's words, or the
+            model's title in an app view.
         logo_url: An `https:` image URL (or a base64 `data:image/...` URL) shown next to the title.
         css: CSS custom properties of the default template, e.g. `{"--accent": "#0b5fff"}`
             (`--accent`, `--text`, `--muted`, `--bg`, `--card`, `--error`, `--radius`, `--font`).
@@ -103,7 +108,7 @@ class PageBrand:
             origin (`https://host[:port]`, rebuilt from the checked URL), or None.
     """
 
-    title: str = "Secure form"
+    title: str | None = None
     logo_url: str | None = None
     css: Mapping[str, str] = field(default_factory=dict[str, str])
     logo_source: str | None = field(init=False, default=None, repr=False, compare=False)
@@ -119,7 +124,7 @@ class PageBrand:
             if not _CSS_NAME.match(name) or not _CSS_VALUE.match(value):
                 raise PageSetupError(
                     "css",
-                    f"PageBrand css {name!r} is not a CSS variable with a plain value; write "
+                    f"css {name!r} is not a CSS variable with a plain value; write "
                     '`{"--accent": "#0b5fff"}` (letters, digits, #, %, parentheses, commas, dots)',
                 )
         if self.logo_url is not None:

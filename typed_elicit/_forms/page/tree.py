@@ -11,11 +11,11 @@ once, at class definition, to a `PageTree`:
 - `Union`: a discriminated union of models (`Annotated[A | B, Field(discriminator="kind")]`),
   a choice that selects which group to fill;
 - `Pairs`: a `dict[str, primitive]`, as key/value rows;
-- `FileField`: an `UploadedFile` (`typed_elicit._forms.files`), with its `FileLimits`;
+- `FileField`: an `UploadedFile` (`typed_elicit._forms.page.files`), with its `FileLimits`;
 - `Leaf`: every other field, reduced by the same rules as a flat form's field
   (`layout.leaf_property`), so formats, bounds, options and secrets stay one code path.
   A `Choices()` leaf is taken among the model's own fields only (its options come per call,
-  `typed_elicit._forms.page_shape`); inside a group it is refused, naming its dotted path.
+  `typed_elicit._forms.page.shape`); inside a group it is refused, naming its dotted path.
 
 Groups nest at most `MAX_PAGE_DEPTH` deep, and a page shows at most `MAX_PAGE_INPUTS` inputs
 with every list full. What a web form cannot carry is refused with a `SchemaError` naming
@@ -42,13 +42,13 @@ from pydantic_core import PydanticUndefined
 from typed_elicit._core.digests import schema_digest
 from typed_elicit._forms.fieldinfo import FieldProblem, flat, strip_annotated
 from typed_elicit._forms.fields import reduce_field
-from typed_elicit._forms.files import FileLimits, UploadedFile
 from typed_elicit._forms.layout import Layout, leaf_property, newest_schema
 from typed_elicit._forms.names import looks_secret, secret_fields, wire_name
 from typed_elicit._forms.options import has_choices, option_values, with_options
-from typed_elicit._forms.parse import parse_requested_schema
-from typed_elicit._forms.spec import MAX_FIELDS, MAX_QUESTION_SCHEMA_LENGTH, FieldSpec, FormSpec
-from typed_elicit._forms.wire import json_size
+from typed_elicit._forms.page.files import FileLimits, UploadedFile
+from typed_elicit._wire.parse import parse_requested_schema
+from typed_elicit._wire.rules import json_size
+from typed_elicit._wire.spec import MAX_FIELDS, MAX_QUESTION_SCHEMA_LENGTH, FieldSpec, FormSpec
 from typed_elicit.errors import SchemaError
 
 MAX_PAGE_DEPTH: Final = 4
@@ -167,7 +167,7 @@ class PageTree:
     """A JSON description of the tree: what its digest is made from."""
     layout: Layout
     """The model's own leaves as a flat form's `Layout` (its `Choices()` fields without options, its
-    `groups` the other fields): what a page shaped at call time starts from (`_forms.page_shape`)."""
+    `groups` the other fields): what a page shaped at call time starts from (`_forms.page.shape`)."""
     fill: Mapping[str, Any] = field(default_factory=lambda: types.MappingProxyType({}))
     """Shaped at call time: wire name -> the default a top-level leaf left out of an answer gets."""
     offered: Mapping[str, frozenset[str]] = field(default_factory=lambda: types.MappingProxyType({}))

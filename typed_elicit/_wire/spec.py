@@ -1,10 +1,10 @@
 """The form model both ends share: a requested schema, checked, as `FormSpec`.
 
-The client half parses every request's `requestedSchema` (`typed_elicit._forms.parse`) and
+The client half parses every request's `requestedSchema` (`typed_elicit._wire.parse`) and
 validates its user's answer with the model built from it; the server parses the schemas
 the reducer produces into the same `FormSpec` and checks every answer against it
 (`check_content`) before the user's own model sees it. One parser, one set of wire rules
-(`typed_elicit._forms.wire`), one `describe` (`typed_elicit._forms.describe`) for every
+(`typed_elicit._wire.rules`), one `describe` (`typed_elicit._wire.describe`) for every
 place that shows a field to a person.
 
 This module owns the limits both ends hold to (`MAX_FIELDS`, `MAX_OPTIONS`, ...), the field
@@ -33,7 +33,7 @@ from pydantic import (
     create_model,
 )
 
-from typed_elicit._forms.wire import (
+from typed_elicit._wire.rules import (
     check_date,
     check_datetime,
     check_email,
@@ -368,7 +368,7 @@ def check_wire_value(
 ) -> ContentValue:
     """`value` if it has the wire type of `spec`'s kind (a number field's number parsed).
 
-    The rules (`typed_elicit._forms.wire`): a boolean field takes only `true`/`false`; a number
+    The rules (`typed_elicit._wire.rules`): a boolean field takes only `true`/`false`; a number
     field what `wire_number` takes; a text or choice field only valid Unicode text, in the
     field's format when it has one; a multi-select only a list of such texts, with no more
     items than the field has options (the count `offered` gives for a `Choices()` field),

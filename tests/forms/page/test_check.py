@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from pydantic import SecretStr
 
-from tests.forms.test_page_tree import Order
-from typed_elicit._forms.files import UploadedFile
-from typed_elicit._forms.page_check import check_tree, dotted, leaf_at, validate_tree
+from tests.forms.page.test_tree import Order
+from typed_elicit._forms.page.check import check_tree, dotted, leaf_at, validate_tree
+from typed_elicit._forms.page.files import UploadedFile
 from typed_elicit._forms.reduce import page_reduced
 from typed_elicit._forms.validate import validate_answer
 from typed_elicit.errors import InvalidResponse

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from typed_elicit._forms.files import (
+from typed_elicit._forms.page.files import (
     DEFAULT_MEDIA_TYPES,
     MAX_FILE_BYTES,
     FileLimits,

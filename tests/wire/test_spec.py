@@ -187,7 +187,7 @@ def _imports(module: str) -> set[str]:
 @pytest.mark.parametrize(
     "module",
     [
-        "typed_elicit._forms.spec",
+        "typed_elicit._wire.spec",
         "typed_elicit._forms.validate",
         "typed_elicit._forms.reduce",
         "typed_elicit.fallback._companion",
@@ -195,7 +195,7 @@ def _imports(module: str) -> set[str]:
 )
 def test_the_server_s_form_modules_never_import_the_client_stack(module):
     imported = _imports(module)
-    assert "typed_elicit._forms.spec" in imported
+    assert "typed_elicit._wire.spec" in imported
     assert not {
         m
         for m in imported
@@ -305,7 +305,7 @@ def _spec(prop: dict[str, Any], *, required: bool = False) -> Any:
     ],
 )
 def test_one_description_of_each_field_kind_for_every_reader(prop, required, line, brief, person):
-    from typed_elicit._forms.describe import describe
+    from typed_elicit._wire.describe import describe
 
     about = describe(_spec(prop, required=required))
     assert str(about) == line
@@ -315,7 +315,7 @@ def test_one_description_of_each_field_kind_for_every_reader(prop, required, lin
 
 
 def test_the_fallback_and_the_terminal_describe_fields_with_describe():
-    from typed_elicit._forms.describe import describe
+    from typed_elicit._wire.describe import describe
     from typed_elicit.client._terminal import _type_text  # pyright: ignore[reportPrivateUsage]
     from typed_elicit.fallback._companion import describe_fields
 
@@ -341,7 +341,7 @@ OPEN_RANGES = {
 
 
 def test_one_range_for_every_value_generator_with_exclusive_bounds_moved_inward():
-    from typed_elicit._forms.describe import number_bounds
+    from typed_elicit._wire.describe import number_bounds
 
     ratio, count, _ = parse_requested_schema(OPEN_RANGES).fields
     assert number_bounds(ratio) == (5e-324, 0.9999999999999999)
@@ -349,7 +349,7 @@ def test_one_range_for_every_value_generator_with_exclusive_bounds_moved_inward(
 
 
 def test_the_demo_value_of_every_field_fits_it():
-    from typed_elicit._forms.describe import example_value
+    from typed_elicit._wire.describe import example_value
 
     form = parse_requested_schema(OPEN_RANGES)
     assert form.content({spec.name: example_value(spec) for spec in form.fields}) == {
@@ -379,7 +379,7 @@ def test_hypothesis_answers_honour_exclusive_bounds():
 
 
 def test_both_ends_write_a_problem_s_place_one_way():
-    from typed_elicit._forms.spec import field_path
+    from typed_elicit._wire.spec import field_path
 
     assert field_path(["picks", 1]) == "picks[1]"
     assert field_path(["properties", "x", "enum", 0]) == "properties.x.enum[0]"
@@ -408,7 +408,7 @@ def test_one_text_sanitiser_for_printing_quoting_and_keeping_texts():
 
 
 def test_the_server_parses_a_reduced_schema_once_not_per_answer(monkeypatch):
-    import typed_elicit._forms.parse as form_module
+    import typed_elicit._wire.parse as form_module
     from typed_elicit._forms.reduce import reduced
 
     schema = reduce_schema(EveryKind)
