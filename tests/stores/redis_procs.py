@@ -294,9 +294,18 @@ class SentinelGroup:
 
 
 def sentinel_group(
-    directory: Path, started: list[Proc], *, master_args: tuple[str, ...] = (), password: str | None = None
+    directory: Path,
+    started: list[Proc],
+    *,
+    master_args: tuple[str, ...] = (),
+    password: str | None = None,
+    sentinel_password: str | None = None,
 ) -> SentinelGroup:
-    """One master, one replica of it and three sentinels watching them (quorum 2), all started."""
+    """One master, one replica of it and three sentinels watching them (quorum 2), all started.
+
+    `password` is the master's and replica's; `sentinel_password` the sentinels' own (`requirepass`
+    on each sentinel, and `sentinel sentinel-pass` so they still talk to each other).
+    """
     auth = ("--requirepass", password, "--masterauth", password) if password else ()
     admin = {"password": password} if password else {}
     sync_now = ("--repl-diskless-sync-delay", "0")  # (the default waits 5 s for more replicas)
@@ -339,8 +348,11 @@ def sentinel_group(
         ]
         if password:
             lines.append(f"sentinel auth-pass {SERVICE} {password}")
+        if sentinel_password:
+            lines += [f"requirepass {sentinel_password}", f"sentinel sentinel-pass {sentinel_password}"]
         conf.write_text("\n".join(lines) + "\n")
-        sentinel = Proc(port, [str(conf), "--sentinel"], sentinel_dir)
+        own = {"password": sentinel_password} if sentinel_password else {}
+        sentinel = Proc(port, [str(conf), "--sentinel"], sentinel_dir, client_kwargs=own)
         started.append(sentinel)
         sentinel.start()
         sentinels.append(sentinel)

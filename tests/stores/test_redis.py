@@ -189,7 +189,9 @@ async def test_a_store_that_is_down_fails_the_operation_with_a_typed_error_in_ti
     assert error.namespace == "round"
     assert f"redis 127.0.0.1:{port} db 0" in str(error)
     assert "abc" not in str(error)
-    assert "counts as not made" in str(error)
+    assert error.cause == "connection refused"
+    assert error.claimed == "no"  # it never reached a store: the same round can be sent again
+    assert "Nothing was claimed" in str(error)
 
 
 class Code(BaseModel):
