@@ -125,6 +125,30 @@ def answer(**content: Any) -> ElicitResult:
     return ElicitResult(action="accept", content=content)
 
 
+async def a_claim_and_a_wait_failing(store: Any) -> list[tuple[Any, float]]:
+    """A claim, then a wait, on a `RedisStore` that cannot serve them: each one's error, and its seconds.
+
+    Fails the test unless both end with `StoreUnavailable` of their own operation.
+    """
+    import anyio
+
+    import typed_elicit._core.clock as clock
+    from typed_elicit.errors import StoreUnavailable
+
+    failures: list[tuple[Any, float]] = []
+    calls = {
+        "claim": lambda: store.claim("round:failing", clock.now() + 60),
+        "wait": lambda: store.wait("page:failing", 30.0),
+    }
+    for operation, call in calls.items():
+        began = anyio.current_time()
+        with anyio.fail_after(BOUND), pytest.raises(StoreUnavailable) as raised:
+            await call()
+        assert raised.value.operation == operation
+        failures.append((raised.value, anyio.current_time() - began))
+    return failures
+
+
 # --- TLS -------------------------------------------------------------------------------------------
 
 

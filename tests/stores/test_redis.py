@@ -239,6 +239,15 @@ async def round_(
     return await rounds_round(session, "ask", state, answer)
 
 
+async def a_round_answered(session: ClientSession, code: str) -> str:
+    """Ask, then answer the final round with `code` (its tool runs); that round's requestState, used."""
+    first = await round_(session)
+    assert isinstance(first, InputRequiredResult)
+    done = await round_(session, first.request_state, ElicitResult(action="accept", content={"code": code}))
+    assert text(done) == f"code {code}"
+    return first.request_state
+
+
 async def test_the_final_round_resent_20_times_across_two_replicas_runs_its_effect_once(redis_url):
     RAN.clear()
     async with a_store("redis", redis_url) as shared_a, a_store("redis", redis_url) as shared_b:

@@ -24,7 +24,7 @@ import typed_elicit._core.clock as clock
 from tests.conftest import BOUND
 from tests.stores import redis_procs
 from tests.stores.redis_procs import answer
-from tests.stores.test_redis import RAN, replica, round_, session_on, text
+from tests.stores.test_redis import RAN, a_round_answered, replica, round_, session_on, text
 from typed_elicit.errors import StoreUnavailable
 from typed_elicit.stores import RedisStore
 
@@ -179,11 +179,9 @@ async def test_a_claim_redis_py_resends_after_its_reply_was_lost_is_still_this_c
     server = replica(store)
     async with session_on(server) as session:
         with anyio.fail_after(BOUND):
-            first = await round_(session)
-            assert isinstance(first, InputRequiredResult)
-            assert text(await round_(session, first.request_state, answer(code="400000"))) == "code 400000"
+            used = await a_round_answered(session, "400000")
             with pytest.raises(MCPError) as again:
-                await round_(session, first.request_state, answer(code="400000"))
+                await round_(session, used, answer(code="400000"))
             assert again.value.error.code == INVALID_PARAMS
     assert len(sent) == 1
     assert RAN == ["400000"]
@@ -239,9 +237,7 @@ async def test_a_slot_moved_to_another_master_during_calls_keeps_every_claim_onc
     server = replica(store)
     async with session_on(server) as session:
         with anyio.fail_after(BOUND):
-            done = await round_(session)
-            assert isinstance(done, InputRequiredResult)
-            assert text(await round_(session, done.request_state, answer(code="100000"))) == "code 100000"
+            done = await a_round_answered(session, "100000")
             in_flight = await round_(session)
             assert isinstance(in_flight, InputRequiredResult)
         (claimed,) = store.claimed
@@ -264,7 +260,7 @@ async def test_a_slot_moved_to_another_master_during_calls_keeps_every_claim_onc
                 redis_procs.move_slot(nodes, moving, target)  # the slot and its keys move; the wait goes on
                 # The round answered before the move is still claimed on its new master.
                 with pytest.raises(MCPError) as again:
-                    await round_(session, done.request_state, answer(code="100000"))
+                    await round_(session, done, answer(code="100000"))
                 assert again.value.error.code == INVALID_PARAMS
                 assert (
                     text(await round_(session, in_flight.request_state, answer(code="200000")))
@@ -275,7 +271,7 @@ async def test_a_slot_moved_to_another_master_during_calls_keeps_every_claim_onc
         assert redis_procs.owner_of(nodes, moving) is target
         assert target.client().get(f"typed_elicit:round:{{{round_id}}}") is not None
         with anyio.fail_after(BOUND):
-            for state in (done.request_state, in_flight.request_state):
+            for state in (done, in_flight.request_state):
                 with pytest.raises(MCPError) as refused:
                     await round_(session, state, answer(code="999999"))
                 assert refused.value.error.code == INVALID_PARAMS

@@ -377,13 +377,9 @@ class RedisStore:
                 try:
                     value = await self.get(key)
                 except StoreUnavailable as error:  # (the wait failed, whichever of its steps did)
-                    raise error.during(
-                        "wait",
-                        store=error.store,
-                        namespace=error.namespace,
-                        cause=error.cause,
-                        timeout=self._timeout,
-                        fix=error.fix,
+                    cause = Cause(error.cause, error.fix)
+                    raise cause.unavailable(
+                        "wait", store=self._where, namespace=error.namespace, timeout=self._timeout
                     ) from None
                 if value is not None:
                     return value
@@ -487,7 +483,8 @@ class RedisStore:
             task = self._discovery = loop.create_task(self._discover())
             task.add_done_callback(_retrieved)
         try:
-            await asyncio.shield(task)
+            with anyio.fail_after(self._timeout * DISCOVERY_TIMEOUTS):  # (its clean-up is not waited for)
+                await asyncio.shield(task)
         except Exception as exc:  # TimeoutError, redis' errors, OSError
             raise Explained(self._discovery_cause(exc)) from None
 
@@ -527,13 +524,11 @@ class RedisStore:
         claimed: ClaimLeft = "no"
         if abandon is not None and cause.reached:
             claimed = "no" if await abandon() else "maybe"
-        raise StoreUnavailable.during(
+        raise cause.unavailable(
             operation,
             store=self._where,
             namespace=key.partition(":")[0],
-            cause=cause.words,
             timeout=self._timeout,
-            fix=cause.fix,
             claimed=claimed,
         ) from None
 

@@ -20,6 +20,9 @@ from typing import Any, Final, TypeVar
 
 import anyio
 
+from typed_elicit.errors import StoreUnavailable
+from typed_elicit.errors._server_state import ClaimLeft, StoreOperation
+
 _E = TypeVar("_E", bound=BaseException)
 
 _AUTH_FIX: Final = (
@@ -76,6 +79,26 @@ class Cause:
     """What to do; empty for the general advice (the store runs, is reachable, or needs more time)."""
     reached: bool = True
     """False when the command certainly never ran (it failed connecting, or was refused unread)."""
+
+    def unavailable(
+        self,
+        operation: StoreOperation,
+        *,
+        store: str,
+        namespace: str,
+        timeout: float,
+        claimed: ClaimLeft = "no",
+    ) -> StoreUnavailable:
+        """The `StoreUnavailable` that ends `operation` for this cause."""
+        return StoreUnavailable.during(
+            operation,
+            store=store,
+            namespace=namespace,
+            cause=self.words,
+            timeout=timeout,
+            fix=self.fix,
+            claimed=claimed,
+        )
 
 
 def cause_of(error: BaseException, *, timeout: float) -> Cause:

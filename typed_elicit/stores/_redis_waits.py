@@ -252,15 +252,11 @@ class PubSubSubscriber:
         self._dropped = set()
         for entry in channels.values():
             for watch in entry.watches:
-                error = StoreUnavailable.during(
-                    "wait",
-                    store=self._where,
-                    namespace=entry.namespace,
-                    cause=cause.words,
-                    timeout=self._timeout,
-                    fix=cause.fix,
+                watch.fail(
+                    cause.unavailable(
+                        "wait", store=self._where, namespace=entry.namespace, timeout=self._timeout
+                    )
                 )
-                watch.fail(error)
             entry.ready.set()
         pubsub, self._pubsub = self._pubsub, None
         reader, self._reader = self._reader, None
@@ -327,14 +323,7 @@ class ShardedSubscriber:
             async with subscriber.watch(channel, namespace) as watch:
                 yield watch
             return
-        raise StoreUnavailable.during(
-            "wait",
-            store=self._where,
-            namespace=namespace,
-            cause=cause.words,
-            timeout=self._timeout,
-            fix=cause.fix,
-        )
+        raise cause.unavailable("wait", store=self._where, namespace=namespace, timeout=self._timeout)
 
     async def aclose(self) -> None:
         """Fail every watch still open and close each master's connection."""
