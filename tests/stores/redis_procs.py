@@ -125,6 +125,30 @@ def answer(**content: Any) -> ElicitResult:
     return ElicitResult(action="accept", content=content)
 
 
+async def a_claim_and_a_wait_failing(store: Any) -> list[tuple[Any, float]]:
+    """A claim, then a wait, on a `RedisStore` that cannot serve them: each one's error, and its seconds.
+
+    Fails the test unless both end with `StoreUnavailable` of their own operation.
+    """
+    import anyio
+
+    import typed_elicit._core.clock as clock
+    from typed_elicit.errors import StoreUnavailable
+
+    failures: list[tuple[Any, float]] = []
+    calls = {
+        "claim": lambda: store.claim("round:failing", clock.now() + 60),
+        "wait": lambda: store.wait("page:failing", 30.0),
+    }
+    for operation, call in calls.items():
+        began = anyio.current_time()
+        with anyio.fail_after(BOUND), pytest.raises(StoreUnavailable) as raised:
+            await call()
+        assert raised.value.operation == operation
+        failures.append((raised.value, anyio.current_time() - began))
+    return failures
+
+
 # --- TLS -------------------------------------------------------------------------------------------
 
 
@@ -294,9 +318,18 @@ class SentinelGroup:
 
 
 def sentinel_group(
-    directory: Path, started: list[Proc], *, master_args: tuple[str, ...] = (), password: str | None = None
+    directory: Path,
+    started: list[Proc],
+    *,
+    master_args: tuple[str, ...] = (),
+    password: str | None = None,
+    sentinel_password: str | None = None,
 ) -> SentinelGroup:
-    """One master, one replica of it and three sentinels watching them (quorum 2), all started."""
+    """One master, one replica of it and three sentinels watching them (quorum 2), all started.
+
+    `password` is the master's and replica's; `sentinel_password` the sentinels' own (`requirepass`
+    on each sentinel, and `sentinel sentinel-pass` so they still talk to each other).
+    """
     auth = ("--requirepass", password, "--masterauth", password) if password else ()
     admin = {"password": password} if password else {}
     sync_now = ("--repl-diskless-sync-delay", "0")  # (the default waits 5 s for more replicas)
@@ -339,8 +372,11 @@ def sentinel_group(
         ]
         if password:
             lines.append(f"sentinel auth-pass {SERVICE} {password}")
+        if sentinel_password:
+            lines += [f"requirepass {sentinel_password}", f"sentinel sentinel-pass {sentinel_password}"]
         conf.write_text("\n".join(lines) + "\n")
-        sentinel = Proc(port, [str(conf), "--sentinel"], sentinel_dir)
+        own = {"password": sentinel_password} if sentinel_password else {}
+        sentinel = Proc(port, [str(conf), "--sentinel"], sentinel_dir, client_kwargs=own)
         started.append(sentinel)
         sentinel.start()
         sentinels.append(sentinel)

@@ -189,7 +189,9 @@ async def test_a_store_that_is_down_fails_the_operation_with_a_typed_error_in_ti
     assert error.namespace == "round"
     assert f"redis 127.0.0.1:{port} db 0" in str(error)
     assert "abc" not in str(error)
-    assert "counts as not made" in str(error)
+    assert error.cause == "connection refused"
+    assert error.claimed == "no"  # it never reached a store: the same round can be sent again
+    assert "Nothing was claimed" in str(error)
 
 
 class Code(BaseModel):
@@ -235,6 +237,15 @@ async def round_(
     session: ClientSession, state: str | None = None, answer: ElicitResult | None = None
 ) -> CallToolResult | InputRequiredResult:
     return await rounds_round(session, "ask", state, answer)
+
+
+async def a_round_answered(session: ClientSession, code: str) -> str:
+    """Ask, then answer the final round with `code` (its tool runs); that round's requestState, used."""
+    first = await round_(session)
+    assert isinstance(first, InputRequiredResult)
+    done = await round_(session, first.request_state, ElicitResult(action="accept", content={"code": code}))
+    assert text(done) == f"code {code}"
+    return first.request_state
 
 
 async def test_the_final_round_resent_20_times_across_two_replicas_runs_its_effect_once(redis_url):

@@ -18,12 +18,13 @@ import pytest
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, InputRequiredResult
 from redis.crc import key_slot
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 import typed_elicit._core.clock as clock
 from tests.conftest import BOUND
 from tests.stores import redis_procs
 from tests.stores.redis_procs import answer
-from tests.stores.test_redis import RAN, replica, round_, session_on, text
+from tests.stores.test_redis import RAN, a_round_answered, replica, round_, session_on, text
 from typed_elicit.errors import StoreUnavailable
 from typed_elicit.stores import RedisStore
 
@@ -90,7 +91,10 @@ async def test_the_keys_of_one_page_question_and_its_wake_up_channel_share_one_s
 
 
 async def test_a_hundred_concurrent_claims_of_one_key_on_a_cluster_give_exactly_one_winner(nodes):
-    stores = [RedisStore.from_url(cluster_url(nodes)) for _ in range(4)]
+    # A generous timeout: under test is one winner among 100 first claims of four fresh stores
+    # (each learns the slot map first, outside its claims' timeouts), not how fast a busy
+    # machine opens 100 connections.
+    stores = [RedisStore.from_url(cluster_url(nodes), timeout=5.0) for _ in range(4)]
     key = f"round:{uuid.uuid4().hex}"
     results: list[bool] = []
 
@@ -104,6 +108,84 @@ async def test_a_hundred_concurrent_claims_of_one_key_on_a_cluster_give_exactly_
     assert sorted(results) == [False] * 99 + [True]
     for store in stores:
         await store.aclose()
+
+
+async def test_a_clusters_first_operation_learns_the_slot_map_before_its_own_deadline_starts(nodes):
+    """Issue 27, item 8: learning the slots is not charged to the operation's timeout.
+
+    Structural, not timed: the `SET` of the first claim runs under a deadline that starts
+    after the slot map was learnt, so a slow discovery (a busy machine) never eats the claim's
+    own `timeout`.
+    """
+    timeout = 1.0
+    store = RedisStore.from_url(cluster_url(nodes), timeout=timeout)
+    client: Any = store._client
+    learnt: list[float] = []
+    deadlines: list[float] = []
+    initialize, execute_command = client.initialize, client.execute_command
+
+    async def noting_initialize(*args: Any, **kwargs: Any) -> Any:
+        result = await initialize(*args, **kwargs)
+        learnt.append(anyio.current_time())
+        return result
+
+    async def noting_execute_command(*args: Any, **kwargs: Any) -> Any:
+        if args[0] == "SET":
+            deadlines.append(anyio.current_effective_deadline())
+        return await execute_command(*args, **kwargs)
+
+    client.initialize, client.execute_command = noting_initialize, noting_execute_command
+    with anyio.fail_after(BOUND):
+        assert await store.claim(f"round:{uuid.uuid4().hex}", clock.now() + 60) is True
+    assert learnt
+    assert deadlines
+    assert deadlines[0] >= learnt[0] + timeout  # the claim's own deadline began once the slots were known
+    await store.aclose()
+
+
+async def test_a_cluster_no_listed_node_answers_for_is_named_as_such_and_nothing_is_claimed():
+    url = f"redis+cluster://127.0.0.1:{redis_procs.free_port()},127.0.0.1:{redis_procs.free_port()}"
+    store = RedisStore.from_url(url, timeout=1.0)
+    with anyio.fail_after(BOUND), pytest.raises(StoreUnavailable) as raised:
+        await store.claim("round:nowhere", clock.now() + 60)
+    assert raised.value.cause == "the cluster's slot map could not be learnt: connection refused"
+    assert raised.value.claimed == "no"
+    await store.aclose()
+
+
+async def test_a_claim_redis_py_resends_after_its_reply_was_lost_is_still_this_calls_claim_and_its_round_runs(
+    nodes,
+):
+    """Issue 27, item 15: the cluster client resends a command whose reply it lost (`ConnectionError`).
+
+    The first `SET NX` is applied and its reply lost; redis-py sends it again, which finds the
+    key held. Before, that resend read as "already used": the round was refused and its tool
+    never ran. The claim's random value tells the resend that the key is its own.
+    """
+    RAN.clear()
+    store = RedisStore.from_url(cluster_url(nodes))
+    client: Any = store._client
+    sent: list[str] = []
+    original = client._execute_command
+
+    async def reply_lost_once(node: Any, *args: Any, **kwargs: Any) -> Any:
+        result = await original(node, *args, **kwargs)
+        if args[0] == "SET" and str(args[1]).startswith("typed_elicit:round:") and not sent:
+            sent.append(str(args[1]))
+            raise RedisConnectionError("the reply was lost")  # (redis-py retries this error)
+        return result
+
+    client._execute_command = reply_lost_once
+    server = replica(store)
+    async with session_on(server) as session:
+        with anyio.fail_after(BOUND):
+            used = await a_round_answered(session, "400000")
+            with pytest.raises(MCPError) as again:
+                await round_(session, used, answer(code="400000"))
+            assert again.value.error.code == INVALID_PARAMS
+    assert len(sent) == 1
+    assert RAN == ["400000"]
+    await store.aclose()
 
 
 async def test_puts_wake_waits_on_every_master_through_sharded_pub_sub_with_one_connection_per_master(nodes):
@@ -155,9 +237,7 @@ async def test_a_slot_moved_to_another_master_during_calls_keeps_every_claim_onc
     server = replica(store)
     async with session_on(server) as session:
         with anyio.fail_after(BOUND):
-            done = await round_(session)
-            assert isinstance(done, InputRequiredResult)
-            assert text(await round_(session, done.request_state, answer(code="100000"))) == "code 100000"
+            done = await a_round_answered(session, "100000")
             in_flight = await round_(session)
             assert isinstance(in_flight, InputRequiredResult)
         (claimed,) = store.claimed
@@ -180,7 +260,7 @@ async def test_a_slot_moved_to_another_master_during_calls_keeps_every_claim_onc
                 redis_procs.move_slot(nodes, moving, target)  # the slot and its keys move; the wait goes on
                 # The round answered before the move is still claimed on its new master.
                 with pytest.raises(MCPError) as again:
-                    await round_(session, done.request_state, answer(code="100000"))
+                    await round_(session, done, answer(code="100000"))
                 assert again.value.error.code == INVALID_PARAMS
                 assert (
                     text(await round_(session, in_flight.request_state, answer(code="200000")))
@@ -189,9 +269,9 @@ async def test_a_slot_moved_to_another_master_during_calls_keeps_every_claim_onc
                 assert await other.put(page_key, b"after the move", clock.now() + 60) is True
         assert got == [b"after the move"]
         assert redis_procs.owner_of(nodes, moving) is target
-        assert target.client().get(f"typed_elicit:round:{{{round_id}}}") == b"1"
+        assert target.client().get(f"typed_elicit:round:{{{round_id}}}") is not None
         with anyio.fail_after(BOUND):
-            for state in (done.request_state, in_flight.request_state):
+            for state in (done, in_flight.request_state):
                 with pytest.raises(MCPError) as refused:
                     await round_(session, state, answer(code="999999"))
                 assert refused.value.error.code == INVALID_PARAMS
@@ -212,7 +292,8 @@ async def test_a_master_killed_during_calls_ends_them_with_a_typed_error_or_comp
 ):
     RAN.clear()
     url = cluster_url(nodes)
-    store = RedisStore.from_url(url, timeout=0.5)
+    store = RedisStore.from_url(url, timeout=0.5)  # (the calls meeting the dead master fail fast)
+    watching = RedisStore.from_url(url, timeout=5.0)  # (generous: the wait must subscribe on a busy machine)
     server = replica(store)
     by_master = ids_on_every_master(nodes)
     victim = nodes[2]  # (not listed in the URL: the client learnt it from the others)
@@ -231,7 +312,7 @@ async def test_a_master_killed_during_calls_ends_them_with_a_typed_error_or_comp
 
                 async def wait() -> None:
                     try:
-                        await store.wait(page_on_victim, BOUND)
+                        await watching.wait(page_on_victim, BOUND)
                         wait_outcome.append("returned")
                     except StoreUnavailable as error:
                         wait_outcome.append(f"StoreUnavailable {error.operation}")
@@ -273,5 +354,6 @@ async def test_a_master_killed_during_calls_ends_them_with_a_typed_error_or_comp
     assert len(RAN) == len(set(RAN)) == len(states)  # each call applied once: before the kill or after
     assert sorted(RAN) == [f"3{index:05}" for index in range(len(states))]
     await store.aclose()
+    await watching.aclose()
     met = sum("StoreUnavailable" in outcome for outcome in outcomes)
     print(f"a master killed: {met} of {len(states)} final rounds met StoreUnavailable, then completed once")

@@ -27,7 +27,7 @@ import typed_elicit._core.clock as clock
 from tests.conftest import BOUND
 from tests.stores import redis_procs
 from tests.stores.redis_procs import answer
-from tests.stores.test_redis import RAN, replica, round_, session_on, text
+from tests.stores.test_redis import RAN, a_round_answered, replica, round_, session_on, text
 from typed_elicit.errors import StoreUnavailable
 from typed_elicit.stores import RedisStore
 
@@ -99,13 +99,49 @@ async def test_a_sentinel_url_finds_the_master_and_logs_where_it_is_without_the_
                 await anyio.sleep(redis_procs.POLL)  # until the wait subscribed
             assert await other.put(key, b"sealed", clock.now() + 60) is True
     assert got == [b"sealed"]
-    assert group.master.client(db=3).get("typed_elicit:round:basic") == b"1"  # on the master, database 3
+    assert group.master.client(db=3).get("typed_elicit:round:basic") is not None  # on the master, database 3
     hosts = group.sentinel_hosts()
     lines = [r.getMessage() for r in caplog.records if r.name == "typed_elicit.stores"]
     assert lines == [f"RedisStore on redis sentinel {hosts} service {redis_procs.SERVICE} db 3"] * 2
     assert SECRET not in caplog.text
     await store.aclose()
     await other.aclose()
+
+
+SENTINEL_SECRET = "sentinels-own-pw-8Rt2-never-shown"
+
+
+async def test_sentinels_that_need_a_password_of_their_own_are_named_at_once_not_after_the_timeout(
+    tmp_path: Path,
+):
+    """Issue 27, item 7: before, every operation ended as "no answer within ..." after its whole timeout."""
+    redis_procs.require_redis_server()
+    with redis_procs.processes() as started:
+        guarded = redis_procs.sentinel_group(
+            tmp_path, started, password=SECRET, sentinel_password=SENTINEL_SECRET
+        )
+        timeout = 5.0
+        store = RedisStore.from_url(sentinel_url(guarded), timeout=timeout)
+        for error, took in await redis_procs.a_claim_and_a_wait_failing(store):
+            assert "password of their own" in error.cause, error.cause
+            assert took < timeout  # (generous: named once every sentinel refused, not at the deadline)
+            assert "sentinel_kwargs" in error.fix
+            assert error.claimed == "no"
+            for secret in (SECRET, SENTINEL_SECRET):
+                assert secret not in f"{error}{error!r}{vars(error)}"
+        await store.aclose()
+
+
+async def test_a_service_no_sentinel_monitors_is_named_as_such(group):
+    store = RedisStore.from_url(
+        f"redis+sentinel://:{SECRET}@{group.sentinel_hosts()}/no-such-service/0", timeout=5.0
+    )
+    with anyio.fail_after(BOUND), pytest.raises(StoreUnavailable) as raised:
+        await store.claim("round:unknown-service", clock.now() + 60)
+    assert raised.value.cause == "no sentinel monitors a master named 'no-such-service'"
+    assert "sentinel monitor" in raised.value.fix
+    assert raised.value.claimed == "no"
+    await store.aclose()
 
 
 async def test_a_store_on_a_sentinel_client_built_by_hand_has_its_waits_woken_on_the_master(group):
@@ -144,9 +180,7 @@ async def test_calls_in_flight_during_a_failover_end_with_a_typed_error_or_compl
     server = replica(store)
     async with session_on(server) as session:
         with anyio.fail_after(BOUND):
-            done = await round_(session)
-            assert isinstance(done, InputRequiredResult)
-            assert text(await round_(session, done.request_state, answer(code="100000"))) == "code 100000"
+            done = await a_round_answered(session, "100000")
             in_flight = [await round_(session) for _ in range(8)]
         states = [r.request_state for r in in_flight if isinstance(r, InputRequiredResult)]
         assert len(states) == 8
@@ -193,7 +227,7 @@ async def test_calls_in_flight_during_a_failover_end_with_a_typed_error_or_compl
         fail_over_to_the_replica(group)
         with anyio.fail_after(BOUND):
             # Every final round sent again after the failover is refused: applied once at most.
-            for state in [done.request_state, *states]:
+            for state in [done, *states]:
                 with pytest.raises(MCPError) as again:
                     await round_(session, state, answer(code="999999"))
                 assert again.value.error.code == INVALID_PARAMS

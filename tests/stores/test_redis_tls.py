@@ -123,6 +123,37 @@ async def test_a_plain_redis_url_to_the_tls_port_fails_with_a_typed_error_in_tim
     await plain.aclose()
 
 
+async def test_a_certificate_from_another_ca_is_named_as_failed_certificate_verification(
+    tls_redis, tmp_path: Path
+):
+    server, _ = tls_redis
+    stranger = redis_procs.make_certificates(tmp_path / "stranger")  # a CA that did not sign the server's
+    store = RedisStore.from_url(
+        f"rediss://{USER}:{SECRET}@127.0.0.1:{server.port}/0?ssl_ca_certs={stranger.ca}", timeout=2.0
+    )
+    for error, _ in await redis_procs.a_claim_and_a_wait_failing(store):
+        assert error.cause.startswith("TLS certificate verification failed")
+        assert "ssl_ca_certs=" in error.fix
+        assert error.claimed == "no"
+        assert_no_secret(error, SECRET)
+    await store.aclose()
+
+
+async def test_rediss_to_a_plain_port_is_named_not_tls_before_the_timeout(tmp_path: Path):
+    plain = redis_procs.plain(tmp_path / "plain", "--requirepass", SECRET, client_kwargs={"password": SECRET})
+    with redis_procs.processes() as started:
+        started.append(plain)
+        plain.start()
+        timeout = 4.0  # generous: the check that names the cause has half of it (a local PING)
+        store = RedisStore.from_url(f"rediss://:{SECRET}@127.0.0.1:{plain.port}/0", timeout=timeout)
+        for error, took in await redis_procs.a_claim_and_a_wait_failing(store):
+            assert "does not speak TLS" in error.cause, error.cause
+            assert "redis://" in error.fix
+            assert took < timeout  # named before the whole timeout ran out
+            assert_no_secret(error, SECRET)
+        await store.aclose()
+
+
 async def test_a_wrong_password_fails_every_operation_with_a_typed_error_that_never_shows_it(
     tls_redis, caplog
 ):
@@ -141,7 +172,10 @@ async def test_a_wrong_password_fails_every_operation_with_a_typed_error_that_ne
             errors.append(raised.value)
         await bad.delete("page:p1")  # logged, not raised
     assert [e.operation for e in errors] == ["claim", "put", "get", "wait"]
-    assert all(e.cause == "AuthenticationError" for e in errors[:3])
+    for error in errors:  # named as what it is, with what to check (issue 27, item 7)
+        assert error.cause == "authentication failed (AuthenticationError)"
+        assert "user name and password in the store URL" in str(error)
+        assert error.claimed == "no"
     for error in errors:
         assert_no_secret(error, WRONG, SECRET)
         assert error.store == f"redis 127.0.0.1:{tls_redis[0].port} db 0"
@@ -154,7 +188,8 @@ async def test_a_user_without_rights_on_a_key_gets_a_typed_error_that_never_show
     narrow = RedisStore.from_url(url(*tls_redis), prefix="other-app:", timeout=1.0)
     with anyio.fail_after(BOUND), pytest.raises(StoreUnavailable) as raised:
         await narrow.claim("round:r2", clock.now() + 60)
-    assert raised.value.cause == "NoPermissionError"
+    assert "NoPermissionError" in raised.value.cause
+    assert "ACL user" in raised.value.fix
     assert_no_secret(raised.value, SECRET)
     await narrow.aclose()
 

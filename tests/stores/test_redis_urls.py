@@ -89,3 +89,67 @@ def test_a_cluster_or_sentinel_store_logs_where_it_is_and_connects_to_nothing_ye
         "RedisStore on redis sentinel 127.0.0.1:3 service svc db 5",
     ]
     assert "s3cret" not in caplog.text
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://127.0.0.1:0/0",
+        "rediss://:s3cret@127.0.0.1:0/0",
+        "redis+cluster://:s3cret@10.0.0.1:7000,10.0.0.2:0",
+        "rediss+cluster://10.0.0.1:0",
+        "redis+sentinel://:s3cret@s1:0/mymaster",
+        "rediss+sentinel://s1:26379,s2:0/mymaster/1",
+    ],
+)
+def test_port_0_is_refused_not_read_as_the_default_port(url: str) -> None:
+    with pytest.raises(StoreUrlError) as raised:
+        parse_store_url(url)
+    assert "port" in raised.value.problem
+    assert "1 to 65535" in str(raised.value)
+    assert "s3cret" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "advice"),
+    [
+        ("redis+cluster://:s3cret@", "write it as redis+cluster://[user:password@]host:port,host:port"),
+        ("redis+cluster://10.0.0.1:notaport", "write it as redis+cluster://"),
+        ("redis+cluster://10.0.0.1:7000/3", "write it as redis+cluster://"),
+        ("redis+cluster://10.0.0.1:7000?db=0", "write it as redis+cluster://"),
+        ("rediss+cluster://10.0.0.1:7000?verify=no", "write it as rediss+cluster://"),
+        (
+            "redis+sentinel://s1:26379",
+            "write it as redis+sentinel://[user:password@]host:port,host:port/service/db",
+        ),
+        ("redis+sentinel://s1:notaport/mymaster", "write it as redis+sentinel://"),
+        ("redis+sentinel://s1:26379/mymaster/x", "write it as redis+sentinel://"),
+        ("rediss+sentinel://s1:26379/mymaster?db=1", "write it as rediss+sentinel://"),
+        ("redis://127.0.0.1:6379/x", "write it as redis://host:6379/0"),
+        ("unix://", "write it as redis://host:6379/0"),
+    ],
+)
+def test_each_url_error_gives_the_advice_for_the_scheme_used(url: str, advice: str) -> None:
+    with pytest.raises(StoreUrlError) as raised:
+        parse_store_url(url)
+    message = str(raised.value)
+    assert advice in message
+    assert message.count("write it as") == 1
+    if "+" in url.partition(":")[0]:
+        assert "redis://host:6379/0" not in message  # (the single-node form is no advice for a cluster)
+
+
+@pytest.mark.parametrize("service", ["my%20master", "svc$", "a" * 201, "s%C3%A9rvice"])
+def test_a_sentinel_service_name_that_is_not_valid_is_called_invalid_not_missing(service: str) -> None:
+    with pytest.raises(StoreUrlError) as raised:
+        parse_store_url(f"redis+sentinel://:s3cret@s1:26379/{service}/0")
+    assert "names no service" not in raised.value.problem
+    assert "service name" in raised.value.problem
+    assert "letters, digits" in raised.value.problem
+
+
+def test_a_sentinel_url_without_a_service_is_called_missing() -> None:
+    for url in ("redis+sentinel://s1:26379", "redis+sentinel://s1:26379/", "redis+sentinel://s1:26379//0"):
+        with pytest.raises(StoreUrlError) as raised:
+            parse_store_url(url)
+        assert "names no service" in raised.value.problem

@@ -432,14 +432,16 @@ class StoreUrlError(DeclarationError, ValueError):
         problem: What is wrong with the URL, in a few words.
     """
 
-    def __init__(self, problem: str) -> None:
+    def __init__(self, problem: str, *, advice: str = _URL_FORM) -> None:
         """Build the error.
 
         Args:
             problem: What is wrong with the URL (never a part of it that may hold a secret).
+            advice: How to write a URL of the kind given (`write it as ...`; by default
+                the single-node form).
         """
         self.problem = problem
-        super().__init__(f"a Redis store URL {problem}; {_URL_FORM}")
+        super().__init__(f"a Redis store URL {problem}; {advice}")
 
 
 REQUESTED_PROBLEM_LENGTH: Final = 300

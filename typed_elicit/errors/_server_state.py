@@ -150,21 +150,34 @@ StoreOperation: TypeAlias = Literal["claim", "put", "get", "wait"]
 
 """Which `Store` operation a `StoreUnavailable` reports, as its `operation` says."""
 
+ClaimLeft: TypeAlias = Literal["no", "maybe"]
+
+"""Whether a failed store operation may have left a claim behind, as `StoreUnavailable.claimed` says."""
+
 
 class StoreUnavailable(ServerStateError, ConnectionError):
-    """The shared store (e.g. Redis) could not be reached, or did not answer in time.
+    """The shared store (e.g. Redis) could not be reached, refused us, or did not answer in time.
 
     Raised for the call in progress; nothing that depended on the operation was applied.
     A claim whose outcome is unknown (sent, but its reply lost) counts as NOT made for
-    this call: the call is refused rather than risk applying an answer twice, and a
-    retry of the same round or token may then be refused as already used.
+    this call: the call is refused rather than risk applying an answer twice. The store
+    then marks that claim as abandoned, so that a retry of the same round or token can
+    claim it (`claimed == "no"`); only if the store cannot be reached to do so is a retry
+    possibly refused as already used (`claimed == "maybe"`).
 
     Attributes:
         store: Where the store is, without credentials (e.g. `"redis 127.0.0.1:6379 db 0"`).
         operation: The store operation that failed.
         namespace: What the key protects (`"round"`, `"token"`, `"page"`, ...); never the key itself.
-        cause: Why, in a few words (e.g. `"timed out after 2 s"`, `"connection refused"`).
+        cause: Why, in a few words (e.g. `"no answer within 2 s"`, `"connection refused"`,
+            `"authentication failed (AuthenticationError)"`, `"TLS certificate verification failed: ..."`).
         timeout: The store's per-operation timeout in seconds.
+        fix: What to do about it (the message's last sentence).
+        claimed: `"no"` if the operation left no claim in the store (every operation but a
+            claim; a claim that never reached the store, or was marked abandoned): the same
+            round or token can be sent again. `"maybe"` for a claim that may have been made
+            and could not be marked abandoned: a retry of that round or token may be
+            refused as already used.
     """
 
     def __init__(
@@ -176,6 +189,8 @@ class StoreUnavailable(ServerStateError, ConnectionError):
         namespace: str = "",
         cause: str = "",
         timeout: float | None = None,
+        fix: str = "",
+        claimed: ClaimLeft = "maybe",
     ) -> None:
         """Build the error from a finished message; `during` words it from the data.
 
@@ -186,6 +201,8 @@ class StoreUnavailable(ServerStateError, ConnectionError):
             namespace: What the key protects.
             cause: Why, in a few words.
             timeout: The store's per-operation timeout in seconds.
+            fix: What to do about it.
+            claimed: Whether the operation may have left a claim in the store.
         """
         super().__init__(message)
         self.store = store
@@ -193,10 +210,20 @@ class StoreUnavailable(ServerStateError, ConnectionError):
         self.namespace = namespace
         self.cause = cause
         self.timeout = timeout
+        self.fix = fix
+        self.claimed: ClaimLeft = claimed
 
     @classmethod
     def during(
-        cls, operation: StoreOperation, *, store: str, namespace: str, cause: str, timeout: float
+        cls,
+        operation: StoreOperation,
+        *,
+        store: str,
+        namespace: str,
+        cause: str,
+        timeout: float,
+        fix: str = "",
+        claimed: ClaimLeft | None = None,
     ) -> StoreUnavailable:
         """The error for a store `operation` that failed for `cause`.
 
@@ -204,28 +231,46 @@ class StoreUnavailable(ServerStateError, ConnectionError):
             operation: The store operation that failed.
             store: Where the store is, without credentials.
             namespace: What the key protects (`"round"`, `"token"`, `"page"`).
-            cause: Why, in a few words.
+            cause: Why, in a few words (never a password, a key or a value).
             timeout: The store's per-operation timeout in seconds.
+            fix: What to do about it; by default, to check that the store runs and is reachable.
+            claimed: Whether a claim may have been left in the store (`"maybe"` by default for
+                a claim, `"no"` for the other operations).
 
         Returns:
             The error.
         """
         what = f"a {namespace} key" if namespace else "a key"
-        consequence = {
-            "claim": "The claim counts as not made, so this call is refused and nothing was applied, "
-            "rather than risk applying an answer twice (if the claim did reach the store, a retry of the "
-            "same round or token is refused as already used: call the tool again to start afresh).",
-            "put": "The value may not be stored, and whoever waits for it may not be woken.",
-            "get": "The value could not be read.",
-            "wait": "The wait for the value ended early.",
-        }[operation]
+        left: ClaimLeft = claimed or ("maybe" if operation == "claim" else "no")
+        if operation != "claim":
+            consequence = {
+                "put": "The value may not be stored, and whoever waits for it may not be woken.",
+                "get": "The value could not be read.",
+                "wait": "The wait for the value ended early.",
+            }[operation]
+        elif left == "no":
+            consequence = (
+                "Nothing was claimed and nothing was applied: the same round or token can be sent "
+                "again once the store answers."
+            )
+        else:
+            consequence = (
+                "The claim counts as not made, so this call is refused and nothing was applied, rather "
+                "than risk applying an answer twice; it may have reached the store and could not be "
+                "marked abandoned, so a retry of the same round or token may be refused as already "
+                "used: call the tool again to start afresh."
+            )
+        advice = fix or (
+            "Check that the store is running and reachable from this server, or give it more time (each "
+            f"store operation is bounded by {timeout:g} s); calls work again as soon as it answers."
+        )
         return cls(
-            f"the shared store ({store}) could not {operation} {what}: {cause}. {consequence} Check "
-            "that the store is running and reachable from this server, or give it more time (each "
-            f"store operation is bounded by {timeout:g} s); calls work again as soon as it answers.",
+            f"the shared store ({store}) could not {operation} {what}: {cause}. {consequence} {advice}",
             store=store,
             operation=operation,
             namespace=namespace,
             cause=cause,
             timeout=timeout,
+            fix=advice,
+            claimed=left,
         )

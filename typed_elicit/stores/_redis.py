@@ -1,6 +1,8 @@
 """`RedisStore`: the `Store` several replicas share, on Redis (the `redis` extra).
 
-- `claim`: `SET key 1 NX PXAT <expiry>`: atomic, exactly one of concurrent claims wins.
+- `claim`: `SET key <random value> NX PXAT <expiry>`: atomic, exactly one of concurrent
+  claims wins; the value tells a claim whose reply was lost whether it won, and a claim
+  whose outcome stays unknown is marked abandoned (`_redis_claims`).
 - `put`: the same `SET NX PXAT` with the sealed value, then `PUBLISH` on the key's
   channel when it was stored, so a replica waiting for it wakes up.
 - `get`: `GET`; `delete`: `DEL` (best effort: a value it cannot delete expires anyway).
@@ -17,23 +19,39 @@ The URL forms (one Redis, a cluster, Sentinel; TLS, ACL users) are read in `_red
 the cluster and Sentinel clients built in `_redis_clients`.
 
 Every key and channel starts with a prefix (`typed_elicit:` unless given), every key
-expires, and every operation is bounded by `timeout` seconds: a Redis that is down or
-slow fails the call in progress with `StoreUnavailable`, never hangs it. A claim whose
-reply is lost counts as not made for this call (the call is refused): an answer is then
-lost for this call, never applied twice.
+expires, and every command is bounded by `timeout` seconds: a Redis that is down or
+slow fails the call in progress with `StoreUnavailable`, never hangs it. Two steps are
+bounded apart, each by its own time, so that they never eat a command's `timeout`:
+
+- on a cluster, learning the slot map (the first operation, and the first after a node
+  failed or slots moved): one shared discovery for all operations, `DISCOVERY_TIMEOUTS`
+  times `timeout` at most;
+- after a claim whose outcome is unknown (its reply lost), marking it abandoned: `timeout`
+  at most. The call is refused either way; the mark lets a retry of the same round or
+  token claim it (`StoreUnavailable.claimed == "no"`) instead of being refused as
+  already used.
+
+A failure is named (`_redis_causes`): a refused password, a certificate from another CA,
+a TLS URL on a plain port (asked in plain text once half the timeout has passed without
+an answer), sentinels that want a password of their own.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
+import secrets
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 
 from typed_elicit._core import clock as _clock
 from typed_elicit.errors import StoreUnavailable, StoreUrlError
-from typed_elicit.errors._server_state import StoreOperation
+from typed_elicit.errors._server_state import ClaimLeft, StoreOperation
+from typed_elicit.stores._redis_causes import Cause, Explained, cause_of, named
+from typed_elicit.stores._redis_claims import Unmarked, abandoned_name, take
 from typed_elicit.stores._redis_clients import cluster_client, sentinel_client
 from typed_elicit.stores._redis_urls import parse_store_url
 from typed_elicit.stores._redis_waits import (
@@ -54,6 +72,9 @@ DEFAULT_PREFIX: Final = "typed_elicit:"
 DEFAULT_TIMEOUT: Final = 2.0
 """Seconds each store operation may take before the call fails with `StoreUnavailable`."""
 DEFAULT_MAX_CONNECTIONS: Final = 50
+DISCOVERY_TIMEOUTS: Final = 3
+"""Learning a cluster's slot map may take this many `timeout`s (a node that does not answer, the
+next one's slot map, the command table), apart from the operation that needs it."""
 
 
 def _require_sharded_pubsub() -> None:
@@ -112,7 +133,8 @@ class RedisStore:
         Args:
             client: The asyncio client.
             prefix: Prepended to every key and channel (several apps may share one Redis).
-            timeout: Seconds each operation may take.
+            timeout: Seconds each command may take (on a cluster, learning the slot map has
+                its own bound, `DISCOVERY_TIMEOUTS` times this; see the module docstring).
             where: How messages name the store (no credentials).
             replicas: How many replicas must have each claim and put before it counts
                 (`WAIT`, within `timeout`); 0 (the default) trusts the master's reply.
@@ -143,8 +165,14 @@ class RedisStore:
         self._replicas = replicas
         self._cluster = cluster
         self._also_close: list[Any] = []
+        self._tls_hosts: tuple[tuple[str, int], ...] = ()
+        """Where to ask in plain text while no operation has succeeded (a `rediss` URL's hosts)."""
+        self._proven = False
+        """Whether an operation has succeeded (no plain-text check after that)."""
+        self._discovery: asyncio.Task[None] | None = None
+        self._unmarked = Unmarked(lambda name, value, expiry: self._mark(name, value, expiry, log=False))
         self._subscriber: Subscriber = (
-            ShardedSubscriber(client, where=where, timeout=timeout)
+            ShardedSubscriber(client, where=where, timeout=timeout, discover=self._discovered)
             if cluster
             else PubSubSubscriber(own_pubsub(client), where=where, timeout=timeout)
         )
@@ -180,7 +208,7 @@ class RedisStore:
         Args:
             url: Where Redis is.
             prefix: Prepended to every key and channel.
-            timeout: Seconds each operation may take (2 s by default).
+            timeout: Seconds each command may take (2 s by default; see `__init__`).
             max_connections: The pool's size (50 by default). Waits do not use it: they
                 share one subscriber connection of the store's own.
             replicas: Replicas that must acknowledge each claim and put (see `__init__`).
@@ -231,19 +259,53 @@ class RedisStore:
                 where=target.where,
                 replicas=replicas,
             )
+        if target.tls:
+            store._tls_hosts = target.hosts
         logger.info("RedisStore on %s", target.where)
         return store
 
     async def claim(self, key: str, expires_at: float, /) -> bool:
         """Record `key` as used; False if it was recorded already (see `Store`).
 
+        The claim writes a random value of its own (see `_redis_claims`): a resend of its
+        `SET` whose first reply was lost still counts as this claim, and a claim whose
+        outcome stays unknown is marked abandoned, so a retry of the same round or token
+        can claim it.
+
         Raises:
-            StoreUnavailable: If Redis did not answer within the timeout, or (with
-                `replicas`) the claim did not reach that many replicas in time; the
-                claim then counts as not made for this call.
+            StoreUnavailable: If Redis did not answer within the timeout, refused the store,
+                or (with `replicas`) the claim did not reach that many replicas in time; the
+                claim then counts as not made for this call. `claimed` says whether a retry
+                of the same round or token can claim it (`"no"`: nothing is left claimed).
         """
-        stored = await self._run("claim", key, self._set(key, b"1", expires_at))
-        return bool(stored)
+        name = self._key(key)
+        value = secrets.token_hex(16).encode()
+        expiry = self._expiry(expires_at)
+
+        async def mark_own(holder: bytes) -> bool:
+            """Mark a claim of this store that could not be marked when it failed (see `Unmarked`)."""
+            holder_expiry = self._unmarked.expiry(name, holder)
+            if holder_expiry is None:
+                return False
+            await self._client.set(abandoned_name(name, holder), b"1", pxat=holder_expiry)
+            self._unmarked.marked(name, holder)
+            return True
+
+        async def taken() -> bool:
+            outcome = await take(
+                self._client, name, value, lambda link: self._set(link, value, expiry), mark_own
+            )
+            if outcome == "resent" and self._replicas:  # (its WAIT ran on a connection now gone)
+                raise _NotReplicated("the claim was resent, so its replicas could not be counted")
+            return outcome != "refused"
+
+        try:
+            return bool(
+                await self._run("claim", key, taken, abandon=lambda: self._abandon(name, value, expiry))
+            )
+        except anyio.get_cancelled_exc_class():  # the call was cancelled: never use this claim
+            await self._abandon(name, value, expiry)
+            raise
 
     async def put(self, key: str, value: bytes, expires_at: float, /) -> bool:
         """Store `value` unless `key` holds one, and wake its waiters (see `Store.put`).
@@ -252,16 +314,20 @@ class RedisStore:
             StoreUnavailable: If Redis did not answer within the timeout (or, with
                 `replicas`, the value did not reach that many replicas in time).
         """
-        stored = bool(await self._run("put", key, self._set(key, value, expires_at)))
+        expiry = self._expiry(expires_at)
+        stored = bool(await self._run("put", key, lambda: self._set(self._key(key), value, expiry)))
         if stored:
             channel = self._channel(key)
             # (SPUBLISH by name: the asyncio cluster client has no `spublish` before redis-py 8.)
-            publish = (
-                self._client.execute_command("SPUBLISH", channel, b"1")
-                if self._cluster
-                else self._client.publish(channel, b"1")
+            await self._run(
+                "put",
+                key,
+                lambda: (
+                    self._client.execute_command("SPUBLISH", channel, b"1")
+                    if self._cluster
+                    else self._client.publish(channel, b"1")
+                ),
             )
-            await self._run("put", key, publish)
         return stored
 
     async def get(self, key: str, /) -> bytes | None:
@@ -270,8 +336,7 @@ class RedisStore:
         Raises:
             StoreUnavailable: If Redis did not answer within the timeout.
         """
-        value = await self._run("get", key, self._client.get(self._key(key)))
-        return None if value is None else bytes(value)
+        return await self._read("get", key)
 
     async def delete(self, key: str, /) -> None:
         """Forget the value under `key` (see `Store.delete`).
@@ -280,17 +345,16 @@ class RedisStore:
         (WARNING, no key) and the value stays until it expires.
         """
         try:
+            if self._cluster:
+                await self._discovered()
             with anyio.fail_after(self._timeout):
-                pending = self._client.delete(self._key(key))
-                if self._cluster:
-                    await self._initialized(pending)
-                await pending
+                await self._client.delete(self._key(key))
         except Exception as exc:  # TimeoutError, redis' errors, OSError
             logger.warning(
                 "could not delete a %s value from %s (%s); it stays until it expires",
                 key.partition(":")[0],
                 self._where,
-                type(exc).__name__,
+                cause_of(exc, timeout=self._timeout).words,
             )
 
     async def wait(self, key: str, timeout: float, /) -> bytes | None:
@@ -302,13 +366,21 @@ class RedisStore:
             StoreUnavailable: If Redis fails or stops answering while waiting.
         """
         deadline = anyio.current_time() + timeout
-        if self._cluster:  # read first: a moved slot is learnt (MOVED) before subscribing
-            value = await self.get(key)
+        # Read first on a cluster (a moved slot is learnt, by MOVED, before subscribing), and
+        # until an operation has succeeded (a failure to connect is named, as for the others).
+        if self._cluster or not self._proven:
+            value = await self._read("wait", key)
             if value is not None:
                 return value
         async with self._subscriber.watch(self._channel(key), key.partition(":")[0]) as watch:
             while True:
-                value = await self.get(key)
+                try:
+                    value = await self.get(key)
+                except StoreUnavailable as error:  # (the wait failed, whichever of its steps did)
+                    cause = Cause(error.cause, error.fix)
+                    raise cause.unavailable(
+                        "wait", store=self._where, namespace=error.namespace, timeout=self._timeout
+                    ) from None
                 if value is not None:
                     return value
                 left = deadline - anyio.current_time()
@@ -318,6 +390,7 @@ class RedisStore:
 
     async def aclose(self) -> None:
         """Close the subscriber connection, then the client and its pool's connections."""
+        await self._unmarked.aclose()
         await self._subscriber.aclose()
         await self._client.aclose()
         if not self._cluster:
@@ -340,52 +413,147 @@ class RedisStore:
             else self._key(key).replace(self._prefix, f"{self._prefix}wake:", 1)
         )
 
-    def _set(self, key: str, value: bytes, expires_at: float) -> Any:
-        # PXAT in milliseconds; a time already past still stores (and expires at once).
-        expiry = max(math.ceil(expires_at * 1000), math.ceil(_clock.now() * 1000) + 1)
-        if not self._replicas:
-            return self._client.set(self._key(key), value, nx=True, pxat=expiry)
-        return self._set_replicated(self._key(key), value, expiry)
+    async def _read(self, operation: StoreOperation, key: str) -> bytes | None:
+        value = await self._run(operation, key, lambda: self._client.get(self._key(key)))
+        return None if value is None else bytes(value)
 
-    async def _set_replicated(self, name: str, value: bytes, expiry: int) -> Any:
-        """`SET NX` then `WAIT` on the same connection; fails unless `replicas` replicas acknowledged it."""
-        pipe = self._client.pipeline(transaction=False)
+    @staticmethod
+    def _expiry(expires_at: float) -> int:
+        """`PXAT` in milliseconds; a time already past still stores (and expires at once)."""
+        return max(math.ceil(expires_at * 1000), math.ceil(_clock.now() * 1000) + 1)
+
+    async def _set(self, name: str, value: bytes, expiry: int) -> bool:
+        """`SET name value NX PXAT expiry` (then `WAIT`, with `replicas`); whether it stored."""
+        if not self._replicas:
+            return bool(await self._client.set(name, value, nx=True, pxat=expiry))
+        pipe = self._client.pipeline(transaction=False)  # SET NX then WAIT on the same connection
         pipe.set(name, value, nx=True, pxat=expiry)
         pipe.wait(self._replicas, max(1, int(self._timeout * 1000 / 2)))
         stored, acknowledged = await pipe.execute()
         if stored and int(acknowledged) < self._replicas:
             raise _NotReplicated(f"{acknowledged} of {self._replicas} replicas acknowledged it in time")
-        return stored
+        return bool(stored)
 
-    async def _initialized(self, pending: Any) -> None:
-        """Learn the cluster's slot map before `pending` runs (at once when known); close it if that fails.
+    async def _abandon(self, name: str, value: bytes, expiry: int) -> bool:
+        """Mark the claim of `name` with `value` as never to be used; whether the mark was written.
 
-        redis-py 8.1 can break a connection when commands race its cluster client's own
-        first initialize; initializing first, once, avoids it.
+        If it could not be, the store keeps trying (see `Unmarked`).
         """
-        try:
-            await self._client.initialize()
-        except BaseException:
-            pending.close()  # never awaited: no "coroutine was never awaited" warning
-            raise
+        if await self._mark(name, value, expiry):
+            return True
+        self._unmarked.add(name, value, expiry)
+        return False
 
-    async def _run(self, operation: StoreOperation, key: str, pending: Any) -> Any:
-        """Await one Redis command within the timeout; any failure becomes `StoreUnavailable`."""
-        namespace = key.partition(":")[0]
-        try:
-            with anyio.fail_after(self._timeout):
+    async def _mark(self, name: str, value: bytes, expiry: int, *, log: bool = True) -> bool:
+        """Write the mark that a claim is abandoned: shielded from cancellation, bounded by `timeout`."""
+        why = f"no answer within {self._timeout:g} s"
+        with anyio.CancelScope(shield=True), anyio.move_on_after(self._timeout):
+            try:
                 if self._cluster:
-                    await self._initialized(pending)
-                return await pending
-        except TimeoutError:
-            cause = f"no answer within {self._timeout:g} s"
-        except _NotReplicated as exc:
-            cause = str(exc)
-        except Exception as exc:  # redis' errors, OSError: the server is gone or refused
-            cause = type(exc).__name__
-        raise StoreUnavailable.during(
-            operation, store=self._where, namespace=namespace, cause=cause, timeout=self._timeout
+                    await self._discovered()
+                await self._client.set(abandoned_name(name, value), b"1", pxat=expiry)
+                return True
+            except Exception as exc:  # redis' errors, OSError: the store is still unreachable
+                why = cause_of(exc, timeout=self._timeout).words
+        if not log:  # (tried again in the background: said once already)
+            return False
+        logger.warning(
+            "could not mark a claim abandoned on %s (%s); until it is, a retry of its round or token "
+            "may be refused as already used",
+            self._where,
+            why,
+        )
+        return False
+
+    async def _discovered(self) -> None:
+        """Learn the cluster's slot map if it is not known: at once when it is (see the module docstring).
+
+        One discovery at a time, shared by every operation that needs it and not cancelled
+        when one of them is; bounded by `DISCOVERY_TIMEOUTS` times `timeout`.
+
+        Raises:
+            Explained: If the slot map was not learnt in time, or redis-py failed to learn
+                it (no node reachable, slots not covered, ...).
+        """
+        if not getattr(self._client, "_initialize", True):  # (redis-py's "not known yet")
+            return
+        loop = asyncio.get_running_loop()
+        task = self._discovery
+        if task is None or task.done() or task.get_loop() is not loop:
+            task = self._discovery = loop.create_task(self._discover())
+            task.add_done_callback(_retrieved)
+        try:
+            with anyio.fail_after(self._timeout * DISCOVERY_TIMEOUTS):  # (its clean-up is not waited for)
+                await asyncio.shield(task)
+        except Exception as exc:  # TimeoutError, redis' errors, OSError
+            raise Explained(self._discovery_cause(exc)) from None
+
+    async def _discover(self) -> None:
+        with anyio.fail_after(self._timeout * DISCOVERY_TIMEOUTS):
+            await self._client.initialize()
+
+    async def _run(
+        self,
+        operation: StoreOperation,
+        key: str,
+        command: Callable[[], Awaitable[Any]],
+        *,
+        abandon: Callable[[], Awaitable[bool]] | None = None,
+    ) -> Any:
+        """Run one operation's command within the timeout (after discovery, on a cluster).
+
+        Any failure becomes `StoreUnavailable`, with its cause named; a claim that may have
+        reached Redis is first marked abandoned (`abandon`).
+        """
+        cause: Cause
+        try:
+            if self._cluster:
+                await self._discovered()
+        except Explained as exc:
+            cause = exc.cause
+        else:
+            try:
+                with anyio.fail_after(self._timeout):
+                    return await self._attempt(command)
+            except Explained as exc:
+                cause = exc.cause
+            except _NotReplicated as exc:
+                cause = Cause(str(exc))
+            except Exception as exc:  # TimeoutError, redis' errors, OSError
+                cause = cause_of(exc, timeout=self._timeout)
+        claimed: ClaimLeft = "no"
+        if abandon is not None and cause.reached:
+            claimed = "no" if await abandon() else "maybe"
+        raise cause.unavailable(
+            operation,
+            store=self._where,
+            namespace=key.partition(":")[0],
+            timeout=self._timeout,
+            claimed=claimed,
         ) from None
+
+    async def _attempt(self, command: Callable[[], Awaitable[Any]]) -> Any:
+        """Run `command`, its failure named (see `_redis_causes.named`); note that the store works.
+
+        Raises:
+            Explained: If the store found out why it failed (a plain port, sentinels' trouble).
+        """
+        result = await named(self._client, command, () if self._proven else self._tls_hosts, self._timeout)
+        self._proven = True
+        return result
+
+    def _discovery_cause(self, error: BaseException) -> Cause:
+        if isinstance(error, TimeoutError):
+            bound = self._timeout * DISCOVERY_TIMEOUTS
+            return Cause(f"the cluster's slot map was not learnt within {bound:g} s", reached=False)
+        cause = cause_of(error, timeout=self._timeout)
+        return Cause(f"the cluster's slot map could not be learnt: {cause.words}", cause.fix, reached=False)
+
+
+def _retrieved(task: asyncio.Task[None]) -> None:
+    """Read a finished discovery's exception, so asyncio does not report it unread (callers got it)."""
+    if not task.cancelled():
+        task.exception()
 
 
 class _NotReplicated(Exception):

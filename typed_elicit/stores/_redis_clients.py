@@ -33,11 +33,19 @@ def cluster_client(target: Target, *, timeout: float, max_connections: int) -> A
 
 def sentinel_client(target: Target, *, timeout: float, max_connections: int) -> tuple[Any, list[Any]]:
     """The master's client for a `redis+sentinel://` URL, and the sentinels' clients (to close)."""
+    from redis.asyncio.retry import Retry
     from redis.asyncio.sentinel import Sentinel
+    from redis.backoff import NoBackoff
 
     factory: Any = Sentinel
     timeouts = {"socket_timeout": timeout, "socket_connect_timeout": timeout}
-    sentinel = factory(list(target.hosts), sentinel_kwargs={**timeouts, **_tls_settings(target)})
+    # No retries on a sentinel: redis-py would ask again and again (with a backoff) one that refuses
+    # us, until the operation's timeout, and the cause would be lost; the next sentinel is asked
+    # instead, and an operation with no sentinel to answer fails at once, its cause named.
+    once: Any = Retry(NoBackoff(), 0)
+    sentinel = factory(
+        list(target.hosts), sentinel_kwargs={**timeouts, **_tls_settings(target), "retry": once}
+    )
     client = sentinel.master_for(
         target.service,
         connection_pool_class=_blocking_sentinel_pool(),

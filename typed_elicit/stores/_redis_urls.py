@@ -28,12 +28,25 @@ SINGLE_SCHEMES: Final = ("redis", "rediss", "unix")
 CLUSTER_SCHEMES: Final = ("redis+cluster", "rediss+cluster")
 SENTINEL_SCHEMES: Final = ("redis+sentinel", "rediss+sentinel")
 _SCHEMES: Final = "redis://, rediss://, unix://, redis+cluster:// or redis+sentinel:// (rediss+... for TLS)"
+_ANY_FORM: Final = (
+    "write it as redis://host:6379/0 (one Redis), redis+cluster://host:port,host:port (a cluster) "
+    "or redis+sentinel://host:port,host:port/service/db (a master Sentinel watches)"
+)
+_PORT: Final = "has a port that is not a number from 1 to 65535"
 TLS_OPTIONS: Final = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile", "ssl_cert_reqs", "ssl_check_hostname")
 """The query arguments a cluster or Sentinel URL takes (all for TLS: `rediss+...` only)."""
 _FORMS: Final = {
-    "cluster": "redis+cluster://[user:password@]host:port,host:port",
-    "sentinel": "redis+sentinel://[user:password@]host:port,host:port/service/db",
+    "cluster": "{scheme}://[user:password@]host:port,host:port (any nodes of the cluster; "
+    "database 0 only{tls})",
+    "sentinel": "{scheme}://[user:password@]host:port,host:port/service/db (the sentinels, the name of the "
+    "master they monitor, and the database{tls})",
 }
+
+
+def _advice(scheme: str, kind: Literal["cluster", "sentinel"]) -> str:
+    """How to write a URL of `scheme` (a cluster or Sentinel one), for `StoreUrlError`."""
+    tls = "; TLS options as ?ssl_ca_certs=/path/ca.pem" if scheme.startswith("rediss") else ""
+    return "write it as " + _FORMS[kind].format(scheme=scheme, tls=tls)
 
 
 @dataclass(frozen=True)
@@ -45,7 +58,7 @@ class Target:
     """Where it is, without credentials (e.g. `"redis 127.0.0.1:6379 db 3"`)."""
     tls: bool = False
     hosts: tuple[tuple[str, int], ...] = ()
-    """The cluster nodes or sentinels listed (not for `single`: redis-py reads that URL)."""
+    """The cluster nodes or sentinels listed, or the one Redis' host and port (none for a socket)."""
     username: str | None = None
     password: str | None = field(default=None, repr=False)
     service: str = ""
@@ -68,19 +81,20 @@ def parse_store_url(url: str) -> Target:
     parts = urlsplit(url)
     scheme = parts.scheme
     if scheme not in (*SINGLE_SCHEMES, *CLUSTER_SCHEMES, *SENTINEL_SCHEMES):
-        raise StoreUrlError(f"starts with {_SCHEMES}")
+        raise StoreUrlError(f"starts with {_SCHEMES}", advice=_ANY_FORM)
+    kind: Literal["cluster", "sentinel"] = "cluster" if scheme in CLUSTER_SCHEMES else "sentinel"
     if not url[len(scheme) + 1 :].startswith("//"):
         raise StoreUrlError(
-            f"needs two slashes after {scheme}: (with one, its host and database are ignored)"
+            f"needs two slashes after {scheme}: (with one, its host and database are ignored)",
+            **({} if scheme in SINGLE_SCHEMES else {"advice": _advice(scheme, kind)}),
         )
     if scheme in SINGLE_SCHEMES:
-        return Target("single", _single(url), tls=scheme == "rediss")
-    kind: Literal["cluster", "sentinel"] = "cluster" if scheme in CLUSTER_SCHEMES else "sentinel"
+        return _single(url)
     return _many(parts.netloc, parts.path, parts.query, scheme=scheme, kind=kind)
 
 
-def _single(url: str) -> str:
-    """`where` for a redis://, rediss:// or unix:// URL (the checks redis-py does not make)."""
+def _single(url: str) -> Target:
+    """The target of a redis://, rediss:// or unix:// URL (after the checks redis-py does not make)."""
     parts = urlsplit(url)
     query = parse_qs(parts.query)
     db_values = query.get("db")
@@ -90,13 +104,12 @@ def _single(url: str) -> str:
         if not parts.path:
             raise StoreUrlError("of the unix:// kind names no socket path")
         db = db_values[0] if db_values else "0"
-        return f"redis unix socket db {int(db)}"
+        return Target("single", f"redis unix socket db {int(db)}")
     if not parts.hostname:
         raise StoreUrlError("names no host")
-    try:
-        port = parts.port
-    except ValueError:
-        raise StoreUrlError("has a port that is not a number from 1 to 65535") from None
+    port = _port(parts.netloc, 6379)
+    if port is None:
+        raise StoreUrlError(_PORT)
     path = parts.path[1:]  # after the port: "" or "/" (database 0), or "/<database>"
     if path and not _DATABASE.match(path):
         raise StoreUrlError(
@@ -104,12 +117,24 @@ def _single(url: str) -> str:
             "and use database 0"
         )
     db = db_values[0] if db_values else (path or "0")
-    return f"redis {parts.hostname}:{port or 6379} db {int(db)}"
+    where = f"redis {parts.hostname}:{port} db {int(db)}"
+    return Target("single", where, tls=parts.scheme == "rediss", hosts=((parts.hostname, port),))
+
+
+def _port(netloc: str, default: int) -> int | None:
+    """The port of `netloc` (`default` if it names none), or None if it is no port (0 included)."""
+    try:
+        port = urlsplit(f"//{netloc}").port
+    except ValueError:  # not a number, or above 65535
+        return None
+    if port is None:
+        return default
+    return port or None  # (port 0 is no port: redis-py would connect to its default)
 
 
 def _many(netloc: str, path: str, query: str, *, scheme: str, kind: Literal["cluster", "sentinel"]) -> Target:
     """A cluster or Sentinel URL: several `host:port`, credentials, a service and database."""
-    form = _FORMS[kind]
+    advice = _advice(scheme, kind)
     userinfo, at, hostlist = netloc.rpartition("@")
     username = password = None
     if at:
@@ -121,40 +146,45 @@ def _many(netloc: str, path: str, query: str, *, scheme: str, kind: Literal["clu
     for item in hostlist.split(","):
         host = urlsplit(f"//{item}")
         if not host.hostname:
-            raise StoreUrlError(f"of the {scheme}:// kind lists no host, or an empty one; write it as {form}")
-        try:
-            port = host.port or default_port
-        except ValueError:
-            raise StoreUrlError(
-                f"of the {scheme}:// kind has a port that is not a number from 1 to 65535"
-            ) from None
+            raise StoreUrlError(f"of the {scheme}:// kind lists no host, or an empty one", advice=advice)
+        port = _port(item, default_port)
+        if port is None:
+            raise StoreUrlError(f"of the {scheme}:// kind {_PORT}", advice=advice)
         hosts.append((host.hostname, port))
     segments = [segment for segment in path.split("/")[1:]]
     service, db = "", 0
     if kind == "cluster":
         if segments not in ([], [""], ["0"]):
             raise StoreUrlError(
-                f"of the {scheme}:// kind names a database: a cluster has database 0 only; write it as {form}"
+                f"of the {scheme}:// kind names a database: a cluster has database 0 only", advice=advice
             )
     else:
-        if not segments or not _SERVICE.match(segments[0]) or len(segments) > 2:
+        if not segments or not segments[0]:
             raise StoreUrlError(
-                f"of the {scheme}:// kind names no service (the name Sentinel monitors); write it as {form}"
+                f"of the {scheme}:// kind names no service (the name of the master Sentinel monitors)",
+                advice=advice,
+            )
+        if not _SERVICE.match(segments[0]):
+            raise StoreUrlError(
+                f"of the {scheme}:// kind has a service name that is not 1 to 200 letters, digits, "
+                "'.', '_' or '-' (the name of the master Sentinel monitors, as in its configuration)",
+                advice=advice,
+            )
+        if len(segments) > 2 or (len(segments) == 2 and segments[1] and not _DATABASE.match(segments[1])):
+            raise StoreUrlError(
+                f"of the {scheme}:// kind has a database that is not one number after the service",
+                advice=advice,
             )
         service = segments[0]
-        if len(segments) == 2 and segments[1]:
-            if not _DATABASE.match(segments[1]):
-                raise StoreUrlError(
-                    f"of the {scheme}:// kind has a database that is not a number; write it as {form}"
-                )
-            db = int(segments[1])
+        db = int(segments[1]) if len(segments) == 2 and segments[1] else 0
     tls = scheme.startswith("rediss")
     options: dict[str, str | bool] = {}
     for name, values in parse_qs(query, keep_blank_values=True).items():
         if name not in TLS_OPTIONS or not tls or len(values) != 1:
             raise StoreUrlError(
                 f"of the {scheme}:// kind has a query argument other than the TLS ones "
-                f"({', '.join(TLS_OPTIONS)}, once each, with rediss+...)"
+                f"({', '.join(TLS_OPTIONS)}, once each, with rediss+...)",
+                advice=advice,
             )
         value = values[0]
         options[name] = value.lower() in ("1", "true", "yes") if name == "ssl_check_hostname" else value

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Final, Protocol
 
 import anyio
 
 from typed_elicit.errors import StoreUnavailable
+from typed_elicit.stores._redis_causes import Cause, cause_of
 
 REREAD_SECONDS: Final = 1.0
 """A wait reads its key at least this often, so a wake-up lost in a reconnect costs at most this."""
@@ -159,7 +160,7 @@ class PubSubSubscriber:
             with anyio.move_on_after(self._timeout):
                 await entry.ready.wait()
             if not entry.ready.is_set():
-                await self._fail(f"no answer within {self._timeout:g} s")
+                await self._fail(Cause(f"no answer within {self._timeout:g} s"))
             watch.check()
             yield watch
         finally:
@@ -171,7 +172,7 @@ class PubSubSubscriber:
     async def aclose(self) -> None:
         """Fail every watch still open and close the connection (see `Subscriber.aclose`)."""
         if self._loop is not None and self._loop is asyncio.get_running_loop():
-            await self._fail("the store was closed")
+            await self._fail(Cause("the store was closed"))
 
     def _adopt_loop(self) -> None:
         """Start afresh in a new event loop: what the old one held died with it."""
@@ -193,11 +194,8 @@ class PubSubSubscriber:
                         self._pubsub = self._connect()
                     pubsub = self._pubsub
                     await (pubsub.ssubscribe if self._sharded else pubsub.subscribe)(channel)
-        except TimeoutError:
-            await self._fail(f"no answer within {self._timeout:g} s")
-            return
-        except Exception as exc:  # redis' errors, OSError: the server is gone or refused
-            await self._fail(type(exc).__name__)
+        except Exception as exc:  # TimeoutError, redis' errors, OSError: the server is gone or refused
+            await self._fail(cause_of(exc, timeout=self._timeout))
             return
         if self._reader is None and self._pubsub is pubsub:  # (not failed meanwhile)
             self._reader = asyncio.get_running_loop().create_task(self._read(pubsub))
@@ -229,7 +227,7 @@ class PubSubSubscriber:
         except Exception as exc:  # the connection failed for good (redis-py retried already)
             if self._pubsub is pubsub:
                 self._reader = None
-                await self._fail(type(exc).__name__)
+                await self._fail(cause_of(exc, timeout=self._timeout))
 
     def _deliver(self, message: dict[str, Any]) -> None:
         raw = message.get("channel")
@@ -248,16 +246,17 @@ class PubSubSubscriber:
             # Its waits still end: each re-reads its key at least every REREAD_SECONDS.
             self._dropped.add(channel)
 
-    async def _fail(self, cause: str) -> None:
+    async def _fail(self, cause: Cause) -> None:
         """Fail every open watch with `StoreUnavailable` and drop the connection."""
         channels, self._channels = self._channels, {}
         self._dropped = set()
         for entry in channels.values():
             for watch in entry.watches:
-                error = StoreUnavailable.during(
-                    "wait", store=self._where, namespace=entry.namespace, cause=cause, timeout=self._timeout
+                watch.fail(
+                    cause.unavailable(
+                        "wait", store=self._where, namespace=entry.namespace, timeout=self._timeout
+                    )
                 )
-                watch.fail(error)
             entry.ready.set()
         pubsub, self._pubsub = self._pubsub, None
         reader, self._reader = self._reader, None
@@ -284,15 +283,20 @@ class ShardedSubscriber:
     subscribes on the new owner.
     """
 
-    def __init__(self, cluster: Any, *, where: str, timeout: float) -> None:
+    def __init__(
+        self, cluster: Any, *, where: str, timeout: float, discover: Callable[[], Awaitable[None]]
+    ) -> None:
         """Build it; nothing connects until the first watch.
 
         Args:
             cluster: The `redis.asyncio.RedisCluster` whose slot map routes the channels.
             where: How messages name the store (no credentials).
             timeout: Seconds a subscription may take to be confirmed.
+            discover: Learns the cluster's slot map if it is not known (the store's shared
+                discovery, bounded apart from the subscription's `timeout`).
         """
         self._cluster = cluster
+        self._discover = discover
         self._where = where
         self._timeout = timeout
         self._nodes: dict[str, PubSubSubscriber] = {}
@@ -306,13 +310,10 @@ class ShardedSubscriber:
                 subscription failed or was not confirmed in time.
         """
         try:
-            with anyio.fail_after(self._timeout):
-                await self._cluster.initialize()  # (at once when the slot map is known)
+            await self._discover()  # (at once when the slot map is known)
             node = self._cluster.get_node_from_key(channel)
-        except TimeoutError:
-            cause = f"no answer within {self._timeout:g} s"
-        except Exception as exc:  # redis' errors, OSError: no node reachable, slot not covered
-            cause = type(exc).__name__
+        except Exception as exc:  # TimeoutError, redis' errors, OSError: no node reachable, slot not covered
+            cause = cause_of(exc, timeout=self._timeout)
         else:
             subscriber = self._nodes.get(node.name)
             if subscriber is None:
@@ -322,9 +323,7 @@ class ShardedSubscriber:
             async with subscriber.watch(channel, namespace) as watch:
                 yield watch
             return
-        raise StoreUnavailable.during(
-            "wait", store=self._where, namespace=namespace, cause=cause, timeout=self._timeout
-        )
+        raise cause.unavailable("wait", store=self._where, namespace=namespace, timeout=self._timeout)
 
     async def aclose(self) -> None:
         """Fail every watch still open and close each master's connection."""
