@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from pydantic import BaseModel
 
@@ -33,6 +33,9 @@ from typed_elicit._wire.spec import (
     FormSpec,
 )
 from typed_elicit.errors import OptionsError
+
+if TYPE_CHECKING:
+    from typed_elicit._forms.page.tree import PageTree
 
 OptionsArg: TypeAlias = Sequence[str] | Mapping[str, str]
 """The options of one `Choices()` field: values, or value -> title (in the order shown)."""
@@ -97,9 +100,6 @@ def shaped(
             f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
         )
     tree = tree_of(model) if page else None
-    if tree is not None:  # page-form rules load with the first page form
-        from typed_elicit._forms.page.shape import node_problem, shape_tree
-        from typed_elicit._forms.page.tree import MAX_PAGE_INPUTS
     if page:
         protocol_version, base, limit = LATEST_PROTOCOL_VERSION, page_layout(model), MAX_PAGE_SHAPE_LENGTH
     else:
@@ -126,7 +126,7 @@ def shaped(
     least, most = 0, base.size
     for name in given:
         if tree is not None and name in base.groups:
-            problems.append((name, node_problem(tree, name, "options")))
+            problems.append((name, _node_problem(tree, name, "options")))
         elif name not in base.keys:
             problems.append((name, _unknown(model, name, "options")))
         elif name not in base.choices:
@@ -153,7 +153,7 @@ def shaped(
     fill: dict[str, Any] = {}
     for name, value in (defaults or {}).items():
         if tree is not None and name in base.groups:
-            problems.append((name, node_problem(tree, name, "defaults")))
+            problems.append((name, _node_problem(tree, name, "defaults")))
             continue
         if name not in base.keys:
             problems.append((name, _unknown(model, name, "defaults")))
@@ -189,7 +189,10 @@ def shaped(
     offered = {
         base.keys[name]: frozenset(offered_values(properties[base.keys[name]])) for name in base.choices
     }
-    if tree is not None:
+    if tree is not None:  # page-form rules: loaded with the first page form
+        from typed_elicit._forms.page.shape import shape_tree
+        from typed_elicit._forms.page.tree import MAX_PAGE_INPUTS
+
         tree = shape_tree(tree, properties, required, fill, offered)
         if tree.inputs > MAX_PAGE_INPUTS:  # a multi-select shows one box per option
             too_many = (
@@ -236,6 +239,14 @@ def _kinds(model: type[BaseModel], base: Layout, version: ProtocolVersion | None
     )
     form = kinds[version] = parse_requested_schema(schema, cached=False)
     return form
+
+
+def _node_problem(tree: PageTree, name: str, argument: str) -> str:
+    from typed_elicit._forms.page.shape import (
+        node_problem,  # page-form rules: loaded with the first page form
+    )
+
+    return node_problem(tree, name, argument)
 
 
 def _unknown(model: type[BaseModel], name: str, argument: str) -> str:
