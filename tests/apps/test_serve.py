@@ -7,7 +7,10 @@ The client is the SDK's in-memory `mcp.Client`; it declares app views with the c
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -379,3 +382,36 @@ async def test_the_eras_all_keep_the_app_meta_on_the_request(era):
     assert set(user.params[0].meta or {}) - {"traceparent"} == {
         "ui"
     }  # the SDK adds its trace context when traced
+
+
+# --- stable addresses (issue 27, item 11) -----------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_view_address_is_the_same_whether_its_script_runs_as_main_or_is_imported(tmp_path: Path) -> None:
+    script = tmp_path / "shipping_server.py"
+    script.write_text(
+        "from mcp.server.mcpserver import MCPServer\n"
+        "from pydantic import BaseModel\n"
+        "from typed_elicit import form\n"
+        "from typed_elicit.apps import serve_apps\n"
+        "@form(app=True)\n"
+        "class Confirm(BaseModel):\n"
+        "    ok: bool\n"
+        "server = MCPServer('ship')\n"
+        "URIS = [str(uri) for uri in serve_apps(server, models=[Confirm]).values()]\n"
+        "if __name__ == '__main__':\n"
+        "    print(URIS[0])\n"
+    )
+    as_script = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=True
+    ).stdout.strip()
+    imported = subprocess.run(
+        [sys.executable, "-c", "import shipping_server; print(shipping_server.URIS[0])"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+        cwd=tmp_path,
+    ).stdout.strip()
+    assert as_script == imported == "ui://typed-elicit/shipping_server.Confirm"

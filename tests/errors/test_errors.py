@@ -424,3 +424,11 @@ def test_every_error_raised_in_the_suite_carries_its_documented_fields() -> None
     ]
     assert problems == []
     assert error_record.RECORD.checked  # the recorder saw the builders above
+
+
+@pytest.mark.parametrize(
+    ("waited", "shown"), [(0.3, "0.30 s"), (0.004, "0.00 s"), (1.25, "1.2 s"), (42.6, "43 s")]
+)
+def test_a_late_answer_says_how_late_in_seconds_a_person_can_read(waited: float, shown: str) -> None:
+    error = ElicitationTimeout.too_late("Size", 0.2, waited, "ctx.elicit", answered=True)
+    assert f"arrived {shown} after it was asked, later than the 0.2 s timeout" in str(error)

@@ -7,11 +7,14 @@ call's asker takes; the facade checks the arguments' own shape first (`arguments
 
 from __future__ import annotations
 
+import logging
 import uuid
+import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 import anyio
+from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import authenticated_principal
 from pydantic import BaseModel
 
@@ -44,6 +47,8 @@ from typed_elicit.errors import AppViewError, PagesNotServed, SchemaError
 
 if TYPE_CHECKING:
     from typed_elicit._calls.page_question import PageQuestion
+
+logger = logging.getLogger("typed_elicit")
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -96,16 +101,34 @@ def form_question(
     text = form_message(model) if message is None else message
     question = FormQuestion(call.next_key(), text, model, form, asker)
     if app is not False and (app is not None or app_view(model) is not None) and call.request is not None:
-        # The client's side first: a client that cannot show apps never costs a server look-up.
-        shown = shows_apps(call)
-        apps = apps_for(call.sdk.mcp_server) if shown or app is not None else None
-        uri = None if apps is None else apps.uri(model)
-        if uri is None and app is not None:  # asked for a view the server does not serve: the one decision
-            raise AppViewError.not_served(model.__name__, call.sdk.mcp_server.name)
-        if shown and apps is not None and uri is not None and apps.advertised:
+        server = call.sdk.mcp_server
+        apps = apps_for(server)
+        if apps is None or apps.uri(model) is None:
+            if app is not None:  # asked for a view the server does not serve: the one decision
+                raise AppViewError.not_served(model.__name__, server.name)
+            _unserved_once(server, model)  # declared, never served: the plain form, said once
+        elif apps.advertised and shows_apps(call):
             preview = None if isinstance(app, bool) else app
             question.meta = apps.meta(model, form.schema, preview, question.key)
     return question, settings
+
+
+_unserved: weakref.WeakKeyDictionary[MCPServer, set[str]] = weakref.WeakKeyDictionary()
+"""Per server, the models whose declared app view it was told it serves none (each told once)."""
+
+
+def _unserved_once(server: MCPServer, model: type[BaseModel]) -> None:
+    """Log once per server and model that a declared app view is not served (its questions: plain forms)."""
+    told = _unserved.setdefault(server, set())
+    name = f"{model.__module__}.{model.__qualname__}"
+    if name not in told:
+        told.add(name)
+        logger.warning(
+            "%s declares an app view (@form(app=...)) but server %r serves none: its questions are plain "
+            "forms; call typed_elicit.apps.serve_apps(server) after the models are declared",
+            model.__qualname__,
+            server.name,
+        )
 
 
 def url_question(

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import ModuleType
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import annotated_types
+from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from typed_elicit._calls.plugs import apps_for
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
 from typed_elicit._forms.reduce import (
     JSON_SCHEMA_DIALECT,
@@ -22,10 +24,12 @@ from typed_elicit._forms.reduce import (
     page_reduced,
     reduce_schema,
     schema_problems,
-    secret_fields,
     shaped,
 )
-from typed_elicit._forms.registry import declared_forms
+from typed_elicit._forms.registry import app_view, declared_forms
+
+if TYPE_CHECKING:
+    from typed_elicit._forms.page.tree import Leaf, Node
 from typed_elicit.errors import OptionsError, SchemaError
 
 from ._common import EXIT_OK, EXIT_PROBLEMS, UsageError
@@ -37,6 +41,7 @@ from ._load import (
     misplaced_fallbacks,
     models_of,
     module_label,
+    servers_in,
     walk,
 )
 from ._source import named_in
@@ -117,14 +122,16 @@ def _page_schema(model: type[BaseModel], options: Mapping[str, OptionsArg]) -> d
     name = model.__name__
 
     def page(offered: Mapping[str, OptionsArg] | None) -> Mapping[str, Any]:
-        if offered is None:
-            return page_reduced(model).schema
-        return shaped(model, LATEST_PROTOCOL_VERSION, options=offered, page=True).schema
+        record = (
+            page_reduced(model)
+            if offered is None
+            else shaped(model, LATEST_PROTOCOL_VERSION, options=offered, page=True)
+        )
+        assert record.tree is not None, "every page form is a tree"
+        return _node_schema(record.tree.root)
 
     schema = _with_choices(model, options, page, "ctx.elicit_page")
-    secrets = [key for key in schema["properties"] if key in secret_fields(model)]
-    for key in secrets:
-        schema["properties"][key]["writeOnly"] = True
+    secrets = _secret_paths(schema)
     marked = (
         f'secret fields (password inputs, never echoed): {", ".join(secrets)} (marked "writeOnly": true)'
         if secrets
@@ -132,10 +139,58 @@ def _page_schema(model: type[BaseModel], options: Mapping[str, OptionsArg]) -> d
     )
     _note(
         f"{name} is a page form (@form(page=True)): ctx.elicit_page asks it on the server's own page, "
-        f"never as a form, so this is the page's form, in the newest revision's shape whatever --protocol "
-        f"says; {marked}"
+        "never as a form, so this is the whole page: groups as objects, rows as arrays, a union as oneOf, "
+        'files as "format": "binary" with their limits; in the newest revision\'s shape whatever '
+        f"--protocol says; {marked}"
     )
     return schema
+
+
+def _node_schema(node: Node) -> dict[str, Any]:
+    """A page form's node as JSON Schema: what `typed-elicit schema` shows of a page (never sent anywhere)."""
+    if node.kind == "group":
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        for child in node.children:
+            if child.kind == "leaf":
+                properties[child.key] = _leaf_schema(child)
+                needed = child.key in node.schema.get("required", ())
+            else:
+                properties[child.key] = _node_schema(child)
+                needed = child.required and not (child.kind in ("group", "union") and child.optional)
+            required.extend([child.key] if needed else [])
+        shown: dict[str, Any] = {"type": "object", "properties": properties}
+        return {**shown, "required": required} if required else shown
+    if node.kind == "rows":
+        item = _node_schema(node.item) if node.item.kind == "group" else _leaf_schema(node.item)
+        return {"type": "array", "items": item, "minItems": node.min_rows, "maxItems": node.max_rows}
+    if node.kind == "pairs":
+        value = _leaf_schema(node.value)
+        return {"type": "object", "additionalProperties": value, "maxProperties": node.max_rows}
+    if node.kind == "union":
+        members = [_node_schema(group) for group in node.groups.values()]
+        for tag, member in zip(node.groups, members, strict=True):
+            member["properties"] = {node.tag: {"const": tag}, **member["properties"]}
+            member["required"] = [node.tag, *member.get("required", [])]
+        return {"oneOf": members, "discriminator": {"propertyName": node.tag}}
+    assert node.kind == "file", "a leaf is told by its group"
+    limits = {"maxBytes": node.limits.max_bytes, "mediaTypes": list(node.limits.media_types)}
+    return {"type": "string", "format": "binary", "x-typed-elicit-file": limits}
+
+
+def _secret_paths(schema: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """The dotted paths of the fields `_node_schema` marked `writeOnly` (rows and members included)."""
+    found: list[str] = []
+    for key, prop in schema.get("properties", {}).items():
+        if prop.get("writeOnly"):
+            found.append(f"{prefix}{key}")
+        for inner in (prop, prop.get("items", {}), *prop.get("oneOf", ())):
+            found.extend(_secret_paths(inner, f"{prefix}{key}."))
+    return list(dict.fromkeys(found))
+
+
+def _leaf_schema(leaf: Leaf) -> dict[str, Any]:
+    return {**leaf.prop, "writeOnly": True} if leaf.secret else dict(leaf.prop)
 
 
 def _form_schema(
@@ -234,6 +289,7 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
     """
     problems: list[str] = []
     models: dict[type[BaseModel], None] = {}
+    servers: dict[MCPServer[Any], None] = {}
     for target in targets:
         found: dict[type[BaseModel], None] = {}
         decorators = 0
@@ -249,6 +305,7 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
                     decorators += named.elicits
                     problems.extend(named.hidden)
                     problems.extend(misplaced_fallbacks(module))
+                    servers.update(dict.fromkeys(servers_in(module)))
             except SchemaError as exc:  # raised by the module's own code, not by a declaration
                 problems.extend(f"{target}: {line}" for line in exc.problems)
         found.update(dict.fromkeys(deferred))
@@ -262,6 +319,7 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
             for line in schema_problems(model, protocol_version=protocol):
                 seen.setdefault(line, []).append(protocol)
         problems.extend(f"{where} [{', '.join(revs)}]: {line}" for line, revs in seen.items())
+    problems.extend(_unserved_views(models, servers))
     for line in problems:
         out.write(f"{line}\n")
     count = len(problems)
@@ -270,6 +328,25 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
         f"{count} problem{'s' if count != 1 else ''}\n"
     )
     return EXIT_PROBLEMS if problems else EXIT_OK
+
+
+def _unserved_views(models: Iterable[type[BaseModel]], servers: Iterable[MCPServer[Any]]) -> list[str]:
+    """A problem for each model declaring an app view when the checked servers serve none.
+
+    Said only when the checked modules hold servers and none of them calls `serve_apps`: every
+    question of such a model would be the plain form, silently.
+    """
+    found = list(servers)
+    if not found or any(apps_for(server) is not None for server in found):
+        return []
+    names = ", ".join(repr(server.name) for server in found)
+    return [
+        f"{module_label(model)}:{model.__qualname__}: it declares an app view (@form(app=...)), but no "
+        f"server here ({names}) serves app views, so every client gets the plain form; call "
+        "typed_elicit.apps.serve_apps(server) after the models are declared, or drop app="
+        for model in models
+        if app_view(model) is not None
+    ]
 
 
 def _registered_forms(module: ModuleType) -> list[type[BaseModel]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Callable, Mapping
 from datetime import date, datetime
 from typing import Any, cast, get_origin
@@ -72,6 +73,12 @@ def reduce_field(
     annotation, inner_meta = strip_annotated(annotation)
     titles = titles or find_titles(inner_meta)
     metadata = [*info.metadata, *inner_meta]
+    files = sys.modules.get(_FILES)  # a FileLimits or UploadedFile exists only once it is loaded
+    if files is not None and any(isinstance(m, files.FileLimits) for m in flat(metadata)):
+        raise FieldProblem(
+            "FileLimits applies to an UploadedFile field of a page form only; remove it (a form asks "
+            f"no files), or {PAGE_FIX} with an UploadedFile field"
+        )
     is_choices = has_choices(metadata)
 
     prop: dict[str, Any]
@@ -322,6 +329,7 @@ def _tighten(prop: dict[str, Any], key: str, value: Any, pick: Callable[[Any, An
 
 
 PAGE_FIX = "declare the model @form(page=True) and ask with ctx.elicit_page"
+_FILES = "typed_elicit._forms.page.files"
 """How a form-mode refusal says a page can ask for a field the wire cannot carry."""
 
 
@@ -356,6 +364,9 @@ def _rejection(annotation: Any, *, page: bool = False) -> str:
             "bytes cannot be elicited; ask for a str (e.g. a URL or base64 text), or ask for an upload on a "
             f"page with an UploadedFile field ({PAGE_FIX})"
         )
+    files = sys.modules.get(_FILES)
+    if files is not None and annotation is files.UploadedFile:
+        return f"an UploadedFile is asked on a page, never in a form: {PAGE_FIX}"
     if annotation is Any or annotation is object:
         return "Any cannot be elicited; declare a concrete type (str, int, float, bool, Literal[...], ...)"
     if annotation in (SecretStr, SecretBytes):

@@ -9,10 +9,12 @@ negotiated it (`_calls.reach.shows_apps`).
 from __future__ import annotations
 
 import re
+import sys
 import weakref
 from collections.abc import Awaitable, Mapping, Sequence
 from contextvars import ContextVar
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import Any, Final, cast
 
 from mcp.server.apps import EXTENSION_ID, Apps
@@ -153,12 +155,30 @@ def _option_count(prop: Mapping[str, Any]) -> int:
 
 
 def _uri(model: type[BaseModel], taken: set[str]) -> str:
-    name = _UNSAFE.sub("-", f"{model.__module__}.{model.__qualname__}").strip("-")
+    """The model's fixed `ui://` address: its module's importable name and its qualified name.
+
+    The same on every launch and replica: a model of a script run as `python server.py` (whose
+    module is `__main__`) is named by the script's module name (`server`), as when imported.
+    """
+    name = _UNSAFE.sub("-", f"{_module_name(model)}.{model.__qualname__}").strip("-")
     uri, n = f"ui://typed-elicit/{name}", 2
     while uri in taken:
         uri, n = f"ui://typed-elicit/{name}-{n}", n + 1
     taken.add(uri)
     return uri
+
+
+def _module_name(model: type[BaseModel]) -> str:
+    """The name the model's module is imported under; a script run as `__main__` by its own name."""
+    name = model.__module__
+    if name != "__main__":
+        return name
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and spec.name:  # python -m package.server
+        return str(spec.name)
+    path = getattr(main, "__file__", None)
+    return Path(path).stem if path else name
 
 
 def _server_apps(server: MCPServer) -> Apps | None:

@@ -464,12 +464,12 @@ class ElicitationTimeout(NoAnswerError, TimeoutError):
         )
         if answered:
             message = (
-                f"the answer to {subject} arrived {waited:.0f} s after it was asked, later than "
+                f"the answer to {subject} arrived {_seconds(waited)} s after it was asked, later than "
                 f"the {timeout:g} s timeout. {fix}"
             )
         else:
             message = (
-                f"no answer to {subject} within {timeout:g} s: it was asked {waited:.0f} s ago, and "
+                f"no answer to {subject} within {timeout:g} s: it was asked {_seconds(waited)} s ago, and "
                 f"asking again does not restart its timeout. Call the tool again to start afresh. {fix}"
             )
         return cls(message, subject=subject, timeout=timeout, waited=waited, answered=answered)
@@ -488,7 +488,7 @@ class ElicitationTimeout(NoAnswerError, TimeoutError):
             The error.
         """
         return cls(
-            f"this call of {function} started {age:.0f} s ago, longer than its {limit:g} s "
+            f"this call of {function} started {_seconds(age)} s ago, longer than its {limit:g} s "
             f"limit, so {subject} can no longer be answered. Call the tool again to start afresh, "
             "or pass a longer call_timeout= to @elicits.",
             subject=subject,
@@ -563,3 +563,10 @@ class HookError(NoAnswerError, RuntimeError):
             The error.
         """
         return cls(type(hook).__qualname__, stage, f"returned {what}")
+
+
+def _seconds(value: float) -> str:
+    """Seconds as a person reads them, never rounded to a misleading 0: `12`, `1.5`, `0.25`."""
+    if value >= 10:
+        return f"{value:.0f}"
+    return f"{value:.1f}" if value >= 1 else f"{value:.2f}"

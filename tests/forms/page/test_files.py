@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import Annotated
 
+import pytest
+from pydantic import create_model
+
+from typed_elicit import form
 from typed_elicit._forms.page.files import (
     DEFAULT_MEDIA_TYPES,
     MAX_FILE_BYTES,
+    MAX_FILE_LIMIT,
     FileLimits,
     UploadedFile,
     file_name,
     file_problem,
 )
+from typed_elicit.errors import ElicitArgumentError, SchemaError
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 20
 PDF = b"%PDF-1.7\n..."
@@ -28,9 +34,38 @@ def test_an_uploaded_file_never_shows_its_bytes():
 
 def test_limits_default_and_are_checked_when_declared():
     assert FileLimits() == FileLimits(MAX_FILE_BYTES, DEFAULT_MEDIA_TYPES)
-    for bad in ({"max_bytes": 0}, {"max_bytes": True}, {"media_types": ()}, {"media_types": ("PNG",)}):
-        with pytest.raises(ValueError, match="FileLimits"):
+    bad_ones = (
+        {"max_bytes": 0},
+        {"max_bytes": True},
+        {"max_bytes": MAX_FILE_LIMIT + 1},  # over what one page submit takes: never silently accepted
+        {"media_types": ()},
+        {"media_types": ("PNG",)},
+    )
+    for bad in bad_ones:
+        with pytest.raises(ElicitArgumentError, match=r"^FileLimits ") as refused:
             FileLimits(**bad)  # type: ignore[arg-type]
+        assert refused.value.argument == next(iter(bad))
+    assert FileLimits(max_bytes=MAX_FILE_LIMIT).max_bytes == MAX_FILE_LIMIT
+
+
+def test_files_that_together_exceed_one_submit_are_refused_when_the_form_is_declared():
+    big = Annotated[UploadedFile, FileLimits(max_bytes=20_000_000)]
+    with pytest.raises(SchemaError, match="its files may together hold up to 40000000 bytes"):
+        form(page=True)(create_model("TwoScans", a=(big, ...), b=(big, ...)))
+
+
+def test_file_limits_on_a_field_that_is_no_file_is_refused_naming_it():
+    with pytest.raises(SchemaError, match=r"Pdf\.title: FileLimits applies to an UploadedFile field only"):
+        form(page=True)(create_model("Pdf", title=(Annotated[str, FileLimits()], ...)))
+    with pytest.raises(
+        SchemaError, match=r"Note\.text: FileLimits applies to an UploadedFile field of a page"
+    ):
+        form(create_model("Note", text=(Annotated[str, FileLimits()], ...)))
+
+
+def test_an_uploaded_file_in_a_plain_form_is_told_to_ask_it_on_a_page():
+    with pytest.raises(SchemaError, match=r"an UploadedFile is asked on a page, never in a form: declare"):
+        form(create_model("Scan", scan=(UploadedFile, ...)))
 
 
 @pytest.mark.parametrize(

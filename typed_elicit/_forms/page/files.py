@@ -15,8 +15,16 @@ from typing import Any, Final, final
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
 
+from typed_elicit.errors import ElicitArgumentError
+
 MAX_FILE_BYTES: Final = 5 * 1024 * 1024
 """A file field's size limit when it declares none (`FileLimits(max_bytes=...)`): 5 MiB."""
+
+MAX_SUBMIT_BYTES: Final = 32 * 1024 * 1024
+"""The most bytes one multipart submit of a page may take, files and fields together: 32 MiB."""
+
+MAX_FILE_LIMIT: Final = MAX_SUBMIT_BYTES - 320 * 1024
+"""The largest `FileLimits(max_bytes=...)`: what a submit holds besides the page's own fields."""
 
 DEFAULT_MEDIA_TYPES: Final = (
     "application/pdf",
@@ -58,20 +66,30 @@ class FileLimits:
         media_types: The media types taken, lower-case `type/subtype` (at least one).
 
     Raises:
-        ValueError: If `max_bytes` is not a positive int, or a media type is not `type/subtype`.
+        ElicitArgumentError: If `max_bytes` is not a positive int or is over `MAX_FILE_LIMIT` (a
+            page submit takes at most 32 MiB), or a media type is not `type/subtype`.
     """
 
     max_bytes: int = MAX_FILE_BYTES
     media_types: tuple[str, ...] = DEFAULT_MEDIA_TYPES
 
     def __post_init__(self) -> None:
-        if isinstance(self.max_bytes, bool) or not isinstance(self.max_bytes, int) or self.max_bytes < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise ValueError(f"FileLimits max_bytes must be a positive int, got {self.max_bytes!r}")
+        size = self.max_bytes
+        if isinstance(size, bool) or not isinstance(size, int) or not 0 < size <= MAX_FILE_LIMIT:  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ElicitArgumentError(
+                "FileLimits",
+                "max_bytes",
+                f"takes max_bytes from 1 to {MAX_FILE_LIMIT} (one page submit holds at most "
+                f"{MAX_SUBMIT_BYTES} bytes, the page's own fields included), got {size!r}",
+                "Lower it, or take a larger file through a URL question (ctx.elicit_url) to your upload.",
+            )
         types = tuple(self.media_types)
         if not types or not all(_is_media_type(t) for t in types):
-            raise ValueError(
-                "FileLimits media_types must be one or more lower-case 'type/subtype' texts, "
-                f"like 'image/png', got {self.media_types!r}"
+            raise ElicitArgumentError(
+                "FileLimits",
+                "media_types",
+                f"takes one or more lower-case 'type/subtype' texts, got {self.media_types!r}",
+                "Write them like 'image/png' or 'application/pdf'.",
             )
         object.__setattr__(self, "media_types", types)
 

@@ -87,7 +87,9 @@ def shape_tree(
     schema = newest_schema(properties, required)
     form = parse_requested_schema(schema, cached=False)
     children: list[Node] = [
-        Leaf(child.key, form.by_name[child.key], child.secret) if child.kind == "leaf" else child
+        Leaf(child.key, form.by_name[child.key], child.secret, properties[child.key])
+        if child.kind == "leaf"
+        else child
         for child in tree.root.children
     ]
     root = dataclasses.replace(tree.root, children=tuple(children), form=form, schema=schema)

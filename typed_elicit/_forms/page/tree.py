@@ -1,30 +1,14 @@
-"""Page forms with groups: a model a web form can carry, reduced to a tree whose leaves are `FieldSpec`s.
+"""Page forms: a model a web form can carry, reduced once to a `PageTree` whose leaves are `FieldSpec`s.
 
-A page answer travels over HTTP, not over the elicitation wire, so a page form
-(`@form(page=True)`) may hold more than flat primitives. `page_tree` reduces such a model,
-once, at class definition, to a `PageTree`:
-
-- `Group`: a nested model (a fieldset), or an optional one (`Sub | None = None`: a box that
-  adds it);
-- `Rows`: a list of models or of primitives (rows a person adds and removes), at most
-  `MAX_PAGE_ROWS` rows (a list's own `max_length` lowers it);
-- `Union`: a discriminated union of models (`Annotated[A | B, Field(discriminator="kind")]`),
-  a choice that selects which group to fill;
-- `Pairs`: a `dict[str, primitive]`, as key/value rows;
-- `FileField`: an `UploadedFile` (`typed_elicit._forms.page.files`), with its `FileLimits`;
-- `Leaf`: every other field, reduced by the same rules as a flat form's field
-  (`layout.leaf_property`), so formats, bounds, options and secrets stay one code path.
-  A `Choices()` leaf is taken among the model's own fields only (its options come per call,
-  `typed_elicit._forms.page.shape`); inside a group it is refused, naming its dotted path.
-
-Groups nest at most `MAX_PAGE_DEPTH` deep, and a page shows at most `MAX_PAGE_INPUTS` inputs
-with every list full. What a web form cannot carry is refused with a `SchemaError` naming
-every bad field by its dotted path, why, and the fix. A model with no such field is a flat
-page form, reduced exactly as before (`page_tree` returns None).
-
-Answers are nested JSON: a group is an object, rows a list, a union's object carries its tag,
-a file field an `UploadedFile`. Inputs and problems are named by dotted paths
-(`address.street`, `items.0.name`).
+A page answer travels over HTTP, not over the elicitation wire, so a page form may hold more than
+flat primitives: `Group` (a nested model, or an optional one: a box that adds it), `Rows` (a list
+of models or of primitives, at most `MAX_PAGE_ROWS`), `Choice` (a discriminated union: which group
+to fill), `Pairs` (a `dict[str, primitive]` as key/value rows), `FileField` (an `UploadedFile`) and
+`Leaf` (every other field, reduced by a flat form's rules: `layout.leaf_property`). A `Choices()`
+leaf is taken among the model's own fields only. Groups nest at most `MAX_PAGE_DEPTH` deep, a page
+shows at most `MAX_PAGE_INPUTS` inputs and its files fit one submit; anything else is a
+`SchemaError` naming every bad field by its dotted path (`address.street`, `items.0.name`), why,
+and the fix. A flat page form is a tree of leaves.
 """
 
 from __future__ import annotations
@@ -45,7 +29,7 @@ from typed_elicit._forms.fields import reduce_field
 from typed_elicit._forms.layout import Layout, leaf_property, newest_schema
 from typed_elicit._forms.names import looks_secret, secret_fields, wire_name
 from typed_elicit._forms.options import has_choices, option_values, with_options
-from typed_elicit._forms.page.files import FileLimits, UploadedFile
+from typed_elicit._forms.page.files import MAX_FILE_LIMIT, FileLimits, UploadedFile
 from typed_elicit._wire.parse import parse_requested_schema
 from typed_elicit._wire.rules import json_size
 from typed_elicit._wire.spec import MAX_FIELDS, MAX_QUESTION_SCHEMA_LENGTH, FieldSpec, FormSpec
@@ -70,6 +54,8 @@ class Leaf:
     key: str
     spec: FieldSpec
     secret: bool
+    prop: Mapping[str, Any] = field(default_factory=lambda: types.MappingProxyType({}))
+    """Its property as a flat form's schema writes it (what `typed-elicit schema` shows)."""
     kind: Literal["leaf"] = "leaf"
 
 
@@ -249,6 +235,12 @@ def page_tree(model: type[BaseModel]) -> PageTree:
     root = builder.group(
         model, "", model.__name__, None, required=True, optional=False, depth=0, where=model.__name__
     )
+    if root is not None and tree_file_bytes(root) > MAX_FILE_LIMIT:
+        builder.problems.append(
+            f"{model.__name__}: its files may together hold up to {tree_file_bytes(root)} bytes with every "
+            f"list full, more than the {MAX_FILE_LIMIT} one page submit takes besides its fields; lower "
+            "their FileLimits(max_bytes=...), or the lists' max_length, or ask in steps"
+        )
     if root is not None and tree_inputs(root) > MAX_PAGE_INPUTS:
         builder.problems.append(
             f"{model.__name__}: its page shows up to {tree_inputs(root)} inputs with every list full, "
@@ -311,6 +303,8 @@ class _Builder:
                     nodes[field_name] = wire_name(field_name, info)
                     planned.append(("node", field_name, self.node(model, field_name, info, depth, at_field)))
                     continue
+                if any(isinstance(m, FileLimits) for m in flat(info.metadata)):
+                    raise FieldProblem(_MISPLACED_LIMITS)
                 leaf_key, prop, is_multi, is_choices = leaf_property(model, field_name, info, page=True)
                 if is_choices and depth:
                     raise FieldProblem(
@@ -349,7 +343,7 @@ class _Builder:
         children: list[Node] = []
         for what, item_key, payload in planned:
             if what == "leaf":
-                children.append(Leaf(item_key, form.by_name[item_key], item_key in payload))
+                children.append(Leaf(item_key, form.by_name[item_key], item_key in payload, leaves[item_key]))
             elif payload is not None:
                 children.append(payload)
         return Group(key, label, description, required, optional, tuple(children), form, schema)
@@ -399,6 +393,8 @@ class _Builder:
             self.files = True
             limits = next((m for m in metadata if isinstance(m, FileLimits)), FileLimits())
             return FileField(key, label, description, required, limits)
+        if any(isinstance(m, FileLimits) for m in metadata):
+            raise FieldProblem(_MISPLACED_LIMITS)
         if _is_model(annotation):
             if has_default and not optional:
                 raise FieldProblem(
@@ -520,7 +516,8 @@ class _Builder:
             {"type": "object", "properties": {key: prop}, "required": [key]}, cached=False
         )
         base = strip_annotated(annotation)[0]
-        return Leaf(key, form.by_name[key], base in (SecretStr, SecretBytes) or looks_secret(field_name))
+        secret = base in (SecretStr, SecretBytes) or looks_secret(field_name)
+        return Leaf(key, form.by_name[key], secret, prop)
 
 
 def _empty_default(info: FieldInfo) -> bool:
@@ -531,6 +528,25 @@ def _empty_default(info: FieldInfo) -> bool:
             return False
         return made in ([], {}, None)
     return info.default in ([], {}, None)
+
+
+_MISPLACED_LIMITS: Final = (
+    "FileLimits applies to an UploadedFile field only; declare the field as "
+    "Annotated[UploadedFile, FileLimits(...)], or remove FileLimits"
+)
+
+
+def tree_file_bytes(node: Node) -> int:
+    """The most bytes of files `node` can hold with every list full."""
+    if node.kind == "file":
+        return node.limits.max_bytes
+    if node.kind == "group":
+        return sum(tree_file_bytes(child) for child in node.children)
+    if node.kind == "rows":
+        return node.max_rows * tree_file_bytes(node.item)
+    if node.kind == "union":
+        return max(tree_file_bytes(group) for group in node.groups.values())
+    return 0
 
 
 def tree_inputs(node: Node) -> int:
