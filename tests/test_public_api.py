@@ -79,7 +79,8 @@ FACES = {
     "typed_elicit.fallback": {"install_fallback"},
     "typed_elicit.pages": {
         "serve_pages",
-        "PageBrand",
+        "Brand",  # issue 28: the one look pages and app views share
+        "PageBrand",  # its name before app views shared it
         "Identify",
         "PAGE_WORDS",
         "PagesNotServed",
@@ -284,3 +285,62 @@ def test_importing_the_server_framework_adds_no_sdk_client_module_to_what_the_sd
     sdk = {m for m in _loaded_after("import mcp.server.mcpserver") if m.startswith("mcp.client")}
     ours = {m for m in _loaded_after("import typed_elicit") if m.startswith("mcp.client")}
     assert sorted(ours - sdk) == []
+
+
+# --- public names report public homes (issue 28) ---------------------------------------------------
+
+FACES_WITH_NAMES = (
+    "typed_elicit",
+    "typed_elicit.errors",
+    "typed_elicit.hooks",
+    "typed_elicit.logs",
+    "typed_elicit.stores",
+    "typed_elicit.pages",
+    "typed_elicit.apps",
+    "typed_elicit.client",
+    "typed_elicit.client.terminal",
+    "typed_elicit.testing",
+    "typed_elicit.fallback",
+)
+
+
+@pytest.mark.parametrize("face", FACES_WITH_NAMES)
+def test_every_exported_class_and_function_reports_a_public_home_that_holds_it(face: str) -> None:
+    import importlib
+    import inspect as inspect_module
+    import typing
+
+    module = importlib.import_module(face)
+    private = []
+    for name in module.__all__:
+        exported = getattr(module, name)
+        if not (isinstance(exported, type) or inspect_module.isfunction(exported)):
+            continue
+        home = exported.__module__
+        if home.startswith("typed_elicit") and any(part.startswith("_") for part in home.split(".")):
+            private.append(f"{name}: {home}")
+            continue
+        if home.startswith("typed_elicit"):
+            assert getattr(importlib.import_module(home), exported.__name__) is exported
+        if isinstance(exported, type):
+            typing.get_type_hints(exported)  # still resolves with the public home
+    assert private == []
+
+
+def test_reprs_name_the_public_home() -> None:
+    from typed_elicit import ElicitContext
+    from typed_elicit.errors import SchemaError
+
+    assert repr(ElicitContext) == "<class 'typed_elicit.ElicitContext'>"
+    assert repr(SchemaError) == "<class 'typed_elicit.errors.SchemaError'>"
+
+
+def test_a_tool_may_still_return_a_result_type_pydantic_validates() -> None:
+    from pydantic import BaseModel, TypeAdapter
+
+    from typed_elicit import Accepted
+
+    class Seat(BaseModel):
+        row: int
+
+    assert TypeAdapter(Accepted[Seat]).validate_python({"data": {"row": 3}}) == Accepted(Seat(row=3))

@@ -22,6 +22,7 @@ from typed_elicit._calls.elicits import elicits
 from typed_elicit._calls.policy import get_default_timeout, set_default_timeout
 from typed_elicit._calls.url_required import UrlElicitation, url_required
 from typed_elicit._core.deprecation import moved
+from typed_elicit._core.faces import publish
 from typed_elicit._core.results import Accepted, Cancelled, Consented, Declined, ElicitResult, UrlResult
 from typed_elicit._core.versions import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._forms.reduce import Choices, Titles, form, reduce_schema
@@ -52,6 +53,8 @@ __all__ = [
     "set_default_timeout",
     "url_required",
 ]
+
+publish(__name__, globals(), __all__)
 
 MOVED = {
     **dict.fromkeys(

@@ -8,6 +8,9 @@ per function (`@elicits(hooks=[...])`): the process-wide ones first. A hook that
 the call with `typed_elicit.errors.HookError`, which never quotes the hook's exception.
 """
 
+from typed_elicit._core.faces import publish
 from typed_elicit._observe.hooks import AnswerEvent, ElicitHook, QuestionEvent, add_hooks, remove_hooks
 
 __all__ = ["AnswerEvent", "ElicitHook", "QuestionEvent", "add_hooks", "remove_hooks"]
+
+publish(__name__, globals(), __all__)

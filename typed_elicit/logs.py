@@ -12,6 +12,9 @@ logger; an application that turns DEBUG on for them adds this filter:
 or attaches `HideAnswerValues()` to its own handler (`handler.addFilter(HideAnswerValues())`).
 """
 
+from typed_elicit._core.faces import publish
 from typed_elicit._observe.logs import HideAnswerValues, hide_answer_values
 
 __all__ = ["HideAnswerValues", "hide_answer_values"]
+
+publish(__name__, globals(), __all__)

@@ -10,7 +10,7 @@ import pytest
 
 from typed_elicit._cli import main
 
-MODEL = '''
+MODEL = """
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, SecretStr
@@ -49,7 +49,7 @@ class Vendor(BaseModel):
     w9: Annotated[UploadedFile, FileLimits(max_bytes=1_000_000, media_types=("application/pdf",))]
     gift: Address | None = None
     bank_password: SecretStr
-'''
+"""
 
 
 def test_schema_of_a_page_form_with_groups_shows_every_group_row_union_and_file(

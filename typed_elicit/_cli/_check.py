@@ -157,7 +157,8 @@ def _node_schema(node: Node) -> dict[str, Any]:
                 needed = child.key in node.schema.get("required", ())
             else:
                 properties[child.key] = _node_schema(child)
-                needed = child.required and not (child.kind in ("group", "union") and child.optional)
+                optional = child.optional if child.kind == "group" or child.kind == "union" else False
+                needed = child.required and not optional
             required.extend([child.key] if needed else [])
         shown: dict[str, Any] = {"type": "object", "properties": properties}
         return {**shown, "required": required} if required else shown

@@ -15,8 +15,11 @@ Needs Jinja2 (the `apps` extra). Secrets stay page-only: a model with a secret f
 have an app view (`SchemaError`).
 """
 
+from typed_elicit._core.faces import publish
 from typed_elicit.apps._serve import serve_apps
 from typed_elicit.apps._view import AppView, Preview
 from typed_elicit.errors import AppViewError
 
 __all__ = ["AppView", "AppViewError", "Preview", "serve_apps"]
+
+publish(__name__, globals(), __all__)

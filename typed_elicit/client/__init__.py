@@ -24,6 +24,7 @@ the server framework). The outcomes a form handler returns (`Accepted`, `Decline
 from typing import Any
 
 from typed_elicit._core.deprecation import moved
+from typed_elicit._core.faces import publish
 from typed_elicit.client._apps import AppRenderer, AppRequest, app_capability
 from typed_elicit.client._handler import (
     FieldSpec,
@@ -65,6 +66,8 @@ __all__ = [
     "model_from_schema",
     "parse_requested_schema",
 ]
+
+publish(__name__, globals(), __all__)
 
 
 def __getattr__(name: str) -> Any:

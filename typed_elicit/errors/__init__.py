@@ -35,6 +35,7 @@ failed, why, and the fix. No message quotes a user's answer; an attribute is Non
 where its docstring says "None when ...".
 """
 
+from typed_elicit._core.faces import publish
 from typed_elicit.errors._apps import AppCannotRender, AppViewError
 from typed_elicit.errors._base import DeclarationError, NoAnswerError, ServerStateError, TypedElicitError
 from typed_elicit.errors._declaration import (
@@ -84,3 +85,5 @@ __all__ = [
     "StoreUrlError",
     "TypedElicitError",
 ]
+
+publish(__name__, globals(), __all__)

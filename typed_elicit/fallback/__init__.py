@@ -7,6 +7,9 @@ single-use token; the companion runs the tool again with the answer. Also import
 `typed_elicit.install_fallback`.
 """
 
+from typed_elicit._core.faces import publish
 from typed_elicit.fallback._companion import install_fallback
 
 __all__ = ["install_fallback"]
+
+publish(__name__, globals(), __all__)

@@ -4,8 +4,8 @@
 a tool then asks with `await ctx.elicit_page(Model)` (a model declared `@form(page=True)`).
 Needs the `pages` extra (Jinja2): `pip install 'typed-elicit[pages]'`.
 
-- `PageBrand`: the default page's title, logo and CSS variables (`Brand`, the look pages and app
-  views share).
+- `Brand` (also `PageBrand`): the default page's title, logo and CSS variables, the look pages
+  and app views share.
 - `PAGE_WORDS`: what a page says about an invalid answer (override with `serve_pages(words=...)`).
 - `Identify`: the type of `serve_pages(identify=...)`, who the browser's user is.
 - `UploadedFile`: what a page form's file field holds (name, media type, bytes).
@@ -20,15 +20,20 @@ Errors: `PagesNotServed` and `PageSetupError` live in `typed_elicit.errors` (imp
 from typing import Any
 
 from typed_elicit._core.deprecation import moved
+from typed_elicit._core.faces import publish
 from typed_elicit._forms.page.files import FileLimits, UploadedFile
-from typed_elicit._views.brand import Brand as PageBrand
+from typed_elicit._views.brand import Brand
 from typed_elicit._views.words import PAGE_WORDS
 from typed_elicit.errors import PageSetupError, PagesNotServed
 from typed_elicit.pages._config import Identify
 from typed_elicit.pages._serve import serve_pages
 
+PageBrand = Brand
+"""The name pages gave `Brand` before app views shared it."""
+
 __all__ = [
     "PAGE_WORDS",
+    "Brand",
     "FileLimits",
     "Identify",
     "PageBrand",
@@ -37,6 +42,8 @@ __all__ = [
     "UploadedFile",
     "serve_pages",
 ]
+
+publish(__name__, globals(), __all__)
 
 
 def __getattr__(name: str) -> Any:

@@ -14,6 +14,7 @@ A URL that names no Redis is refused with `typed_elicit.errors.StoreUrlError` (a
 from typing import TYPE_CHECKING, Any
 
 from typed_elicit._core.deprecation import moved
+from typed_elicit._core.faces import publish
 from typed_elicit.errors import StoreUrlError
 from typed_elicit.stores._config import configure
 from typed_elicit.stores._memory import InProcessStore
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     from typed_elicit.stores._redis import RedisStore
 
 __all__ = ["InProcessStore", "RedisStore", "Store", "StoreUrlError", "configure"]
+
+publish(__name__, globals(), __all__)
 
 _RENAMED = {
     "ClaimStore": "typed_elicit.stores:Store",
@@ -35,5 +38,6 @@ def __getattr__(name: str) -> Any:
     if name == "RedisStore":
         from typed_elicit.stores._redis import RedisStore
 
+        publish(__name__, {name: RedisStore}, [name])
         return RedisStore
     return moved(__name__, name, _RENAMED)

@@ -4,6 +4,7 @@ Kept in its own public module so that `accept`, `decline` and `cancel` (script s
 never mix with the result types of the same names' outcomes in `typed_elicit`.
 """
 
+from typed_elicit._core.faces import publish
 from typed_elicit.errors import ScriptMistake
 from typed_elicit.testing._kit import (
     Answer,
@@ -41,3 +42,5 @@ __all__ = [
     "send_raw",
     "valid_answers",
 ]
+
+publish(__name__, globals(), __all__)
