@@ -48,12 +48,14 @@ class Layout:
     rows, a choice of groups, key/value rows or a file), which takes no options or defaults per question."""
 
 
-def lay_out(model: type[BaseModel], *, page: bool = False, page_form: bool = False) -> Layout:
-    """Reduce `model` to its `Layout`, checking every field; not cached (the registry keeps it).
+def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
+    """Reduce `model` to its form-mode `Layout`, checking every field; not cached (the registry keeps it).
+
+    A page form is reduced as a tree (`typed_elicit._forms.page.tree`), whose leaves take
+    `leaf_property` too.
 
     Args:
         model: The model class.
-        page: Reduce it for a page question (secret fields allowed, no `Choices()`, no size limit).
         page_form: Whether it is declared `@form(page=True)` (its problems then advise `ctx.elicit_page`).
 
     Returns:
@@ -85,7 +87,7 @@ def lay_out(model: type[BaseModel], *, page: bool = False, page_form: bool = Fal
     for field_name, info in model.model_fields.items():
         where = f"{name}.{field_name}"
         try:
-            key, prop, is_multi, is_choices = leaf_property(model, field_name, info, page=page)
+            key, prop, is_multi, is_choices = leaf_property(model, field_name, info, page=False)
         except FieldProblem as problem:
             problems.append(f"{where}: {problem}")
             continue
@@ -108,11 +110,11 @@ def lay_out(model: type[BaseModel], *, page: bool = False, page_form: bool = Fal
             "add a field, e.g. `confirm: bool`"
         )
     if problems:
-        if not page and page_form:  # never advise declaring what is declared already
+        if page_form:  # never advise declaring what is declared already
             problems = [problem.replace(URL_MODE_FIX, page_form_fix(name)) for problem in problems]
         raise SchemaError(name, problems)
     size = json_size(newest_schema(properties, required), MAX_QUESTION_SCHEMA_LENGTH)
-    if size > MAX_QUESTION_SCHEMA_LENGTH and not page:  # a page's schema never travels
+    if size > MAX_QUESTION_SCHEMA_LENGTH:
         raise SchemaError(
             name,
             [

@@ -63,7 +63,7 @@ class Blueprint:
         self.page_tree: PageTree | None = None
         """A page form with groups: its tree (`tree_of`), before any question shapes it."""
         """The record of a page question about the model (`page_reduced`)."""
-        self.kinds: dict[ProtocolVersion | None, FormSpec] = {}
+        self.kinds: dict[ProtocolVersion, FormSpec] = {}
         """Per revision (None: a page's), the form a shaped question's answer is checked with."""
         self.app: object = None
         """`@form(app=...)`: None, or what `typed_elicit.apps` shows the model with (opaque here)."""

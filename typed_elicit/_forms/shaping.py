@@ -216,14 +216,14 @@ def shaped(
         schema_digest(schema),
         types.MappingProxyType(fill),
         types.MappingProxyType(offered),
-        _kinds(model, base, None if page else protocol_version),
+        _kinds(model, base, protocol_version),
     )
 
 
-def _kinds(model: type[BaseModel], base: Layout, version: ProtocolVersion | None) -> FormSpec:
+def _kinds(model: type[BaseModel], base: Layout, version: ProtocolVersion) -> FormSpec:
     """The model's form with placeholder options: the kinds and formats every shaped question shares.
 
-    Made once per model and revision (None: a page's, in the newest shape), kept in its blueprint.
+    Made once per model and revision, kept in its blueprint.
     """
     kinds = blueprint(model).kinds
     if version in kinds:
@@ -234,9 +234,7 @@ def _kinds(model: type[BaseModel], base: Layout, version: ProtocolVersion | None
         properties[base.keys[name]] = with_options(
             prop, [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))], MAX_QUESTION_SCHEMA_LENGTH
         )[0]
-    schema = render(
-        model, dataclasses.replace(base, properties=properties), version or LATEST_PROTOCOL_VERSION
-    )
+    schema = render(model, dataclasses.replace(base, properties=properties), version)
     form = kinds[version] = parse_requested_schema(schema, cached=False)
     return form
 

@@ -6,7 +6,7 @@ import pytest
 from pydantic import SecretStr
 
 from tests.forms.page.test_tree import Order
-from typed_elicit._forms.page.check import check_tree, dotted, leaf_at, validate_tree
+from typed_elicit._forms.page.check import check_tree, dotted, node_at, validate_tree
 from typed_elicit._forms.page.files import UploadedFile
 from typed_elicit._forms.reduce import page_reduced
 from typed_elicit._forms.validate import validate_answer
@@ -89,12 +89,11 @@ def test_a_file_field_takes_only_an_uploaded_file_that_fits_its_limits():
     assert check_tree(TREE, answer)[1] == [("doc", "file type")]
 
 
-def test_an_input_name_finds_its_leaf_through_groups_rows_pairs_and_choices():
-    assert leaf_at(TREE, "address.street").spec.name == "street"  # type: ignore[union-attr]
-    assert leaf_at(TREE, "items.3.qty").spec.name == "qty"  # type: ignore[union-attr]
-    assert leaf_at(TREE, "tags.0") is not None
-    assert leaf_at(TREE, "pet.breed").spec.name == "breed"  # type: ignore[union-attr]
-    assert leaf_at(TREE, "labels.0.value") is not None
-    assert leaf_at(TREE, "address") is None
-    assert leaf_at(TREE, "nope.x") is None
+def test_an_input_name_finds_its_node_through_groups_rows_and_choices():
+    assert node_at(TREE, "address.street").spec.name == "street"  # type: ignore[union-attr]
+    assert node_at(TREE, "items.3.qty").spec.name == "qty"  # type: ignore[union-attr]
+    assert node_at(TREE, "tags.0") is not None
+    assert node_at(TREE, "pet.breed").spec.name == "breed"  # type: ignore[union-attr]
+    assert node_at(TREE, "address").kind == "group"  # type: ignore[union-attr]
+    assert node_at(TREE, "nope.x") is None
     assert dotted(["items", 0, "name"]) == "items.0.name"

@@ -167,18 +167,6 @@ def _leaf(spec: FieldSpec, value: object, path: str, problems: Problems) -> Any:
         return None
 
 
-def leaf_at(tree: PageTree, path: str) -> Leaf | None:
-    """The leaf an input named `path` is (`items.0.name`, `labels.0.value`), or None if it names no leaf."""
-    head, _, last = path.rpartition(".")
-    rows, _, index = head.rpartition(".")
-    if last == "value" and _is_index(index):
-        parent = node_at(tree, rows)
-        if parent is not None and parent.kind == "pairs":
-            return parent.value
-    node = node_at(tree, path)
-    return node if node is not None and node.kind == "leaf" else None
-
-
 def node_at(tree: PageTree, path: str) -> Node | None:
     """The node at a dotted path of the page (a row's index steps into its item), or None."""
     node: Node = tree.root
