@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 from pydantic import BaseModel, ValidationError
 
 from typed_elicit._forms.page.files import UploadedFile, file_problem
-from typed_elicit._forms.page.tree import Group, Leaf, Node, PageTree
+from typed_elicit._forms.page.tree import Group, Node, PageTree
 from typed_elicit._wire.rules import check_text, kind_of
 from typed_elicit._wire.spec import FieldSpec, check_content, check_wire_value, not_offered, too_many_keys
 from typed_elicit.errors import InvalidResponse
