@@ -78,7 +78,7 @@ def measure_steps(sdk: Context, number: int) -> dict[str, float]:
         _ = policy.timeout or 300.0
         reduced(Signup, "2025-11-25")
         form_message(Signup)
-        reach(call, question, pushes=True)
+        reach(call, question, "push")
 
     def request() -> None:
         ElicitRequest(params=record.params(MESSAGE))
