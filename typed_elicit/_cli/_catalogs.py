@@ -23,6 +23,7 @@ from typed_elicit._views.locales import normal_tag
 from typed_elicit._views.words import MESSAGES, form_problem
 
 from ._common import EXIT_OK, EXIT_PROBLEMS, UsageError
+from ._texts import run_texts
 
 if TYPE_CHECKING:
     from babel.core import Locale
@@ -40,6 +41,9 @@ _HELP: Final = """actions:
   init LANG...   start the catalog of a new language from the messages (then translate it)
   check [LANG]   list every problem of the catalogs; exit code 1 if there is one
   compile [LANG] write each .mo from its .po (pages and views read the .mo)
+  texts MODULE.. write the template of your own texts (form messages, titles, descriptions,
+                 option titles) of the models in MODULE to --out (default: print it);
+                 translate it with pybabel init/compile into your domain's catalogs
 
 DIR is the shipped catalogs (typed_elicit/locale) unless --dir names your own, e.g. a
 directory of catalogs that adds a language: Languages(catalogs=[DIR]) reads it."""
@@ -54,12 +58,20 @@ def add_catalogs(new: Callable[[str, str, str, str], argparse.ArgumentParser]) -
         "terminal). Needs Babel: pip install 'typed-elicit[i18n]'.",
         _HELP,
     )
-    parser.add_argument("action", choices=("extract", "init", "check", "compile"))
-    parser.add_argument("locales", nargs="*", metavar="LANG", help="language tags, e.g. de or pt-BR")
+    parser.add_argument("action", choices=("extract", "init", "check", "compile", "texts"))
+    parser.add_argument(
+        "names", nargs="*", metavar="LANG|MODULE", help="language tags (de, pt-BR), or modules for texts"
+    )
     parser.add_argument("--dir", type=Path, default=LOCALE_DIR, help="the catalogs' directory")
+    parser.add_argument("--out", type=Path, help="texts: the template to write (default: print it)")
 
     async def run(args: argparse.Namespace, out: TextIO) -> int:
-        return run_catalogs(args.action, args.dir, args.locales, out)
+        if args.action == "texts":
+            _babel()
+            if not args.names:
+                raise UsageError("texts needs the modules of your models, e.g. texts myapp.forms")
+            return run_texts(args.names, args.out, out)
+        return run_catalogs(args.action, args.dir, args.names, out)
 
     parser.set_defaults(run=run)
 

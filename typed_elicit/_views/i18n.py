@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from typed_elicit._views.catalogs import (
     DOMAIN,
@@ -76,11 +76,13 @@ class Words(Said):
         self.locale = locale
         self.direction: Direction = direction(locale)
         self._texts = texts
-        self._plurals = plurals
+        self._forms = {
+            key: (catalog.plurals[ident], catalog.plural) for key, (catalog, ident) in plurals.items()
+        }
         self._own = own
         self._translate = translate
-        self._decimal = texts["decimal_sign"]
-        self._group = texts["group_sign"]
+        decimal, group = texts["decimal_sign"], texts["group_sign"]
+        self._digits = None if (decimal, group) == (".", ",") else str.maketrans({".": decimal, ",": group})
 
     def __getitem__(self, key: str) -> str:
         return self._texts[key]
@@ -111,21 +113,18 @@ class Words(Said):
         Raises:
             KeyError: If `key` is no message, or a placeholder it holds is not given.
         """
-        message = MESSAGES[key]
-        name = message.counts or "count"
-        filled = {name: count, **values}
-        source = self._plurals.get(key)
-        if source is None:  # not a plural message, or overridden with one text
+        filled = {MESSAGES[key].counts or "count": count, **values}
+        found = self._forms.get(key)
+        if found is None:  # not a plural message, or overridden with one text
             return self._filled(self._texts[key], filled)
-        catalog, _ = source
-        whole = int(abs(count))
-        return self._filled(catalog.form(key_of(key, message.text), whole) or message.english, filled)
+        forms, plural = found
+        return self._filled(forms[min(plural(int(abs(count))), len(forms) - 1)], filled)
 
     def said(self, key: str, limit: object = None) -> str:
         """A field's problem or hint with its limit: what `typed_elicit._views.words.said` says."""
         if limit is None:
             return self._texts[key].format(limit="")
-        if key in self._plurals and isinstance(limit, int | float) and not isinstance(limit, bool):
+        if key in self._forms and isinstance(limit, int | float) and not isinstance(limit, bool):
             return self.count(key, limit)
         return self._filled(self._texts[key], {"limit": limit})
 
@@ -135,17 +134,27 @@ class Words(Said):
         Whole floats lose their `.0`; a float keeps all the digits Python shows of it (never
         rounded), in plain notation. A date is left as `YYYY-MM-DD`.
         """
-        if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        kind = type(value)
+        if kind is float:
+            number = cast("float", value)
+            if not math.isfinite(number):
+                return str(number)
+            if number.is_integer() and abs(number) < 1e16:
+                value, kind = int(number), int
+            else:
+                value, kind = Decimal(repr(number)), Decimal
+        if kind is int:
+            whole = cast("int", value)
+            if -1000 < whole < 1000:
+                return str(whole)
+            text = f"{whole:,}"
+        elif isinstance(value, Decimal):
+            text = f"{value:,f}"
+        elif isinstance(value, int) and not isinstance(value, bool):
+            text = f"{int(value):,}"
+        else:
             return str(value)
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                return str(value)
-            value = int(value) if value.is_integer() and abs(value) < 1e16 else Decimal(repr(value))
-        text = str(value) if isinstance(value, int) else format(value, "f")
-        sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
-        whole, dot, fraction = digits.partition(".")
-        groups = [whole[max(0, end - 3) : end] for end in range(len(whole), 0, -3)][::-1]
-        return sign + self._group.join(groups) + (self._decimal + fraction if dot else "")
+        return text if self._digits is None else text.translate(self._digits)
 
     def size(self, size: int) -> str:
         """A byte count as a person reads it, in decimal units: `2 MB`, `1.5 KB`, `12 bytes`."""
@@ -211,12 +220,11 @@ class Words(Said):
         categories = self._texts["plural_categories"].split()
         out: dict[str, Any] = {}
         for key in keys:
-            source = self._plurals.get(key)
-            if source is None:
+            found = self._forms.get(key)
+            if found is None:
                 out[key] = self._texts[key]
                 continue
-            catalog, ident = source
-            forms = catalog.plurals[ident]
+            forms, _ = found
             named = categories if len(forms) == len(categories) else ["one", "other"][-len(forms) :]
             out[key] = dict(zip(named, forms, strict=False))
         return out
@@ -301,8 +309,10 @@ def words_for(locale: str | None) -> Words:
 
     `de-DE` gets `de`; `pt` gets English. Loaded once per shipped language (thread-safe).
     """
-    shipped = best_match(locale, SHIPPED) if locale else None
-    chosen = shipped or SOURCE_LOCALE
+    words = _SHIPPED_WORDS.get(locale or SOURCE_LOCALE)
+    if words is not None:
+        return words
+    chosen = (best_match(locale, SHIPPED) if locale else None) or SOURCE_LOCALE
     words = _SHIPPED_WORDS.get(chosen)
     if words is None:
         with _LOCK:
@@ -415,6 +425,9 @@ class Languages:
 
     def words(self, locale: str | None = None) -> Words:
         """The `Words` of `locale` (its nearest offered one, else `default`), loaded once per locale."""
+        found = self._words.get(locale or self.default)
+        if found is not None:
+            return found
         chosen = (best_match(locale, self.available) if locale else None) or self.default
         words = self._words.get(chosen)
         if words is None:

@@ -150,6 +150,11 @@ _FORM: Final = _section(
     M("error_title", "Error: {title}", note="the window title of a form shown with problems"),
     M("title", "{heading} - {title}", note="a window title: the page's heading, then the app's title"),
     M("default_title", "Secure form", note="the app's title when the app gives none"),
+    M(
+        "default_message",
+        "Please provide {title}.",
+        note="the question when the app gives none: {title} names the form",
+    ),
     M("problems", "Please correct {count} problem", "Please correct {count} problems", "count"),
     M("problem_at", "{label}: {problem}", note="one line of the list of problems at the top"),
     M(
