@@ -198,7 +198,7 @@ class TerminalForms:
         if spec.title and spec.title != spec.name:
             head += f" ({clean(spec.name, one_line=True)})"
         self.say(("", ""))
-        self.say(("class:label", head), ("class:hint", f"  {type_text(self.words, spec)}"))
+        self.say(("class:label", head), ("class:hint", f"  {_type_text(spec, self.words)}"))
         if spec.description:
             self.say(("class:hint", f"  {clean(spec.description)}"))
         for number, option in enumerate(spec.options, 1):
@@ -244,8 +244,12 @@ _KINDS: Final = {
 }
 
 
-def type_text(w: Words, spec: FieldSpec) -> str:
-    """The hint after a field's label: how to answer, then its limits, default and need (`describe`'s)."""
+def _type_text(spec: FieldSpec, w: Words | None = None) -> str:
+    """The hint after a field's label: how to answer, then its limits, default and need (`describe`'s).
+
+    In `w`'s language (English by default); in English, the limits read as `describe`'s.
+    """
+    w = w or words_for("en")
     about = describe(spec)
     if spec.kind == "choice":
         parts = [w["term_pick_one"]]
