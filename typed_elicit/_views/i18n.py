@@ -52,8 +52,6 @@ SHIPPED: Final = ("en", "de", "fr", "es", "ja", "ar")
 Translate = Callable[[str, str], "str | None"]
 """`translate(text, locale) -> str | None`: a developer's own text in `locale`, or None for as written."""
 
-_SINGULAR: Final = {key: m for key, m in MESSAGES.items() if m.plural is None}
-
 
 class Words(Said):
     """The words of one language: a read-only table of the library's messages, and their helpers.
@@ -338,8 +336,10 @@ class Languages:
             the library's words for). A locale without the library's words shows them in English.
         words: Texts that replace the library's messages, per locale:
             `{"en": {"submit": "Send"}, "de": {"submit": "Senden"}}`. A key is a message key
-            (`typed_elicit._views.words.MESSAGES`) that counts nothing; a text holds only its
-            message's placeholders. A locale without overrides shows the catalogs' words.
+            (`typed_elicit._views.words.MESSAGES`); a text holds only its message's
+            placeholders; a counted message (`min_length`) reworded so has one text for every
+            count. A locale without overrides shows the catalogs' words. `serve_pages(words=...)`
+            is `{default: words}`.
         catalogs: Directories of compiled catalogs (`<dir>/<lang>/LC_MESSAGES/<domain>.mo`):
             `domain`'s translate the developer's own texts; `typed_elicit.mo` ones add a
             language to the library's words or reword some (they come before the shipped ones).
@@ -377,7 +377,7 @@ class Languages:
         self._overrides: dict[str, dict[str, str]] = {}
         for tag, table in (words or {}).items():
             normal = _offered(_tag(tag, "words"), self.available, "words")
-            self._overrides[normal] = checked_words(table, _SINGULAR, "docs/howto/languages.md")
+            self._overrides[normal] = checked_words(table, MESSAGES, "docs/howto/languages.md")
         self.domain = domain
         self._translate = translate
         self._own = {tag: self._load(tag, domain) for tag in self.available}
