@@ -445,7 +445,9 @@ def test_the_demo_answers_in_the_terminal_when_run_on_one() -> None:
 
 
 def _pty_env() -> dict[str, str]:
-    return {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm"}
+    """The terminal's environment, in English whatever the machine's language (the prompts follow it)."""
+    quiet = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    return {**quiet, "LANG": "C.UTF-8", "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm"}
 
 
 def _answer_wizard(
@@ -464,7 +466,7 @@ def _answer_wizard(
     child.sendline("y")
     child.expect(r"cpu_cores:")
     child.sendline("0")
-    child.expect(r"greater than or equal to 1; try again")
+    child.expect(r"Enter 1 or more; try again")
     child.sendline(cpu)
     child.expect(r"memory_gb:")
     child.sendline(memory)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from typed_elicit._views.i18n import SHIPPED
+
 pytestmark = pytest.mark.slow  # builds a wheel and a venv
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,6 +55,13 @@ def test_the_demo_runs_from_an_installed_wheel_outside_the_checkout(tmp_path: Pa
         "typed_elicit/apps/templates/view.js",
         "typed_elicit/apps/templates/view.css",
     } <= set(zipfile.ZipFile(wheel).namelist())
+    # so are the catalogs of the library's words, compiled and not
+    catalogs = {
+        f"typed_elicit/locale/{lang}/LC_MESSAGES/typed_elicit.{ext}"
+        for lang in SHIPPED
+        for ext in ("po", "mo")
+    }
+    assert catalogs | {"typed_elicit/locale/typed_elicit.pot"} <= set(zipfile.ZipFile(wheel).namelist())
 
     venv.EnvBuilder(with_pip=False).create(home)
     python = home / "bin" / "python"
@@ -67,6 +76,9 @@ def test_the_demo_runs_from_an_installed_wheel_outside_the_checkout(tmp_path: Pa
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
     where = _run(python, "-c", "import typed_elicit; print(typed_elicit.__file__)", cwd=elsewhere, env=env)
     assert Path(where.stdout.strip()).is_relative_to(home), where.stdout + where.stderr
+    german = "from typed_elicit._views.i18n import words_for; print(words_for('de-DE').count('problems', 2))"
+    said = _run(python, "-c", german, cwd=elsewhere, env=env)
+    assert said.stdout.strip() == "Bitte korrigieren Sie 2 Probleme", said.stderr
     done = _run(home / "bin" / "typed-elicit", "demo", cwd=elsewhere, env=env)
 
     assert done.returncode == 0, done.stderr

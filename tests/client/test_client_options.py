@@ -43,7 +43,8 @@ def terminal(schema: dict[str, Any], keys: str) -> tuple[object, str]:
     async def ask() -> object:
         with create_pipe_input() as keyboard, anyio.fail_after(BOUND):
             keyboard.send_text(keys)
-            return await TerminalForms(input=keyboard, output=PlainTextOutput(screen)).form(request)
+            forms = TerminalForms(input=keyboard, output=PlainTextOutput(screen), locale="en")
+            return await forms.form(request)
 
     outcome = anyio.run(ask)
     assert isinstance(outcome, Accepted)

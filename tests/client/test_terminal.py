@@ -52,8 +52,17 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-def spawn(mode: str, argument: str, *message: str) -> pexpect.spawn:
-    env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm", "COLUMNS": "200", "LINES": "50"}
+def spawn(mode: str, argument: str, *message: str, lang: str = "C.UTF-8") -> pexpect.spawn:
+    """The terminal script in a real terminal speaking `lang` (English by default, whatever the machine's)."""
+    quiet = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    env = {
+        **quiet,
+        "LANG": lang,
+        "PROMPT_TOOLKIT_NO_CPR": "1",
+        "TERM": "xterm",
+        "COLUMNS": "200",
+        "LINES": "50",
+    }
     return pexpect.spawn(
         sys.executable,
         [str(SCRIPT), mode, argument, *message],
@@ -85,13 +94,13 @@ def test_a_form_shows_every_field_re_prompts_on_invalid_input_and_sends_the_answ
     child.expect(r"As on your passport")
     child.expect(r"Full name:")
     child.sendline("")
-    child.expect(r"at least 1 character; try again")
+    child.expect(r"Enter at least 1 character; try again")
     child.expect(r"Full name:")
     child.sendline("Ada")
     child.expect(r"whole number, at least 1, at most 9, default 1, optional")
     child.expect(r"seats \[1\]:")
     child.sendline("12")
-    child.expect(r"less than or equal to 9; try again")
+    child.expect(r"Enter 9 or less; try again")
     child.sendline("3")
     child.expect(r"1\) Vegetarian \[veg\]")
     child.expect(r"2\) Any \[any\]")
@@ -102,7 +111,7 @@ def test_a_form_shows_every_field_re_prompts_on_invalid_input_and_sends_the_answ
     child.expect(r"pick any: numbers or values, comma-separated, at most 2 items, optional")
     child.expect(r"extras:")
     child.sendline("wifi, 3, bag")
-    child.expect(r"at most 2 items")
+    child.expect(r"Choose at most 2; try again")
     child.sendline("wifi, 3")
     child.expect(r"yes/no, default no, optional")
     child.expect(r"news \[n\]:")
@@ -117,6 +126,30 @@ def test_a_form_shows_every_field_re_prompts_on_invalid_input_and_sends_the_answ
         "extras": ["wifi", "seat"],
         "news": False,
     }
+
+
+def test_a_real_terminal_whose_lang_is_german_asks_in_german() -> None:
+    child = spawn("form", json.dumps(SCHEMA), lang="de_DE.UTF-8")
+
+    child.expect(r"Der Server fragt:")
+    child.expect(r"Antworten\? \[J\]a / \[a\]blehnen / a\[b\]brechen")
+    child.sendline("j")
+    child.expect(r"Text, mindestens 1 Zeichen, erforderlich")
+    child.expect(r"Full name:")
+    child.sendline("Ada")
+    child.expect(r"seats \[1\]:")
+    child.sendline("0")
+    child.expect(r"Geben Sie 1 oder mehr ein; bitte noch einmal")
+    child.sendline("")
+    child.expect(r"meal:")
+    child.sendline("2")
+    child.expect(r"extras:")
+    child.sendline("")
+    child.expect(r"news \[n\]:")
+    child.sendline("ja")
+    child.expect(r"Wird gesendet: ")
+
+    assert json.loads(result(child)) == {"name": "Ada", "seats": 1, "meal": "any", "extras": [], "news": True}
 
 
 DEFAULTS: dict[str, Any] = {
@@ -277,7 +310,7 @@ def test_a_url_request_shows_bidi_controls_in_the_message_and_url_escaped() -> N
 # --- the same renderer in-process, on a pipe (fast, and covers every branch) -----------------
 
 
-def run_form(schema: dict[str, Any], keys: str) -> tuple[object, str]:
+def run_form(schema: dict[str, Any], keys: str, locale: str = "en") -> tuple[object, str]:
     request = read_request(None, ElicitRequestFormParams(message="Hi", requested_schema=schema))
     assert isinstance(request, FormRequest)
     screen = io.StringIO()
@@ -285,7 +318,8 @@ def run_form(schema: dict[str, Any], keys: str) -> tuple[object, str]:
     async def ask() -> object:
         with create_pipe_input() as keyboard, anyio.fail_after(10):
             keyboard.send_text(keys)
-            return await TerminalForms(input=keyboard, output=PlainTextOutput(screen)).form(request)
+            forms = TerminalForms(input=keyboard, output=PlainTextOutput(screen), locale=locale)
+            return await forms.form(request)
 
     outcome = anyio.run(ask)
     if isinstance(outcome, Accepted):
@@ -310,10 +344,10 @@ def test_numbers_booleans_and_options_are_parsed_and_re_asked_until_they_fit() -
 
     assert content == {"n": 2.5, "i": 2, "b": False, "pick": "y", "many": ["p"]}
     assert "number, at least 0.5, required" in screen
-    assert "expected a number; try again" in screen
-    assert "greater than or equal to 0.5" in screen
-    assert "expected a whole number; try again" in screen
-    assert "answer y or n; try again" in screen
+    assert "Enter a number; try again" in screen
+    assert "Enter 0.5 or more; try again" in screen
+    assert "Enter a whole number; try again" in screen
+    assert "Answer y or n; try again" in screen
     assert "'3' is not one of the options; try again" in screen
     assert "1) Ex [x]" in screen
     assert "at least 1 item," in screen
@@ -364,7 +398,8 @@ def test_url_consent_on_a_pipe(keys: str, expected: str) -> None:
     async def ask() -> str:
         with create_pipe_input() as keyboard, anyio.fail_after(10):
             keyboard.send_text(keys)
-            return await TerminalForms(input=keyboard, output=PlainTextOutput(screen)).url(request)
+            forms = TerminalForms(input=keyboard, output=PlainTextOutput(screen), locale="en")
+            return await forms.url(request)
 
     assert anyio.run(ask) == expected
     assert "URL: https://pay.example/1" in screen.getvalue()
@@ -375,7 +410,7 @@ async def test_the_terminal_handler_answers_a_real_server() -> None:
     screen = io.StringIO()
     with create_pipe_input() as keyboard:
         keyboard.send_text("\rAda\r2\r\r\r")
-        callback = terminal_handler(input=keyboard, output=PlainTextOutput(screen))
+        callback = terminal_handler(input=keyboard, output=PlainTextOutput(screen), locale="en")
         with anyio.fail_after(10):
             async with connect(typed, "2025-11-25", elicitation_callback=callback) as client:
                 result = await client.call_tool("book", {})

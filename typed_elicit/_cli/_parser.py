@@ -14,6 +14,7 @@ from typed_elicit._core.text import clean
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS
 from typed_elicit.errors import SchemaError
 
+from ._catalogs import add_catalogs
 from ._check import parse_options, run_check, run_schema
 from ._common import (
     ANSWERS_HELP,
@@ -174,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
 
-    for add in (_add_demo, _add_schema, _add_check, _add_call):
+    for add in (_add_demo, _add_schema, _add_check, _add_call, add_catalogs):
         add(new)
     return parser
 
