@@ -422,7 +422,7 @@ async def test_a_redis_restarted_mid_flow_fails_the_call_in_flight_and_never_app
 
 def page_replica(store: Store) -> MCPServer:
     """A replica serving pages: the keys and store its twin has."""
-    from tests.pages.test_pages_elicit import ORIGIN, BankLogin
+    from tests.pages.test_host import ORIGIN, BankLogin
     from typed_elicit.pages import serve_pages
 
     server = MCPServer("bank", request_state_security=RequestStateSecurity(keys=[KEY]))
@@ -442,7 +442,7 @@ def page_replica(store: Store) -> MCPServer:
 
 
 async def test_a_page_submitted_through_replica_b_completes_a_push_question_waiting_on_replica_a(redis_url):
-    from tests.pages.test_pages_elicit import SECRET, Browser
+    from tests.pages.test_host import SECRET, Browser
     from typed_elicit.client import UrlRequest, elicitation_handler
     from typed_elicit.testing import connect
 
@@ -480,7 +480,7 @@ async def test_a_page_submitted_through_replica_b_completes_a_push_question_wait
 
 
 async def test_a_page_submitted_through_one_replica_answers_a_2026_07_28_round_on_the_other(redis_url):
-    from tests.pages.test_pages_elicit import SECRET, Browser
+    from tests.pages.test_host import SECRET, Browser
 
     async with a_store("redis", redis_url) as store_a, a_store("redis", redis_url) as store_b:
         replica_a, replica_b = page_replica(store_a), page_replica(store_b)
@@ -546,7 +546,7 @@ async def test_a_taken_page_answer_is_kept_until_the_call_ends_and_survives_the_
 ):
     from mcp_types import ElicitResult as WireResult
 
-    from tests.pages.test_pages_elicit import (
+    from tests.pages.test_host import (
         SECRET,
         bank_then_nickname,
         no_form,
@@ -584,7 +584,7 @@ async def test_a_taken_page_answer_is_kept_until_the_call_ends_and_survives_the_
 
 
 async def test_a_taken_page_answer_expires_at_the_calls_deadline(redis_url):
-    from tests.pages.test_pages_elicit import bank_then_nickname, no_form, take_the_page_then_ask_the_nickname
+    from tests.pages.test_host import bank_then_nickname, no_form, take_the_page_then_ask_the_nickname
     from typed_elicit._calls.policy import DEFAULT_CALL_TIMEOUT
     from typed_elicit.client import elicitation_handler
     from typed_elicit.testing import connect
@@ -701,7 +701,7 @@ OTHERS = 10
 
 def busy_replica(store: Store, entered: list[int], many: anyio.Event, again: anyio.Event) -> MCPServer:
     """A server with a page tool a client replays, and a form tool other users call."""
-    from tests.pages.test_pages_elicit import ORIGIN, BankLogin
+    from tests.pages.test_host import ORIGIN, BankLogin
     from typed_elicit.pages import serve_pages
 
     server = MCPServer("busy", request_state_security=RequestStateSecurity(keys=[KEY]))

@@ -538,7 +538,7 @@ EXPECTED_REFUSALS |= {
 
 OUT_OF_BAND = {"link_bank", "drive_link", "pay_invoice", "ship_order", "book_courier"}
 """Examples whose tools wait for a page (or end with -32042) that a scripted user cannot fill:
-tests/pages/test_pages_elicit.py, tests/pages/test_pages_options.py, tests/pages/test_pages_options_tree.py,
+tests/pages/test_host.py, tests/pages/test_pages_options.py, tests/pages/test_pages_options_tree.py,
 tests/calls/test_url_required.py, tests/pages/test_pages_browser.py and
 tests/pages/test_pages_browser_tree.py run them."""
 

@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field
 from starlette.testclient import TestClient
 
 from tests.conftest import BOUND
-from tests.pages.test_pages import ORIGIN, Client, page_outcome
-from tests.pages.test_pages_elicit import URL_ERAS, no_form
+from tests.pages.test_serve import ORIGIN, Client, page_outcome
+from tests.pages.test_host import URL_ERAS, no_form
 from typed_elicit import Accepted, ElicitContext, elicits, form
 from typed_elicit._forms.page.files import MAX_FILE_BYTES
 from typed_elicit._forms.reduce import page_reduced
