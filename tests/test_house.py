@@ -25,6 +25,9 @@ TESTED_THROUGH: dict[str, str] = {
     "terminal": "the 0.2 shim of typed_elicit.client.terminal: tests/client/test_terminal.py",
     "pytest_plugin": "the 0.2 shim of typed_elicit.testing.pytest_plugin: tests/testing/test_kit.py",
     "cli/_main__": "`python -m typed_elicit._cli`, one line: tests/cli/test_cli.py runs it",
+    "core/clock": "`time.time()` behind a name tests replace: every timeout test moves it (tests/calls)",
+    "core/versions": "the revisions' names only, no behaviour: tests/core/test_eras.py checks them",
+    "core/suspension": "a base class only: tests/observe/test_telemetry.py sees suspensions as its outcomes",
 }
 """Modules without a test file of their own, each with where it is tested and why (keep it short)."""
 

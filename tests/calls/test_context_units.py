@@ -15,8 +15,6 @@ from typed_elicit import Accepted, get_default_timeout, reduce_schema, set_defau
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
 from typed_elicit._calls.state import ReplayState
-from typed_elicit._core.digests import schema_digest
-from typed_elicit._core.eras import negotiated_era
 from typed_elicit._forms.validate import validate_content
 from typed_elicit.errors import ElicitArgumentError, InvalidResponse, RequestedSchemaError
 from typed_elicit.testing import ScriptedUser, accept
@@ -30,22 +28,6 @@ class Flag(BaseModel):
     on: bool = False
 
 
-@pytest.mark.parametrize(
-    ("version", "era"),
-    [
-        (None, None),
-        ("2024-11-05", None),
-        ("2025-03-26", None),
-        ("2025-06-18", "2025-06-18"),
-        ("2025-11-25", "2025-11-25"),
-        ("2026-07-28", "2026-07-28"),
-        ("2027-01-01", "2026-07-28"),
-    ],
-)
-def test_negotiated_versions_map_to_elicitation_eras(version, era):
-    assert negotiated_era(version) == era
-
-
 @pytest.mark.parametrize("text", [None, "", "not json", '{"v": 99}', '{"v": 1, "answers": 3}'])
 def test_unreadable_replay_state_starts_the_call_afresh(text):
     assert ReplayState.decode(text) == ReplayState()
@@ -54,11 +36,6 @@ def test_unreadable_replay_state_starts_the_call_afresh(text):
 def test_replay_state_round_trips():
     state = ReplayState(once={"code": "123"})
     assert ReplayState.decode(state.encode()) == state
-
-
-def test_schema_digest_ignores_key_order():
-    assert schema_digest({"a": 1, "b": [1, 2]}) == schema_digest({"b": [1, 2], "a": 1})
-    assert schema_digest({"a": 1}) != schema_digest({"a": 2})
 
 
 def test_validation_drops_nulls_and_checks_option_lists():

@@ -394,19 +394,6 @@ def test_both_ends_write_a_problem_s_place_one_way():
         )
 
 
-def test_one_text_sanitiser_for_printing_quoting_and_keeping_texts():
-    from typed_elicit._core.text import clean, escaped, has_control, quoted
-
-    assert clean("a\x1b[2Jb\n\tc") == "a?[2Jb\n\tc"
-    assert clean("a\nb\tc", one_line=True) == "a b c"
-    assert quoted("é" * 50, 3) == "'\\xe9\\xe9\\xe9...'"
-    assert quoted("ok") == "'ok'"
-    assert escaped("a\x1bb", 10) == "a\\x1bb"
-    assert escaped("x" * 20, 10) == "xxxxxxx..."
-    assert has_control("a\tb")
-    assert not has_control("a b")
-
-
 def test_the_server_parses_a_reduced_schema_once_not_per_answer(monkeypatch):
     import typed_elicit._wire.parse as form_module
     from typed_elicit._forms.reduce import reduced
