@@ -27,6 +27,8 @@ TESTED_THROUGH: dict[str, str] = {
     "cli/_main__": "`python -m typed_elicit._cli`, one line: tests/cli/test_cli.py runs it",
     "core/clock": "`time.time()` behind a name tests replace: every timeout test moves it (tests/calls)",
     "core/versions": "the revisions' names only, no behaviour: tests/core/test_eras.py checks them",
+    "cli/common": "exit codes and help texts, no behaviour: tests/cli/test_parser.py checks every command's help",
+    "stores/redis_clients": "builds redis-py's clients only: tests/stores/test_redis_cluster.py and _sentinel.py use them",
     "core/suspension": "a base class only: tests/observe/test_telemetry.py sees suspensions as its outcomes",
 }
 """Modules without a test file of their own, each with where it is tested and why (keep it short)."""
