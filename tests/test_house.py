@@ -23,13 +23,13 @@ TESTED_THROUGH: dict[str, str] = {
     "hooks": "a face (re-exports only): tests/observe/test_hooks.py tests the code",
     "logs": "a face (re-exports only): tests/observe/test_logs.py tests the code",
     "terminal": "the 0.2 shim of typed_elicit.client.terminal: tests/client/test_terminal.py",
-    "pytest_plugin": "the 0.2 shim of typed_elicit.testing.pytest_plugin: tests/testing/test_kit.py",
-    "cli/_main__": "`python -m typed_elicit._cli`, one line: tests/cli/test_cli.py runs it",
-    "core/clock": "`time.time()` behind a name tests replace: every timeout test moves it (tests/calls)",
-    "core/versions": "the revisions' names only, no behaviour: tests/core/test_eras.py checks them",
-    "cli/common": "exit codes and help texts, no behaviour: tests/cli/test_parser.py checks every command's help",
-    "stores/redis_clients": "builds redis-py's clients only: tests/stores/test_redis_cluster.py and _sentinel.py use them",
-    "core/suspension": "a base class only: tests/observe/test_telemetry.py sees suspensions as its outcomes",
+    "pytest_plugin": "the 0.2 shim of testing.pytest_plugin: tests/testing/test_pytest_plugin.py",
+    "cli/_main__": "`python -m typed_elicit._cli`, one line: tests/cli/test_parser.py runs it",
+    "cli/common": "exit codes and help texts, no behaviour: tests/cli/test_parser.py checks the help",
+    "core/clock": "`time.time()` behind a name tests replace: every timeout test moves it",
+    "core/versions": "the revisions' names, no behaviour: tests/core/test_eras.py checks them",
+    "core/suspension": "a base class, no behaviour: tests/observe/test_telemetry.py sees its outcomes",
+    "stores/redis_clients": "builds redis-py's clients: tests/stores/test_redis_cluster.py, _sentinel.py",
 }
 """Modules without a test file of their own, each with where it is tested and why (keep it short)."""
 
