@@ -1,4 +1,4 @@
-"""An accepted answer re-validated against its model: nulls, options, booleans, numbers as clients see them."""
+"""An accepted answer re-validated against its model: nulls, options, booleans, and numbers."""
 
 from __future__ import annotations
 
