@@ -7,11 +7,11 @@ from datetime import date, datetime, timezone
 from typing import Annotated, Any, Literal
 
 import pytest
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, SecretStr, StringConstraints
 
 from tests.forms.test_options import ERAS, OPTIONS, Pick
 from tests.spec_check import assert_spec_valid
-from typed_elicit import reduce_schema
+from typed_elicit import Titles, form, reduce_schema
 from typed_elicit.client import parse_requested_schema
 from typed_elicit.errors import SchemaError
 
@@ -125,3 +125,69 @@ def test_a_hint_setting_that_is_not_a_text_or_false_is_refused(extra: dict[str, 
 def test_a_hint_reaches_the_client_as_the_fields_description() -> None:
     spec = parse_requested_schema(reduce_schema(Pick, options=OPTIONS)).by_name["code"]
     assert spec.description == "Must be 6 digits."
+
+
+class Address(BaseModel):
+    street: str
+
+
+REJECTED: list[tuple[str, Any, str]] = [
+    (
+        "nested model",
+        Address,
+        r"nested model Address cannot be elicited in form mode .*flatten it into primitive fields.*"
+        r"ask on a page, which can: declare the model @form\(page=True\) and ask with ctx.elicit_page",
+    ),
+    (
+        "dict",
+        dict[str, int],
+        r"dict\[str, int\] cannot be elicited.*declare one field per key.*a page can ask for key/value rows",
+    ),
+    ("bare dict", dict, "dict cannot be elicited"),
+    ("free list", list[str], r"free-form lists \(list\[str\]\).*list\[Literal.*a page can ask for rows"),
+    ("tuple", tuple[str, str], r"tuple\[str, str\] cannot be elicited, only multi-select options"),
+    ("union", int | str, r"a union of several types \(int \| str\).*declare one type"),
+    ("bytes", bytes, "bytes cannot be elicited.*an upload on a page with an UploadedFile field"),
+    ("Any", Any, "Any cannot be elicited; declare a concrete type"),
+    (
+        "int enum values",
+        Literal[1, 2],
+        "option values must be strings on the wire, got 1, 2; use Literal of strings",
+    ),
+    ("SecretStr", SecretStr, "SecretStr holds a secret; form mode MUST NOT collect.*URL mode"),
+    ("other types", complex, "complex cannot be elicited; use str, int"),
+    ("Titles on a non-option", Annotated[str, Titles(a="A")], r"Titles\(\.\.\.\) applies to Literal or Enum"),
+    (
+        "missing title",
+        Annotated[Literal["a", "b"], Titles(a="A")],
+        r"Titles\(\.\.\.\) must name every option exactly once: no title for 'b'",
+    ),
+    (
+        "unknown title",
+        Annotated[Literal["a"], Titles(a="A", z="Z")],
+        r"Titles\(\.\.\.\) must name every option exactly once: titles for unknown options 'z'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("row", "annotation", "message"), REJECTED, ids=[r[0] for r in REJECTED])
+def test_inexpressible_fields_are_rejected_with_the_fix(row: str, annotation: Any, message: str) -> None:
+    model = type("Form", (BaseModel,), {"__annotations__": {"x": annotation}})
+    with pytest.raises(SchemaError, match=r"Form\.x: " + message):
+        reduce_schema(model)
+
+
+def test_nullable_field_without_default_is_an_error() -> None:
+    with pytest.raises(SchemaError, match=r"M\.x: a nullable field needs a default.*X \| None = None"):
+
+        @form
+        class M(BaseModel):
+            x: str | None
+
+
+def test_json_schema_extra_is_rejected_because_it_cannot_travel() -> None:
+    class M(BaseModel):
+        x: str = Field(json_schema_extra={"pattern": "a"})
+
+    with pytest.raises(SchemaError, match=r"M\.x: json_schema_extra cannot travel"):
+        reduce_schema(M)
