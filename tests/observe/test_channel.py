@@ -1,4 +1,4 @@
-"""The one observer channel: who listens to a call is decided once; every listener hears each report in order."""
+"""The one observer channel: who listens to a call is decided once; each listener hears every report."""
 
 from __future__ import annotations
 
