@@ -29,6 +29,7 @@ TESTED_THROUGH: dict[str, str] = {
     "core/clock": "`time.time()` behind a name tests replace: every timeout test moves it",
     "core/versions": "the revisions' names, no behaviour: tests/core/test_eras.py checks them",
     "core/suspension": "a base class, no behaviour: tests/observe/test_telemetry.py sees its outcomes",
+    "pages/config": "serve_pages's checked settings, a frozen record: tests/pages/test_serve.py checks them",
     "stores/redis_clients": "builds redis-py's clients: tests/stores/test_redis_cluster.py, _sentinel.py",
 }
 """Modules without a test file of their own, each with where it is tested and why (keep it short)."""
