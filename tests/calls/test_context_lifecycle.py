@@ -11,7 +11,6 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequestFormParams, ElicitResult, InputRequiredResult, TextContent
 from pydantic import BaseModel
 
-import typed_elicit._calls.policy as policy_module
 from tests.conftest import BOUND, task_count
 from typed_elicit import Accepted
 from typed_elicit._calls.context import ElicitContext
@@ -281,13 +280,3 @@ def test_listed_models_are_reduced_at_import():
 
     with pytest.raises(SchemaError, match="nested model Confirm"):
         elicits(Nested)
-
-
-async def test_outside_a_request_the_policy_decides(monkeypatch):
-    ctx = ElicitContext(Context(), policy_module.Policy(on_unsupported="decline"))
-    assert ctx.protocol_version is None
-    assert type(await ctx.elicit(Confirm)).__name__ == "Declined"
-    assert await ctx.once("k", lambda: [1, "a"]) == [1, "a"]
-    assert await ctx.once("k", lambda: [2]) == [1, "a"]
-    with pytest.raises(ElicitArgumentError, match="JSON"):
-        await ctx.once("t", lambda: (1, 2))  # type: ignore[arg-type, return-value]
