@@ -1,4 +1,4 @@
-"""The reducer's side of issue 13: Choices() at import, per-question options and defaults, and hints."""
+"""Options at class definition: `Choices()` fields, titles and option lists, checked at declaration."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The shared store on a real Redis: the `Store` contract, replicas, a Redis that is down or restarted.
+"""The shared store on a real Redis: its keys, replicas sharing it, a Redis restarted mid-flow.
 
 Needs a Redis on 127.0.0.1:6379 (the project's machines run one); the tests use database
 13 and flush it. Without one they are skipped locally and FAIL under CI (`CI` set), saying
