@@ -26,7 +26,7 @@ TESTED_THROUGH: dict[str, str] = {
     "pytest_plugin": "the 0.2 shim of testing.pytest_plugin: tests/testing/test_pytest_plugin.py",
     "cli/_main__": "`python -m typed_elicit._cli`, one line: tests/cli/test_parser.py runs it",
     "cli/common": "exit codes and help texts, no behaviour: tests/cli/test_parser.py checks the help",
-    "core/clock": "`time.time()` behind a name tests replace: every timeout test moves it",
+    "core/clock": "`time.time()` behind a name tests replace to move time (tests/calls/test_call.py)",
     "core/versions": "the revisions' names, no behaviour: tests/core/test_eras.py checks them",
     "core/suspension": "a base class, no behaviour: tests/observe/test_telemetry.py sees its outcomes",
     "pages/config": "serve_pages's checked settings, a frozen record: tests/pages/test_serve.py checks them",
