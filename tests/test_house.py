@@ -8,6 +8,7 @@ describes them.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import typed_elicit
@@ -73,6 +74,13 @@ def test_every_module_has_a_test_file_of_its_own_or_says_where_it_is_tested() ->
 def test_the_explained_list_names_only_modules_that_exist_and_have_no_tests_of_their_own() -> None:
     stale = sorted(name for name in TESTED_THROUGH if name not in modules() or files_testing(name))
     assert stale == []
+
+
+def test_the_explained_list_stays_short_and_names_test_files_that_exist() -> None:
+    assert len(TESTED_THROUGH) <= 15, "give a module a test file of its own rather than a line here"
+    named = {found for reason in TESTED_THROUGH.values() for found in re.findall(r"tests/[\w/]+\.py", reason)}
+    assert named
+    assert sorted(path for path in named if not (TESTS.parent / path).is_file()) == []
 
 
 def test_every_test_file_is_named_after_a_module_or_a_package_its_directory_mirrors() -> None:
