@@ -34,8 +34,8 @@ from mcp_types import (
 )
 from pydantic import BaseModel
 
-from tests.client.test_handler_schema import HOSTILE as STRUCTURAL
 from tests.conftest import examples
+from tests.wire.test_parse import HOSTILE as STRUCTURAL
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._core.results import ElicitResult as TypedResult
 from typed_elicit.client import (
