@@ -65,3 +65,21 @@ async def test_the_app_view_with_a_searched_list_and_a_preview_has_no_violation(
             frame = await view_frame(page)
             found = await violations(frame, source)
     assert found == []
+
+
+@pytest.mark.parametrize("width", [320, 640], ids=["320px", "200pct-zoom"])
+async def test_the_app_view_does_not_scroll_sideways_in_a_narrow_frame(width: int):
+    """WCAG 1.4.10: the view's frame 320 CSS px wide (a 1280 px window at 400%), or 640 (at 200%)."""
+    browser_or_skip()
+    seen: dict[str, bool] = {}
+    sideways = "() => document.scrollingElement.scrollWidth <= window.innerWidth"
+    async with hosted(Trip, AppView(title="Trips of a rather long title"), request(Trip)) as page:
+        with anyio.fail_after(BROWSER_BOUND):
+            await page.evaluate("(w) => { document.getElementById('view').style.width = w + 'px'; }", width)
+            frame = await view_frame(page)
+            assert await frame.evaluate("window.innerWidth") == width
+            seen["empty"] = await frame.evaluate(sideways)
+            await frame.get_by_role("button", name="Submit").click()
+            await frame.locator("p.error").first.wait_for()
+            seen["invalid"] = await frame.evaluate(sideways)
+    assert seen == {"empty": True, "invalid": True}
