@@ -25,6 +25,7 @@ from typed_elicit._calls.plugs import AppPreview, apps_for, show
 from typed_elicit._core.foreign import apply_extension, extension_settings, extensions
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.registry import app_view, declared_forms
+from typed_elicit._views.i18n import Languages
 from typed_elicit._wire import draft as _draft
 from typed_elicit.apps._render import RESOURCE_CSP, render
 from typed_elicit.apps._view import AppView
@@ -194,7 +195,11 @@ def _package_version() -> str:
 
 
 def serve_apps(
-    server: MCPServer, *, view: AppView | None = None, models: Sequence[type[BaseModel]] | None = None
+    server: MCPServer,
+    *,
+    view: AppView | None = None,
+    models: Sequence[type[BaseModel]] | None = None,
+    languages: Languages | None = None,
 ) -> dict[type[BaseModel], str]:
     """Serve an app view for every model declared `@form(app=...)`, and let questions use them.
 
@@ -212,6 +217,10 @@ def serve_apps(
         models: The models to serve a view for (any `@form` model: one declared without
             `app=` shows its view when a question asks, `ctx.elicit(..., app=True)`); None:
             every model declared `@form(app=...)` in the process so far.
+        languages: The languages the views speak (`Languages`): each view carries the library's
+            words (and the server's translations of its own texts) in every offered locale and
+            shows the one its host asks for (`hostContext.locale`), or the server's fixed
+            `locale`; None: the shipped languages, English by default.
 
     Returns:
         Each served model's resource URI.
@@ -243,7 +252,7 @@ def serve_apps(
         search[model] = own.search_over
         apps.add_html_resource(
             uri,
-            render(model, own, package),
+            render(model, own, package, languages),
             name=f"{model.__name__} view",
             title=own.title or model.__name__,
             description=f"typed_elicit app view of the {model.__name__} form",
