@@ -2,7 +2,8 @@
 
 The view `render` makes runs in the stand-in host of tests/apps/test_view_browser.py. The
 person presses Tab, types, picks an option with the arrow keys, ticks a box with Space and
-sends with Enter; one invalid try first. Where the focus is, is read from the view's
+sends with Enter; one invalid try first, after which the error summary has the focus and its
+link (Enter) takes the person to the field. Where the focus is, is read from the view's
 `document.activeElement` (reading is not acting).
 """
 
@@ -52,6 +53,10 @@ async def test_a_person_answers_the_app_view_with_the_keyboard_only():
             await page.keyboard.press("Enter")
             await frame.locator("p.error").first.wait_for()
             focused_after_error = await frame.evaluate("document.activeElement.id")
+            await tab_to(page, frame, '#te-summary a[href="#f0"]', pressed)
+            pressed.append("Enter")
+            await page.keyboard.press("Enter")  # the summary's link takes the person to the field
+            focused_after_link = await frame.evaluate("document.activeElement.id")
             await type_into(page, frame, "#f0", "Oslo", pressed)
             await tab_to(page, frame, "#f3", pressed)
             pressed.append("ArrowDown")
@@ -63,7 +68,8 @@ async def test_a_person_answers_the_app_view_with_the_keyboard_only():
             pressed.append("Enter")
             await page.keyboard.press("Enter")
             result = await result_of(page)
-    assert focused_after_error == "f0"  # the first invalid field
+    assert focused_after_error == "te-summary"  # the error summary takes the focus
+    assert focused_after_link == "f0"
     assert result == {
         "action": "accept",
         "content": {"city": "Oslo", "nights": 3, "email": "ada@example.com", "pace": "fast", "insured": True},

@@ -103,6 +103,8 @@ async def test_a_view_whose_host_says_de_de_shows_no_english_library_word():
             await frame.locator("#te-submit").click()
             await frame.locator("p.error").first.wait_for()
             seen["problems"] = await frame.locator("p.error").all_inner_texts()
+            seen["summary"] = await frame.locator("#te-summary h2").inner_text()
+            seen["links"] = await frame.locator("#te-summary a").all_inner_texts()
             seen["invalid"] = await frame.evaluate(SHOWN)
             await frame.locator("#te-decline").click()
             await result_of(page)
@@ -110,6 +112,11 @@ async def test_a_view_whose_host_says_de_de_shows_no_english_library_word():
     german = words_for("de")
     assert seen["lang"] == ["de", "ltr"]
     assert seen["problems"] == [german.said("min_length", 2), german.said("le", 14), german.said("email")]
+    assert seen["summary"] == german.count("problems", 3)
+    assert seen["links"] == [
+        german.say("problem_at", label=n, problem=p)
+        for n, p in zip(("city", "nights", "email"), seen["problems"], strict=True)
+    ]
     assert {state: english_in(seen[state], "de") for state in ("empty", "invalid", "declined")} == {
         "empty": [],
         "invalid": [],

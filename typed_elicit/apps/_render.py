@@ -228,5 +228,7 @@ _WORDS: Final = (
     "host_unreachable",
     "decimal_sign",
     "group_sign",
+    "problems",
+    "problem_at",
 )
 """The messages the view's script says: its checks (as the pages word them), its buttons and its status."""

@@ -363,19 +363,65 @@
     owner.setAttribute("aria-describedby", described.concat([errorId]).join(" "));
   }
 
+  function fill(text, values) {
+    return String(text).replace(/\{([a-z_]+)\}/g, function (all, name) {
+      return values[name] === undefined ? all : String(values[name]);
+    });
+  }
+  function labelOf(name) {
+    var node = fieldOf(name);
+    var label = node.querySelector("legend") || node.querySelector("label");
+    var own = label && (label.querySelector("bdi") || label);
+    return own ? Array.prototype.filter.call(own.childNodes, function (n) { return n.nodeType === 3; })
+      .map(function (n) { return n.data; }).join("").trim() : name;
+  }
+  // Every problem at once, above the form: a heading that counts them and a link to each field.
+  // It takes the focus (the GOV.UK error summary); each link gives its field the focus.
+  function summarize(problems) {
+    var node = document.getElementById("te-summary");
+    if (!node) { // an author's template from before the summary: the first invalid field takes the focus
+      if (problems.length) boxOf(problems[0][0]).focus();
+      return;
+    }
+    node.replaceChildren();
+    node.hidden = !problems.length;
+    if (!problems.length) return;
+    var heading = document.createElement("h2");
+    heading.id = "te-summary-title";
+    var forms = words.problems;
+    var category = "other";
+    try { category = new Intl.PluralRules(locale).select(problems.length); } catch (e) { category = "other"; }
+    heading.textContent = fill(typeof forms === "object" ? (forms[category] || forms.other) : forms,
+      { count: number(problems.length) });
+    var list = document.createElement("ul");
+    problems.forEach(function (problem) {
+      var link = document.createElement("a");
+      var box = boxOf(problem[0]);
+      var target = box;
+      link.href = "#" + target.id;
+      link.textContent = fill(words.problem_at, { label: labelOf(problem[0]), problem: problem[1] });
+      link.addEventListener("click", function (event) { event.preventDefault(); target.focus(); });
+      var item = document.createElement("li");
+      item.append(link);
+      list.append(item);
+    });
+    node.append(heading, list);
+    node.focus();
+  }
+
   function collect() {
     var schema = params.requestedSchema;
     var required = schema.required || [];
     var content = {};
-    var firstBad = null;
+    var problems = [];
     Object.keys(schema.properties).forEach(function (name) {
       var got = read(name, schema.properties[name], required.indexOf(name) >= 0);
       mark(name, got[1]);
-      if (got[1] && firstBad === null) firstBad = name;
+      if (got[1]) problems.push([name, got[1]]);
       if (got[0] !== undefined) content[name] = got[0];
     });
-    if (firstBad !== null) { boxOf(firstBad).focus(); return null; }
-    return content;
+    summarize(problems);
+    return problems.length ? null : content;
   }
 
   function answer(result) {
