@@ -190,3 +190,17 @@ def test_the_developer_s_own_texts_reach_the_view_translated_by_the_server():
     assert found is not None
     fields = json.loads(found.group(1))["languages"]["offered"]["de"]["fields"]
     assert fields["f0"][:2] == ["Stadt", "Wohin"]
+
+
+@pytest.mark.browser
+async def test_a_host_that_changes_its_locale_changes_the_view_s_words():
+    async with hosted(Trip, {"locale": "de"}, request(Trip)) as page:
+        with anyio.fail_after(BROWSER_BOUND):
+            frame = await frame_of(page)
+            before = await frame.locator("#te-submit").inner_text()
+            await page.evaluate(
+                "() => post({method: 'ui/notifications/host-context-changed', params: {locale: 'fr-CA'}})"
+            )
+            await frame.locator("#te-submit", has_text=words_for("fr")["submit"]).wait_for()
+            lang = await frame.evaluate(LANG_AND_DIR)
+    assert (before, lang) == (words_for("de")["submit"], ["fr", "ltr"])
