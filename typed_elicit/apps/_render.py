@@ -29,7 +29,6 @@ from typed_elicit._forms.reduce import form_message, reduced, shaped
 from typed_elicit._forms.registry import known, layout
 from typed_elicit._views.fields import TEMPLATES as FIELD_TEMPLATES
 from typed_elicit._views.fields import field_views
-from typed_elicit._views.i18n import Languages, Words
 from typed_elicit._wire import draft as _draft
 from typed_elicit._wire.spec import FormSpec
 from typed_elicit.apps._view import AppView
@@ -37,6 +36,8 @@ from typed_elicit.errors import OptionsError
 
 if TYPE_CHECKING:
     from jinja2 import Environment
+
+    from typed_elicit._views.i18n import Languages, Words
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
 
@@ -100,7 +101,12 @@ def csp(script: str, style: str, logo: bool) -> str:
 
 @cache
 def _shipped_languages() -> Languages:
-    """The languages of a server that set none: the shipped ones, English by default."""
+    """The languages of a server that set none: the shipped ones, English by default.
+
+    Loaded when the first view is rendered (`serve_apps`), never at `import typed_elicit.apps`.
+    """
+    from typed_elicit._views.i18n import Languages
+
     return Languages()
 
 

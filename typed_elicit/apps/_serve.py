@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Mapping, Sequence
 from contextvars import ContextVar
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from mcp.server.apps import EXTENSION_ID, Apps
 from mcp.server.mcpserver import MCPServer
@@ -25,11 +25,13 @@ from typed_elicit._calls.plugs import AppPreview, apps_for, show
 from typed_elicit._core.foreign import apply_extension, extension_settings, extensions
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.registry import app_view, declared_forms
-from typed_elicit._views.i18n import Languages
 from typed_elicit._wire import draft as _draft
 from typed_elicit.apps._render import RESOURCE_CSP, render
 from typed_elicit.apps._view import AppView
 from typed_elicit.errors import AppViewError, SchemaError
+
+if TYPE_CHECKING:
+    from typed_elicit._views.i18n import Languages
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
