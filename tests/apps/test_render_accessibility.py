@@ -13,6 +13,7 @@ from typing import Any
 import anyio
 import pytest
 
+from tests.apps.test_render import Route
 from tests.apps.test_view_browser import BROWSER_BOUND, Pick, Trip, hosted, request, result_of
 from tests.axe import axe_source, browser_or_skip, violations
 from typed_elicit.apps import AppView
@@ -83,3 +84,19 @@ async def test_the_app_view_does_not_scroll_sideways_in_a_narrow_frame(width: in
             await frame.locator("p.error").first.wait_for()
             seen["invalid"] = await frame.evaluate(sideways)
     assert seen == {"empty": True, "invalid": True}
+
+
+async def test_the_app_view_with_call_time_checkboxes_has_no_violation_empty_or_invalid():
+    browser_or_skip()
+    source = axe_source()
+    seen: dict[str, list[str]] = {}
+    options = {"depot": ["north", "south"], "stops": ["a", "b", "c", "d"]}
+    async with hosted(Route, AppView(), request(Route, options=options)) as page:
+        with anyio.fail_after(BROWSER_BOUND):
+            frame = await view_frame(page)
+            seen["empty"] = await violations(frame, source)
+            await frame.locator("input[type=checkbox]").first.check()
+            await frame.get_by_role("button", name="Submit").click()
+            await frame.locator("p.error").first.wait_for()
+            seen["invalid"] = await violations(frame, source)
+    assert seen == {"empty": [], "invalid": []}
