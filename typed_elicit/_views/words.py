@@ -441,3 +441,32 @@ class Said(Mapping[str, str]):
     def said(self, key: str, limit: object = None) -> str:
         """The words for `key` with `limit` in them (see `said`)."""
         raise NotImplementedError
+
+    def say(self, key: str, /, **values: object) -> str:
+        """The message `key` with its placeholders filled, numbers as the language writes them."""
+        raise NotImplementedError
+
+    def count(self, key: str, count: float, /, **values: object) -> str:
+        """The plural message `key` in its form for `count`."""
+        raise NotImplementedError
+
+
+def counted(words: Mapping[str, str], key: str, count: int) -> str:
+    """The plural message `key` of `words` for `count` (English's two forms for a plain table)."""
+    if isinstance(words, Said):
+        return words.count(key, count)
+    message = MESSAGES[key]
+    text = words.get(key) or (message.text if count == 1 else message.english)
+    return text.format_map({message.counts or "count": count})
+
+
+def say(words: Mapping[str, str], key: str, /, **values: object) -> str:
+    """The message `key` of `words` with its placeholders filled.
+
+    `words` is the `Words` of a language, or a table of English texts (`PAGE_WORDS`, with a
+    server's overrides) that may lack the message: then its English text is used.
+    """
+    if isinstance(words, Said):
+        return words.say(key, **values)
+    text = words.get(key)
+    return (MESSAGES[key].english if text is None else text).format_map(values)

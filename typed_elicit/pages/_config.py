@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from typed_elicit._calls.sealer import Sealer
@@ -34,6 +34,9 @@ class PageConfig:
         poll_seconds: On 2026-07-28, how long one round waits for a page's answer.
         words: What a page says about an invalid answer (`PAGE_WORDS` with the overrides).
         sealer: The server's sealer (tickets, answers and files are kept sealed with its keys).
+        fast: Whether pages are rendered by the built-in renderer (no template of the server's own
+            for the form or the plain pages); otherwise with Jinja2 (`env`, `template`).
+        shells: `base.html` rendered once per language and direction (`typed_elicit.pages._render.Shell`).
     """
 
     public_url: str
@@ -48,6 +51,12 @@ class PageConfig:
     poll_seconds: float
     words: Mapping[str, str]
     sealer: Sealer
+    fast: bool = True
+    shells: dict[tuple[str, str], Any] = field(default_factory=dict[tuple[str, str], Any], compare=False)
+    chrome: dict[int, Any] = field(default_factory=dict[int, Any], compare=False)
+    """The words around a form page, per words table (`typed_elicit.pages._render`)."""
+    said: dict[tuple[int, str, str], Any] = field(default_factory=dict[tuple[int, str, str], Any], compare=False)
+    """The plain pages' title and body, per words table and message."""
 
     def link(self, page_id: str) -> str:
         """The page's public URL."""

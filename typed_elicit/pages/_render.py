@@ -1,20 +1,30 @@
 """The page's HTML: the form page, the plain pages, and the headers every response carries.
 
-The field markup is the shared one (`typed_elicit._views`), built from a `FormSpec` alone.
+The field and node markup is the shared one (`typed_elicit._views.fields.field_html`,
+`typed_elicit.pages._nodes.node_html`), the page around it is written here, once, in Python;
+`base.html` (the head, the style, the card) is rendered once per language and direction with
+markers where the title, the style nonce and the body go (`Shell`). A server that gives its own
+form template (`serve_pages(template=..., templates_dir=...)`) renders with Jinja2 instead; its
+templates get the same context, and the page's own markup as `body`.
 The pages carry no script: a strict `Content-Security-Policy` with a style nonce.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from typed_elicit._core.text import strip_bidi
+from markupsafe import Markup, escape
+
 from typed_elicit._forms.page.tree import PageTree
+from typed_elicit._views.fields import esc
+from typed_elicit._views.fields import plain as plain_text
+from typed_elicit._views.words import Said, counted, say
 from typed_elicit.pages._config import PageConfig
-from typed_elicit.pages._nodes import NodeView, tree_views
+from typed_elicit.pages._nodes import NodeView, node_html, tree_views
 from typed_elicit.pages._tickets import Ticket
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
@@ -28,6 +38,28 @@ _SECURITY_HEADERS: Final = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 
+_MARK: Final = re.compile("\x00(title|nonce|body)\x00")
+_SHELL: Final = (
+    '{% extends "base.html" %}{% block title %}\x00title\x00{% endblock %}'
+    "{% block content %}\x00body\x00{% endblock %}"
+)
+
+
+class Shell:
+    """`base.html` rendered once for a language and direction, cut where the title, nonce and body go."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, env: Any, brand: Any, lang: str, direction: str) -> None:
+        """Render `base.html` with markers in `env` (a Jinja2 environment)."""
+        html = env.from_string(_SHELL).render(brand=brand, nonce="\x00nonce\x00", lang=lang, dir=direction)
+        self.parts: list[str] = _MARK.split(html)
+
+    def fill(self, values: Mapping[str, str]) -> str:
+        """The page: the shell with each marker's value (`title` and `body` given as markup)."""
+        parts = self.parts
+        return "".join([parts[i] if i % 2 == 0 else values[parts[i]] for i in range(len(parts))])
+
 
 def _csp(nonce: str, logo_source: str | None) -> str:
     """The page's Content-Security-Policy; `logo_source` is `Brand.logo_source` (checked, rebuilt)."""
@@ -38,11 +70,43 @@ def _csp(nonce: str, logo_source: str | None) -> str:
     )
 
 
-def _response(config: PageConfig, template: str, status: int, context: dict[str, Any], *, form: bool) -> Any:
+def language(words: Mapping[str, str]) -> tuple[str, str]:
+    """The `lang` and `dir` of a page in `words` (English, left to right, for a plain table)."""
+    if isinstance(words, Said):
+        return getattr(words, "locale", "en"), getattr(words, "direction", "ltr")
+    return "en", "ltr"
+
+
+def _shell(config: PageConfig, lang: str, direction: str) -> Shell:
+    """The shell of `lang`: one per language the server speaks (a bounded set), made on first use."""
+    key = (lang, direction)
+    shell = config.shells.get(key)
+    if shell is None:
+        shell = config.shells[key] = Shell(config.env, config.brand, lang, direction)
+    return shell
+
+
+def _response(
+    config: PageConfig,
+    template: str,
+    status: int,
+    context: dict[str, Any],
+    words: Mapping[str, str],
+    *,
+    form: bool,
+) -> Any:
     from starlette.responses import HTMLResponse  # the SDK's own dependency
 
     nonce = secrets.token_urlsafe(18)
-    html = config.env.get_template(template).render(brand=config.brand, nonce=nonce, **context)
+    lang, direction = language(words)
+    if config.fast:
+        html = _shell(config, lang, direction).fill(
+            {"title": context["title"], "nonce": nonce, "body": context["body"]}
+        )
+    else:
+        html = config.env.get_template(template).render(
+            brand=config.brand, nonce=nonce, lang=lang, dir=direction, words=words, **context
+        )
     headers = {
         **_SECURITY_HEADERS,
         "Content-Security-Policy": _csp(nonce, config.brand.logo_source),
@@ -51,33 +115,32 @@ def _response(config: PageConfig, template: str, status: int, context: dict[str,
     return HTMLResponse(html, status_code=status, headers=headers)
 
 
-def plain(config: PageConfig, status: int, heading: str, text: str) -> Any:
-    return _response(config, "message.html", status, {"heading": heading, "text": text}, form=False)
+def _title(words: Mapping[str, str], heading: str, brand: str) -> str:
+    return say(words, "title", heading=heading, title=brand)
 
 
-def gone(config: PageConfig) -> Any:
-    return plain(
-        config,
-        410,
-        "This link can no longer be used",
-        "The form was already submitted, or it expired. Go back to your app and start again if needed.",
-    )
+def plain(config: PageConfig, status: int, words: Mapping[str, str], heading: str, text: str) -> Any:
+    """A plain page: the message `heading` and its text `text` (message keys) in `words`."""
+    key = (id(words), heading, text)
+    found = config.said.get(key)
+    if found is None or found[0] is not words:
+        shown, said = say(words, heading), say(words, text)
+        body = Markup(f"<h1>{esc(shown)}</h1>\n<p>{esc(said)}</p>")
+        title = Markup(esc(_title(words, shown, config.brand.title)))
+        found = config.said[key] = (words, {"heading": shown, "text": said, "title": title, "body": body})
+    return _response(config, "message.html", status, dict(found[1]), words, form=False)
 
 
-def closed(config: PageConfig) -> Any:
-    return plain(
-        config,
-        410,
-        "This question is closed",
-        "The app stopped waiting for this answer: it was declined, cancelled or timed out. Nothing you "
-        "enter here is sent. Go back to your app and start again if needed.",
-    )
+def gone(config: PageConfig, words: Mapping[str, str]) -> Any:
+    return plain(config, 410, words, "gone", "gone_text")
 
 
-def not_found(config: PageConfig) -> Any:
-    return plain(
-        config, 404, "Page not found", "This link is not valid. Check that you opened the whole link."
-    )
+def closed(config: PageConfig, words: Mapping[str, str]) -> Any:
+    return plain(config, 410, words, "closed", "closed_text")
+
+
+def not_found(config: PageConfig, words: Mapping[str, str]) -> Any:
+    return plain(config, 404, words, "not_found", "not_found_text")
 
 
 def tree_page(
@@ -85,6 +148,7 @@ def tree_page(
     ticket: Ticket,
     tree: PageTree,
     *,
+    words: Mapping[str, str],
     values: Mapping[str, list[str]],
     errors: Mapping[str, str],
     csrf: str,
@@ -92,15 +156,17 @@ def tree_page(
     files_again: bool = False,
 ) -> Any:
     """The form page: its fields, groups, rows, choices and files (`nodes`), and what a submit got wrong."""
-    nodes = tree_views(tree, values, errors, config.words, files_again=files_again)
-    flat = _flat(nodes)
+    nodes = tree_views(tree, values, errors, words, files_again=files_again, share=config.fast)
+    flat = _flat(nodes) if errors else []
     invalid = [
         (n.id, f"{n.where} \u203a {n.label}" if n.where else n.label, n.error) for n in flat if n.error
     ]
     shown = {n.path for n in flat}
     stray = [message for path, message in errors.items() if path not in shown]
+    message = plain_text(ticket.message)
+    heading = _title(words, message, config.brand.title)
     context = {
-        "message": strip_bidi(ticket.message),
+        "message": message,
         # A form without groups is also given as plain `fields` (a user template may show only those).
         "fields": [n.field for n in nodes] if all(n.field is not None for n in nodes) else [],
         "nodes": nodes,
@@ -110,11 +176,76 @@ def tree_page(
         "csrf": csrf,
         "action": f"{config.prefix}{config.path}/{ticket.id}",
         "multipart": tree.files,
+        "title": Markup(esc(say(words, "error_title", title=heading) if invalid or stray else heading)),
     }
-    return _response(config, config.template, status, context, form=True)
+    context["body"] = Markup(_form_body(context, _chrome(config, words)))
+    return _response(config, config.template, status, context, words, form=True)
 
 
-def _flat(nodes: list[NodeView]) -> list[NodeView]:
+class _Chrome:
+    """The words around every form page of one language, escaped once (`_chrome`)."""
+
+    __slots__ = ("default_submit", "tail", "words")
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        self.words = words
+        submit = esc(say(words, "submit"))
+        self.default_submit = (
+            '<button type="submit" class="default-submit" name="_action" value="accept" tabindex="-1" '
+            f'aria-hidden="true">{submit}</button>\n'
+        )
+        self.tail = (
+            f'\n<div class="actions">\n<button type="submit" class="primary" name="_action" value="accept">'
+            f"{submit}</button>\n"
+            f'<button type="submit" name="_action" value="decline" formnovalidate>{esc(say(words, "decline"))}'
+            "</button>\n"
+            f'<button type="submit" name="_action" value="cancel" formnovalidate>{esc(say(words, "cancel"))}'
+            "</button>\n"
+            f'</div>\n</form>\n<p class="note">{esc(say(words, "page_note"))}</p>'
+        )
+
+
+def _chrome(config: PageConfig, words: Mapping[str, str]) -> _Chrome:
+    """The chrome of `words`: one per words table the server speaks (a bounded set), made on first use."""
+    found = config.chrome.get(id(words))
+    if found is None or found.words is not words:
+        found = config.chrome[id(words)] = _Chrome(words)
+    return found
+
+
+def _form_body(c: Mapping[str, Any], chrome: _Chrome) -> str:
+    """The form page's own markup: the question, the problems, the form, the note."""
+    words = chrome.words
+    out = [f'<h1 id="page-message" dir="auto">{esc(c["message"])}</h1>\n']
+    errors: list[tuple[str, str, str]] = c["errors"]
+    stray: list[str] = c["form_errors"]
+    first: str | None = c["first_error"]
+    if errors or stray:
+        problems = counted(words, "problems", len(errors) + len(stray))
+        out.append(
+            '<div class="summary" role="alert" aria-labelledby="summary-title" tabindex="-1"'
+            f'{"" if first else " autofocus"}>'
+            f'<h2 id="summary-title">{esc(problems)}</h2><ul>'
+        )
+        out.extend(
+            f'<li><a href="#{ident}" dir="auto">{esc(say(words, "problem_at", label=label, problem=error))}</a></li>'
+            for ident, label, error in errors
+        )
+        out.extend(f'<li dir="auto">{esc(error)}</li>' for error in stray)
+        out.append("</ul></div>\n")
+    multipart = ' enctype="multipart/form-data"' if c["multipart"] else ""
+    out.append(
+        f'<form method="post" action="{esc(c["action"])}"{multipart} novalidate aria-labelledby="page-message">\n'
+    )
+    out.append(chrome.default_submit)
+    out.append(f'<input type="hidden" name="_csrf" value="{esc(c["csrf"])}">\n')
+    nodes: list[NodeView] = c["nodes"]
+    out.extend(node_html(n, first) for n in nodes)
+    out.append(chrome.tail)
+    return "".join(out)
+
+
+def _flat(nodes: Sequence[NodeView]) -> list[NodeView]:
     """Every node view, depth first (a row's key and value included)."""
     out: list[NodeView] = []
     for n in nodes:

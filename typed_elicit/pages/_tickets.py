@@ -154,13 +154,38 @@ async def load_ticket(server: MCPServer, sealer: Sealer, page_id: str) -> Ticket
         return None
     key = TICKET_PREFIX + page_id
     sealed = await store_for(server).get(key)
-    raw = None if sealed is None else sealer.unseal(key, sealed)
-    if raw is None:
+    if sealed is None:
         return None
-    try:
-        ticket = Ticket.from_bytes(raw)
-    except (ValueError, TypeError):  # pragma: no cover - sealed by us, so well-formed
-        return None
+    return opened_ticket(sealer, key, page_id, sealed)
+
+
+_OPENED: dict[tuple[Sealer, bytes], Ticket] = {}
+"""Tickets opened lately, by the sealed bytes they were opened from (bounded: `MAX_OPENED`)."""
+
+MAX_OPENED: Final = 512
+"""How many opened tickets a process keeps, so a page's GET and POST unseal it once."""
+
+
+def opened_ticket(sealer: Sealer, key: str, page_id: str, sealed: bytes) -> Ticket | None:
+    """The ticket `sealer` sealed under `key` for `page_id`, or None (tampered, moved, foreign).
+
+    Opened once: only a ticket that opened is kept, by the exact bytes it came from and the
+    sealer that opened it, at most `MAX_OPENED` (the oldest goes first), so nothing a client
+    sends grows the table.
+    """
+    slot = (sealer, sealed)
+    ticket = _OPENED.get(slot)
+    if ticket is None:
+        raw = sealer.unseal(key, sealed)
+        if raw is None:
+            return None
+        try:
+            ticket = Ticket.from_bytes(raw)
+        except (ValueError, TypeError):  # pragma: no cover - sealed by us, so well-formed
+            return None
+        if len(_OPENED) >= MAX_OPENED:
+            del _OPENED[next(iter(_OPENED))]
+        _OPENED[slot] = ticket
     return ticket if ticket.id == page_id else None
 
 
