@@ -34,6 +34,7 @@ from typed_elicit.pages._tickets import (
     opened,
     page_expiry,
     register_model,
+    remember,
     seal,
     wait_shared,
 )
@@ -94,9 +95,9 @@ class Pages:
             shape=form.tree.carried() if form.tree is not None and form.tree.shaped else None,
         )
         key = TICKET_PREFIX + page.id
-        await store_for(self.server).put(
-            key, seal(self.config.sealer, key, ticket.to_bytes()), page.expires_at
-        )
+        sealed = seal(self.config.sealer, key, ticket.to_bytes())
+        await store_for(self.server).put(key, sealed, page.expires_at)
+        remember(self.config.sealer, sealed, ticket)
 
     async def answer(self, page: PageRecord, wait: float | None) -> PageAnswer | None:
         """The page's answer: at once (`wait=None`), or as soon as it is submitted within `wait` seconds.

@@ -48,17 +48,30 @@ _SHELL: Final = (
 class Shell:
     """`base.html` rendered once for a language and direction, cut where the title, nonce and body go."""
 
-    __slots__ = ("parts",)
+    __slots__ = ("parts", "slots")
 
     def __init__(self, env: Any, brand: Any, lang: str, direction: str) -> None:
         """Render `base.html` with markers in `env` (a Jinja2 environment)."""
         html = env.from_string(_SHELL).render(brand=brand, nonce="\x00nonce\x00", lang=lang, dir=direction)
-        self.parts: list[str] = _MARK.split(html)
+        cut = _MARK.split(html)
+        self.parts: tuple[str, ...] = tuple(cut[0::2])
+        """The text between the markers."""
+        self.slots: tuple[int, ...] = tuple(_SLOTS[name] for name in cut[1::2])
+        """What goes at each marker: 0 the title, 1 the nonce, 2 the body."""
 
-    def fill(self, values: Mapping[str, str]) -> str:
-        """The page: the shell with each marker's value (`title` and `body` given as markup)."""
+    def fill(self, title: str, nonce: str, body: str) -> str:
+        """The page: the shell with its title and body (markup) and the style nonce."""
         parts = self.parts
-        return "".join([parts[i] if i % 2 == 0 else values[parts[i]] for i in range(len(parts))])
+        if self.slots == (0, 1, 2):  # base.html's own order
+            return "".join((parts[0], title, parts[1], nonce, parts[2], body, parts[3]))
+        values = (title, nonce, body)
+        out = [parts[0]]
+        for slot, text in zip(self.slots, parts[1:], strict=True):
+            out += (values[slot], text)
+        return "".join(out)
+
+
+_SLOTS: Final = {"title": 0, "nonce": 1, "body": 2}
 
 
 def _csp(nonce: str, logo_source: str | None) -> str:
@@ -100,9 +113,7 @@ def _response(
     nonce = secrets.token_urlsafe(18)
     lang, direction = language(words)
     if config.fast:
-        html = _shell(config, lang, direction).fill(
-            {"title": context["title"], "nonce": nonce, "body": context["body"]}
-        )
+        html = _shell(config, lang, direction).fill(context["title"], nonce, context["body"])
     else:
         html = config.env.get_template(template).render(
             brand=config.brand, nonce=nonce, lang=lang, dir=direction, words=words, **context
@@ -128,7 +139,7 @@ def plain(config: PageConfig, status: int, words: Mapping[str, str], heading: st
         body = Markup(f"<h1>{esc(shown)}</h1>\n<p>{esc(said)}</p>")
         title = Markup(esc(_title(words, shown, config.brand.title)))
         found = config.said[key] = (words, {"heading": shown, "text": said, "title": title, "body": body})
-    return _response(config, "message.html", status, dict(found[1]), words, form=False)
+    return _response(config, "message.html", status, found[1] if config.fast else dict(found[1]), words, form=False)
 
 
 def gone(config: PageConfig, words: Mapping[str, str]) -> Any:
@@ -157,18 +168,19 @@ def tree_page(
 ) -> Any:
     """The form page: its fields, groups, rows, choices and files (`nodes`), and what a submit got wrong."""
     nodes = tree_views(tree, values, errors, words, files_again=files_again, share=config.fast)
-    flat = _flat(nodes) if errors else []
-    invalid = [
-        (n.id, f"{n.where} \u203a {n.label}" if n.where else n.label, n.error) for n in flat if n.error
-    ]
-    shown = {n.path for n in flat}
-    stray = [message for path, message in errors.items() if path not in shown]
+    invalid: list[tuple[str, str, str]] = []
+    stray: list[str] = []
+    if errors:
+        flat = _flat(nodes)
+        invalid = [
+            (n.id, f"{n.where} \u203a {n.label}" if n.where else n.label, n.error) for n in flat if n.error
+        ]
+        shown = {n.path for n in flat}
+        stray = [message for path, message in errors.items() if path not in shown]
     message = plain_text(ticket.message)
     heading = _title(words, message, config.brand.title)
-    context = {
+    context: dict[str, Any] = {
         "message": message,
-        # A form without groups is also given as plain `fields` (a user template may show only those).
-        "fields": [n.field for n in nodes] if all(n.field is not None for n in nodes) else [],
         "nodes": nodes,
         "errors": invalid,
         "form_errors": stray,
@@ -176,9 +188,14 @@ def tree_page(
         "csrf": csrf,
         "action": f"{config.prefix}{config.path}/{ticket.id}",
         "multipart": tree.files,
-        "title": Markup(esc(say(words, "error_title", title=heading) if invalid or stray else heading)),
+        "title": esc(say(words, "error_title", title=heading) if invalid or stray else heading),
     }
-    context["body"] = Markup(_form_body(context, _chrome(config, words)))
+    body = _form_body(context, _chrome(config, words))
+    if not config.fast:  # a template of the server's own: markup, and the plain fields of a form without groups
+        context["title"] = Markup(context["title"])
+        context["fields"] = [n.field for n in nodes] if all(n.field is not None for n in nodes) else []
+        body = Markup(body)
+    context["body"] = body
     return _response(config, config.template, status, context, words, form=True)
 
 

@@ -306,8 +306,8 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
 
 
 def _csrf(ticket: Ticket, nonce: str) -> str:
-    mac = hmac.new(bytes.fromhex(ticket.csrf_key), f"{ticket.id}\n{nonce}".encode(), hashlib.sha256)
-    return mac.hexdigest()
+    # keyed BLAKE2b is a MAC (RFC 7693), and cheaper than an HMAC through OpenSSL
+    return hashlib.blake2b(f"{ticket.id}\n{nonce}".encode(), key=bytes.fromhex(ticket.csrf_key), digest_size=32).hexdigest()
 
 
 def _same_origin(config: PageConfig, request: Any) -> Literal["same", "other", "unsaid"]:
@@ -322,6 +322,8 @@ def _same_origin(config: PageConfig, request: Any) -> Literal["same", "other", "
         origin = request.headers.get("referer")
         if origin is None:
             return "unsaid"
+    if origin == config.origin:  # what a browser sends: the origin exactly as it is written
+        return "same"
     return "same" if _origin(str(origin)) == config.origin else "other"
 
 

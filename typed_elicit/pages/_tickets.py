@@ -166,6 +166,13 @@ MAX_OPENED: Final = 512
 """How many opened tickets a process keeps, so a page's GET and POST unseal it once."""
 
 
+def remember(sealer: Sealer, sealed: bytes, ticket: Ticket) -> None:
+    """Keep `ticket`, just sealed into `sealed`, as opened: its page's requests to this process need not open it."""
+    if len(_OPENED) >= MAX_OPENED:
+        del _OPENED[next(iter(_OPENED))]
+    _OPENED[(sealer, sealed)] = ticket
+
+
 def opened_ticket(sealer: Sealer, key: str, page_id: str, sealed: bytes) -> Ticket | None:
     """The ticket `sealer` sealed under `key` for `page_id`, or None (tampered, moved, foreign).
 
@@ -183,9 +190,7 @@ def opened_ticket(sealer: Sealer, key: str, page_id: str, sealed: bytes) -> Tick
             ticket = Ticket.from_bytes(raw)
         except (ValueError, TypeError):  # pragma: no cover - sealed by us, so well-formed
             return None
-        if len(_OPENED) >= MAX_OPENED:
-            del _OPENED[next(iter(_OPENED))]
-        _OPENED[slot] = ticket
+        remember(sealer, sealed, ticket)
     return ticket if ticket.id == page_id else None
 
 
@@ -264,7 +269,11 @@ def answer_bytes(answer: PageAnswer, refs: list[dict[str, Any]] | None = None) -
     data: dict[str, Any] = {"action": answer.action, "content": content}
     if found:
         data["files"] = refs if refs is not None else inline(found)
-    return json.dumps(data, separators=(",", ":")).encode()
+    return _compact(data).encode()
+
+
+_compact: Final = json.JSONEncoder(separators=(",", ":")).encode
+"""`json.dumps(value, separators=(",", ":"))` without making an encoder each time."""
 
 
 def answer_from_bytes(raw: bytes) -> PageAnswer:
