@@ -36,7 +36,8 @@ fieldset{border:1px solid #d5dbe3;padding:.9rem 1rem}.row{border-left:3px solid 
 
 def _text(ident: str, name: str, label: str, kind: str = "text", extra: str = "") -> str:
     return (
-        f'<div class="field"><label for="{ident}">{escape(label)} <span class="req" aria-hidden="true">*</span>'
+        f'<div class="field"><label for="{ident}">{escape(label)} '
+        '<span class="req" aria-hidden="true">*</span>'
         f'</label><input type="{kind}" id="{ident}" name="{escape(name)}" value="" required{extra}></div>'
     )
 
@@ -61,7 +62,9 @@ def _form(case: str) -> str:
             parts.append(_text(f"f{6 + 2 * i}", f"contacts.{i}.name", "name"))
             parts.append(_text(f"f{7 + 2 * i}", f"contacts.{i}.phone", "phone", "tel"))
             parts.append("</div>")
-        parts.append('<button type="submit" name="_action" value="add:contacts">Add to contacts</button></fieldset>')
+        parts.append(
+            '<button type="submit" name="_action" value="add:contacts">Add to contacts</button></fieldset>'
+        )
         parts.append(
             '<div class="field"><label for="f12">scan</label><input type="file" id="f12" name="scan" '
             'accept="text/plain" required></div>'
@@ -163,12 +166,15 @@ class HandPages:
                     f'<form method="post" action="/hand/{page_id}"{multipart} novalidate>',
                     f'<input type="hidden" name="_csrf" value="{csrf}">',
                     _form(case),
-                    '<div class="actions"><button type="submit" name="_action" value="accept">Submit</button>',
+                    '<div class="actions">',
+                    '<button type="submit" name="_action" value="accept">Submit</button>',
                     '<button type="submit" name="_action" value="decline">Decline</button></div></form>',
                 )
             )
             response = _page(str(model.__doc__), body, nonce)
-            response.set_cookie("csrf", cookie, path=f"/hand/{page_id}", httponly=True, secure=True, samesite="strict")
+            response.set_cookie(
+                "csrf", cookie, path=f"/hand/{page_id}", httponly=True, secure=True, samesite="strict"
+            )
             return response
         if request.headers.get("origin") != self.origin:
             return _page("Form not accepted", "<h1>Form not accepted</h1>", nonce, 403)

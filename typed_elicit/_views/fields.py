@@ -18,7 +18,7 @@ from typing import Any, Final
 from markupsafe import Markup, escape
 
 from typed_elicit._core.text import strip_bidi
-from typed_elicit._views.words import MESSAGES, said, shown
+from typed_elicit._views.words import MESSAGES, own_text, said, shown
 from typed_elicit._wire.spec import FieldSpec, FormSpec
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
@@ -46,7 +46,7 @@ class FieldView:
     empty: str = ""
     """A list's empty first option ("Choose..." when required, "(none)" when not), in the page's words."""
     template: str | None = field(default=None, repr=False, compare=False)
-    """The markup of a field shown without a value or an error, `{0}` its id, `{1}` its name, `{2}` its label."""
+    """The markup of a field without a value or an error: `{0}` its id, `{1}` its name, `{2}` its label."""
 
     def html(self, first_error: str | None = None) -> Markup:
         """The field's markup (what the `field` macro shows); `first_error` gets `autofocus`."""
@@ -193,7 +193,7 @@ def _field_view(
         options = [
             {
                 "value": o.value,
-                "title": plain(o.title),
+                "title": plain(own_text(words, o.title)),
                 "selected": o.value in chosen,
                 "id": f"f{index}-{n}",
             }
@@ -242,11 +242,11 @@ def _field_view(
     return FieldView(
         id=f"f{index}",
         name=name,
-        label=plain(spec.label),
+        label=plain(own_text(words, spec.label)),
         kind=spec.kind,
         input=kind,
         required=spec.required and not spec.has_default,
-        description=None if spec.description is None else plain(spec.description),
+        description=None if spec.description is None else plain(own_text(words, spec.description)),
         hint=sentences(hint_parts),
         value=value,
         checked=checked,
@@ -297,7 +297,9 @@ def field_html(f: FieldView, first_error: str | None) -> str:
     kind = f.input
     out = ['<div class="field invalid">' if error else '<div class="field">']
     if kind == "checkboxes":
-        out.append(f'<fieldset id="{ident}"' + (f' aria-describedby="{describedby}">' if describedby else ">"))
+        out.append(
+            f'<fieldset id="{ident}"' + (f' aria-describedby="{describedby}">' if describedby else ">")
+        )
         out.append(f'<legend dir="auto">{esc(f.label)}{req}</legend>{desc}{hint}')
         name = esc(f.name)
         for n, o in enumerate(f.options):
@@ -330,9 +332,9 @@ def field_html(f: FieldView, first_error: str | None) -> str:
         else:
             value = "" if kind == "password" else f' value="{esc(f.value)}"'
             attrs = "".join(f' {k}="{esc(v)}"' for k, v in f.attrs.items()) if f.attrs else ""
-            out.append(
-                f'<input type="{kind}" id="{ident}" name="{esc(f.name)}"{value}{required}{attrs}{aria}{focus}>'
-            )
+            name = esc(f.name)
+            out.append(f'<input type="{kind}" id="{ident}" name="{name}"{value}{required}{attrs}{aria}')
+            out.append(f"{focus}>")
     if error:
         out.append(f'<p class="error" id="{ident}-error" dir="auto">{esc(error)}</p>')
     out.append("</div>")

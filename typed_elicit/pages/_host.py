@@ -76,6 +76,8 @@ class Pages:
         function: str,
         principal: str | None,
         form: Reduced,
+        *,
+        locale: str | None = None,
     ) -> None:
         """Store the page's sealed ticket, bound to the call and its authenticated `principal` (once a page).
 
@@ -93,6 +95,7 @@ class Pages:
             expires_at=page.expires_at,
             csrf_key=secrets.token_hex(32),
             shape=form.tree.carried() if form.tree is not None and form.tree.shaped else None,
+            locale=locale,
         )
         key = TICKET_PREFIX + page.id
         sealed = seal(self.config.sealer, key, ticket.to_bytes())

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from typed_elicit._forms.page.tree import Group, Leaf, Node, PageTree, Pairs, Rows
 from markupsafe import Markup
 
+from typed_elicit._forms.page.tree import Group, Leaf, Node, PageTree, Pairs, Rows
 from typed_elicit._views.fields import (
     CHECKED,
     FieldView,
@@ -28,7 +28,7 @@ from typed_elicit._views.fields import (
     plain,
     sentences,
 )
-from typed_elicit._views.words import PAGE_WORDS, said, say
+from typed_elicit._views.words import PAGE_WORDS, own_text, said, say
 from typed_elicit._wire.spec import FieldSpec
 from typed_elicit.pages._problems import file_size_words
 
@@ -193,11 +193,25 @@ class _Maker:
                 ids.n += 1
                 shown = blank.label if label is None else label
                 return NodeView(
-                    "leaf", path, f"f{ids.n - 1}", shown, field=blank, where=self.where, words=self.words, shared=True
+                    "leaf",
+                    path,
+                    f"f{ids.n - 1}",
+                    shown,
+                    field=blank,
+                    where=self.where,
+                    words=self.words,
+                    shared=True,
                 )
         view = self.leaf(leaf, path, label)
         return NodeView(
-            "leaf", path, view.id, view.label, error=view.error, field=view, where=self.where, words=self.words
+            "leaf",
+            path,
+            view.id,
+            view.label,
+            error=view.error,
+            field=view,
+            where=self.where,
+            words=self.words,
         )
 
     def node(self, node: Node, path: str) -> NodeView:
@@ -208,8 +222,8 @@ class _Maker:
             node.kind,
             path,
             ident,
-            plain(node.label),
-            None if node.description is None else plain(node.description),
+            plain(own_text(self.words, node.label)),
+            None if node.description is None else plain(own_text(self.words, node.description)),
             node.required,
             self.errors.get(path),
             where=self.where,
@@ -217,7 +231,7 @@ class _Maker:
         )
         if node.kind == "file":
             base.accept = ",".join(node.limits.media_types)
-            parts = [said(self.words, "file_limits", file_size_words(node.limits.max_bytes))]
+            parts = [said(self.words, "file_limits", file_size_words(node.limits.max_bytes, self.words))]
             if self.again:
                 parts.append(said(self.words, "file_again"))
             base.hint = sentences(parts)
@@ -235,7 +249,12 @@ class _Maker:
             tags = list(node.groups)
             chosen = given[-1] if given and given[-1] in node.groups else tags[0]
             base.choices = [
-                {"value": t, "title": plain(node.groups[t].label), "selected": t == chosen} for t in tags
+                {
+                    "value": t,
+                    "title": plain(own_text(self.words, node.groups[t].label)),
+                    "selected": t == chosen,
+                }
+                for t in tags
             ]
             base.error = base.error or self.errors.get(base.tag_name)
             base.children = self.group_children(node.groups[chosen], f"{path}.", base.label)
@@ -244,7 +263,11 @@ class _Maker:
         base.count = count
         base.can_add = count < node.max_rows
         base.can_remove = count > (node.min_rows if node.kind == "rows" else 0)
-        item = base.label if node.kind == "pairs" or node.item.kind == "leaf" else plain(node.item.label)
+        item = (
+            base.label
+            if node.kind == "pairs" or node.item.kind == "leaf"
+            else plain(own_text(self.words, node.item.label))
+        )
         rows: list[RowView] = []
         for i in range(count):
             row_path = f"{path}.{i}"
@@ -262,7 +285,13 @@ class _Maker:
                 value = self.leaf(node.value, f"{row_path}.value", say(self.words, "value"))
                 row.children = [
                     NodeView(
-                        "leaf", value.name, value.id, value.label, error=value.error, field=value, words=self.words
+                        "leaf",
+                        value.name,
+                        value.id,
+                        value.label,
+                        error=value.error,
+                        field=value,
+                        words=self.words,
                     )
                 ]
             elif node.item.kind == "leaf":
@@ -308,12 +337,19 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
     desc = f'<p class="desc" id="{ident}-desc" dir="auto">{esc(n.description)}</p>' if n.description else ""
     if n.kind == "file":
         ids = " ".join(
-            i for i, on in ((f"{ident}-desc", n.description), (f"{ident}-hint", n.hint), (f"{ident}-error", n.error)) if on
+            i
+            for i, on in (
+                (f"{ident}-desc", n.description),
+                (f"{ident}-hint", n.hint),
+                (f"{ident}-error", n.error),
+            )
+            if on
         )
         hint = f'<p class="hint" id="{ident}-hint" dir="auto">{esc(n.hint)}</p>' if n.hint else ""
         out.append(
-            f'<div class="field{invalid}"><label for="{ident}" dir="auto">{label}{_REQ if n.required else ""}</label>'
-            f'{desc}{hint}<input type="file" id="{ident}" name="{esc(n.path)}" accept="{esc(n.accept)}"'
+            f'<div class="field{invalid}"><label for="{ident}" dir="auto">{label}'
+            f"{_REQ if n.required else ''}</label>{desc}{hint}"
+            f'<input type="file" id="{ident}" name="{esc(n.path)}" accept="{esc(n.accept)}"'
             f'{" required" if n.required else ""} aria-describedby="{ids}"'
             f"{_INVALID if n.error else ''}{' autofocus' if ident == first_error else ''}>"
             f"{error}</div>"
@@ -321,24 +357,34 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
         return
     path = esc(n.path)
     if n.kind in ("group", "union"):
-        mark = _REQ if n.required else f' <span class="opt">{esc(say(words, "optional"))}</span>' if n.optional else ""
+        mark = (
+            _REQ
+            if n.required
+            else f' <span class="opt">{esc(say(words, "optional"))}</span>'
+            if n.optional
+            else ""
+        )
         out.append(
-            f'<fieldset class="group{invalid}" id="{ident}"><legend dir="auto">{label}{mark}</legend>{desc}{error}'
+            f'<fieldset class="group{invalid}" id="{ident}"><legend dir="auto">{label}{mark}</legend>'
+            f"{desc}{error}"
         )
         if n.optional:
             out.append(
-                f'<details{" open" if n.on or n.error else ""}><summary>{esc(say(words, "fill_in"))}</summary>'
-                f'<label class="check" for="{ident}-on"><input type="checkbox" id="{ident}-on" name="{path}._on" '
+                f"<details{' open' if n.on or n.error else ''}>"
+                f"<summary>{esc(say(words, 'fill_in'))}</summary>"
+                f'<label class="check" for="{ident}-on">'
+                f'<input type="checkbox" id="{ident}-on" name="{path}._on" '
                 f'value="true"{" checked" if n.on else ""}> {esc(say(words, "include"))}</label>'
             )
         if n.kind == "union":
             out.append(
-                f'<div class="field choice"><label for="{ident}-tag" dir="auto">{esc(say(words, "kind"))}</label>'
+                f'<div class="field choice"><label for="{ident}-tag" dir="auto">'
+                f"{esc(say(words, 'kind'))}</label>"
                 f'<div class="inline"><select id="{ident}-tag" name="{esc(n.tag_name)}">'
             )
             out.extend(
-                f'<option value="{esc(o["value"])}"{" selected" if o["selected"] else ""} dir="auto">'
-                f"{esc(o['title'])}</option>"
+                f'<option value="{esc(str(o["value"]))}"{" selected" if o["selected"] else ""} dir="auto">'
+                f"{esc(str(o['title']))}</option>"
                 for o in n.choices
             )
             out.append(
@@ -350,11 +396,14 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
         out.append("</details></fieldset>" if n.optional else "</fieldset>")
         return
     out.append(
-        f'<fieldset class="rows{invalid}" id="{ident}"><legend dir="auto">{label}{_REQ if n.required else ""}</legend>'
+        f'<fieldset class="rows{invalid}" id="{ident}">'
+        f'<legend dir="auto">{label}{_REQ if n.required else ""}</legend>'
         f'{desc}{error}<input type="hidden" name="{path}._n" value="{n.count}">'
     )
     for r in n.rows:
-        out.append(f'<div class="row" id="{ident}-{r.index}" role="group" aria-labelledby="{ident}-{r.index}-h">')
+        out.append(
+            f'<div class="row" id="{ident}-{r.index}" role="group" aria-labelledby="{ident}-{r.index}-h">'
+        )
         out.append(f'<h2 class="row-title" id="{ident}-{r.index}-h" dir="auto">{esc(r.heading)}</h2>')
         if r.key is not None:
             out.append(field_html(r.key, first_error))
@@ -363,7 +412,8 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
         if n.can_remove:
             number = r.index + 1
             out.append(
-                f'<button type="submit" class="remove" name="_action" value="remove:{esc(r.path)}" formnovalidate '
+                f'<button type="submit" class="remove" name="_action" value="remove:{esc(r.path)}" '
+                "formnovalidate "
                 f'aria-label="{esc(say(words, "remove_row_of", number=number, label=n.label))}">'
                 f"{esc(say(words, 'remove_row', number=number))}</button>"
             )

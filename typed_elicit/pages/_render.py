@@ -11,18 +11,19 @@ The pages carry no script: a strict `Content-Security-Policy` with a style nonce
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from typed_elicit._forms.page.tree import PageTree
 from typed_elicit._views.fields import esc
 from typed_elicit._views.fields import plain as plain_text
-from typed_elicit._views.words import Said, counted, say
+from typed_elicit._views.words import counted, own_text, say, speaks
 from typed_elicit.pages._config import PageConfig
 from typed_elicit.pages._nodes import NodeView, node_html, tree_views
 from typed_elicit.pages._tickets import Ticket
@@ -85,18 +86,24 @@ def _csp(nonce: str, logo_source: str | None) -> str:
 
 def language(words: Mapping[str, str]) -> tuple[str, str]:
     """The `lang` and `dir` of a page in `words` (English, left to right, for a plain table)."""
-    if isinstance(words, Said):
+    if speaks(words):
         return getattr(words, "locale", "en"), getattr(words, "direction", "ltr")
     return "en", "ltr"
 
 
-def _shell(config: PageConfig, lang: str, direction: str) -> Shell:
+def _shell(config: PageConfig, words: Mapping[str, str], lang: str, direction: str) -> Shell:
     """The shell of `lang`: one per language the server speaks (a bounded set), made on first use."""
     key = (lang, direction)
     shell = config.shells.get(key)
     if shell is None:
-        shell = config.shells[key] = Shell(config.env, config.brand, lang, direction)
+        brand = dataclasses.replace(config.brand, title=brand_title(config, words))
+        shell = config.shells[key] = Shell(config.env, brand, lang, direction)
     return shell
+
+
+def brand_title(config: PageConfig, words: Mapping[str, str]) -> str:
+    """The app's title on a page: its `Brand`'s, else the words for one ("Secure form")."""
+    return config.brand.title or say(words, "default_title")
 
 
 def _response(
@@ -113,10 +120,11 @@ def _response(
     nonce = secrets.token_urlsafe(18)
     lang, direction = language(words)
     if config.fast:
-        html = _shell(config, lang, direction).fill(context["title"], nonce, context["body"])
+        html = _shell(config, words, lang, direction).fill(context["title"], nonce, context["body"])
     else:
+        brand = dataclasses.replace(config.brand, title=brand_title(config, words))
         html = config.env.get_template(template).render(
-            brand=config.brand, nonce=nonce, lang=lang, dir=direction, words=words, **context
+            brand=brand, nonce=nonce, lang=lang, dir=direction, words=words, **context
         )
     headers = {
         **_SECURITY_HEADERS,
@@ -137,9 +145,11 @@ def plain(config: PageConfig, status: int, words: Mapping[str, str], heading: st
     if found is None or found[0] is not words:
         shown, said = say(words, heading), say(words, text)
         body = Markup(f"<h1>{esc(shown)}</h1>\n<p>{esc(said)}</p>")
-        title = Markup(esc(_title(words, shown, config.brand.title)))
+        title = Markup(esc(_title(words, shown, brand_title(config, words))))
         found = config.said[key] = (words, {"heading": shown, "text": said, "title": title, "body": body})
-    return _response(config, "message.html", status, found[1] if config.fast else dict(found[1]), words, form=False)
+    return _response(
+        config, "message.html", status, found[1] if config.fast else dict(found[1]), words, form=False
+    )
 
 
 def gone(config: PageConfig, words: Mapping[str, str]) -> Any:
@@ -177,8 +187,8 @@ def tree_page(
         ]
         shown = {n.path for n in flat}
         stray = [message for path, message in errors.items() if path not in shown]
-    message = plain_text(ticket.message)
-    heading = _title(words, message, config.brand.title)
+    message = plain_text(own_text(words, ticket.message))
+    heading = _title(words, message, brand_title(config, words))
     context: dict[str, Any] = {
         "message": message,
         "nodes": nodes,
@@ -191,7 +201,9 @@ def tree_page(
         "title": esc(say(words, "error_title", title=heading) if invalid or stray else heading),
     }
     body = _form_body(context, _chrome(config, words))
-    if not config.fast:  # a template of the server's own: markup, and the plain fields of a form without groups
+    if (
+        not config.fast
+    ):  # a template of the server's own: markup, and the plain fields of a form without groups
         context["title"] = Markup(context["title"])
         context["fields"] = [n.field for n in nodes] if all(n.field is not None for n in nodes) else []
         body = Markup(body)
@@ -214,7 +226,8 @@ class _Chrome:
         self.tail = (
             f'\n<div class="actions">\n<button type="submit" class="primary" name="_action" value="accept">'
             f"{submit}</button>\n"
-            f'<button type="submit" name="_action" value="decline" formnovalidate>{esc(say(words, "decline"))}'
+            '<button type="submit" name="_action" value="decline" formnovalidate>'
+            f"{esc(say(words, 'decline'))}"
             "</button>\n"
             f'<button type="submit" name="_action" value="cancel" formnovalidate>{esc(say(words, "cancel"))}'
             "</button>\n"
@@ -241,18 +254,20 @@ def _form_body(c: Mapping[str, Any], chrome: _Chrome) -> str:
         problems = counted(words, "problems", len(errors) + len(stray))
         out.append(
             '<div class="summary" role="alert" aria-labelledby="summary-title" tabindex="-1"'
-            f'{"" if first else " autofocus"}>'
+            f"{'' if first else ' autofocus'}>"
             f'<h2 id="summary-title">{esc(problems)}</h2><ul>'
         )
         out.extend(
-            f'<li><a href="#{ident}" dir="auto">{esc(say(words, "problem_at", label=label, problem=error))}</a></li>'
+            f'<li><a href="#{ident}" dir="auto">'
+            f"{esc(say(words, 'problem_at', label=label, problem=error))}</a></li>"
             for ident, label, error in errors
         )
         out.extend(f'<li dir="auto">{esc(error)}</li>' for error in stray)
         out.append("</ul></div>\n")
     multipart = ' enctype="multipart/form-data"' if c["multipart"] else ""
     out.append(
-        f'<form method="post" action="{esc(c["action"])}"{multipart} novalidate aria-labelledby="page-message">\n'
+        f'<form method="post" action="{esc(c["action"])}"{multipart} novalidate '
+        'aria-labelledby="page-message">\n'
     )
     out.append(chrome.default_submit)
     out.append(f'<input type="hidden" name="_csrf" value="{esc(c["csrf"])}">\n')

@@ -16,7 +16,7 @@ import re
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 from urllib.parse import parse_qsl, urlsplit
 
 from mcp.server.mcpserver import MCPServer
@@ -65,11 +65,10 @@ from typed_elicit.pages._tree import (
 )
 from typed_elicit.stores._config import store_for
 
+if TYPE_CHECKING:  # the words are loaded when pages are first served, not on import
+    from typed_elicit._views.i18n import Languages, Words
+
 _CSRF_COOKIE: Final = "te_page_csrf"
-
-DEFAULT_TITLE: Final = "Secure form"
-"""A page's title when its `Brand` gives none."""
-
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
@@ -127,6 +126,7 @@ def serve_pages(
     identify: Identify | None = None,
     poll_seconds: float = PAGE_POLL_SECONDS,
     words: Mapping[str, str] | None = None,
+    languages: Languages | None = None,
 ) -> None:
     """Serve the pages of `ctx.elicit_page` questions on the server's own HTTP app.
 
@@ -171,12 +171,19 @@ def serve_pages(
         poll_seconds: On 2026-07-28, how long one round waits for the page's answer before it
             ends with a round that carries only `requestState` (the client then retries).
         words: Texts that replace some of `PAGE_WORDS`, what a page says about a field's
-            constraints (`{"min_length": "Mindestens {limit} Zeichen"}`); the rest stay.
+            constraints (`{"min_length": "Mindestens {limit} Zeichen"}`), in the server's default
+            language (English); the rest stay. With `languages`, give them there instead
+            (`Languages(words={"en": {...}})`).
+        languages: The languages pages speak (`typed_elicit.i18n.Languages`): which locales are
+            offered, a fixed one, rewordings, the developer's own catalogs or translate function.
+            None: every shipped language, chosen per page from the call's `locale=`, else the
+            browser's `Accept-Language`, else English.
 
     Raises:
         PageSetupError: If `public_url` is not an absolute http(s) URL without query or
             credentials whose path can be a route, `path` does not start with `/`, `words`
-            has an unknown key or a bad text, or pages are served already.
+            has an unknown key or a bad text, `words` and `languages` are both given, or pages
+            are served already.
         ImportError: If Jinja2 is missing (install `typed-elicit[pages]`).
     """
     try:
@@ -206,7 +213,16 @@ def serve_pages(
             "poll_seconds",
             f"serve_pages poll_seconds must be a positive number of seconds, got {poll_seconds!r}",
         )
-    said_words = page_words(words)
+    if words and languages is not None:
+        raise PageSetupError(
+            "words",
+            "serve_pages takes words or languages, not both: give the words in "
+            'Languages(words={"en": {...}}) (keyed by the locale they reword)',
+        )
+    from typed_elicit._views.i18n import Languages
+
+    if languages is None:
+        languages = Languages(words={"en": dict(page_words(words))} if words else None)
     loaders: list[jinja2.BaseLoader] = []
     if templates_dir is not None:
         loaders.append(jinja2.FileSystemLoader(str(templates_dir)))
@@ -223,13 +239,13 @@ def serve_pages(
         prefix=prefix,
         origin=origin,
         secure=origin.startswith("https:"),
-        brand=dataclasses.replace(brand, title=strip_bidi(brand.title or DEFAULT_TITLE)),
+        brand=dataclasses.replace(brand, title=None if brand.title is None else strip_bidi(brand.title)),
         identify=identify,
         env=env,
         template=template or "page.html",
         fast=_fast(template, templates_dir),
         poll_seconds=poll_seconds,
-        words=said_words,
+        languages=languages,
         sealer=sealer_for(server, "serve_pages"),
     )
     serve(server, Pages(server, config))
@@ -263,13 +279,13 @@ async def _handle(server: MCPServer, config: PageConfig, request: Any) -> Any:
         return await _handle_page(server, config, request)
     except Exception as exc:  # a plain page, never a traceback (and never the request's values)
         logger.error("page request failed with %s", type(exc).__name__)
-        return plain(config, 500, config.words, "failed", "failed_text")
+        return plain(config, 500, _words(config, request, None), "failed", "failed_text")
 
 
 async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> Any:
     page_id = str(request.path_params.get("page_id", ""))
     ticket = await load_ticket(server, config.sealer, page_id)
-    words = config.words
+    words = _words(config, request, ticket)
     if ticket is None:
         return not_found(config, words)
     if ticket.expires_at <= _clock.now():
@@ -291,7 +307,9 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
     tree = record.tree
     if request.method == "GET":
         nonce = secrets.token_urlsafe(24)
-        response = tree_page(config, ticket, tree, words=words, values={}, errors={}, csrf=_csrf(ticket, nonce))
+        response = tree_page(
+            config, ticket, tree, words=words, values={}, errors={}, csrf=_csrf(ticket, nonce)
+        )
         response.set_cookie(
             _CSRF_COOKIE,
             nonce,
@@ -305,9 +323,29 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
     return await _submit(server, config, request, ticket, model, tree, words)
 
 
+def _words(config: PageConfig, request: Any, ticket: Ticket | None) -> Words:
+    """The words of the page's language: the call's, else the server's fixed one, else the browser's."""
+    key = (None if ticket is None else ticket.locale, request.headers.get("accept-language"))
+    chosen = config.chosen
+    words = chosen.get(key)
+    if words is None:
+        languages = config.languages
+        words = languages.words(languages.choose(call=key[0], accept_language=key[1]))
+        if len(chosen) >= MAX_CHOSEN:  # the header is the browser's to write: bounded, the oldest goes
+            del chosen[next(iter(chosen))]
+        chosen[key] = words
+    return words
+
+
+MAX_CHOSEN: Final = 256
+"""How many (call locale, `Accept-Language`) pairs a server remembers the words of."""
+
+
 def _csrf(ticket: Ticket, nonce: str) -> str:
     # keyed BLAKE2b is a MAC (RFC 7693), and cheaper than an HMAC through OpenSSL
-    return hashlib.blake2b(f"{ticket.id}\n{nonce}".encode(), key=bytes.fromhex(ticket.csrf_key), digest_size=32).hexdigest()
+    return hashlib.blake2b(
+        f"{ticket.id}\n{nonce}".encode(), key=bytes.fromhex(ticket.csrf_key), digest_size=32
+    ).hexdigest()
 
 
 def _same_origin(config: PageConfig, request: Any) -> Literal["same", "other", "unsaid"]:
@@ -396,7 +434,9 @@ async def _submit(
     for path, problem in (*read_errors.items(), *page_problems(model, tree, content, words).items()):
         errors.setdefault(path, problem)
     if errors:
-        logger.debug("page %s: an answer with %d invalid field(s) was shown again", ticket.id[:8], len(errors))
+        logger.debug(
+            "page %s: an answer with %d invalid field(s) was shown again", ticket.id[:8], len(errors)
+        )
         values = kept_values(tree, data)
         return tree_page(
             config,

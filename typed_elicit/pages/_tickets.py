@@ -78,6 +78,8 @@ class Ticket:
     csrf_key: str
     shape: dict[str, Any] | None = None
     """A page shaped at call time: its tree's own leaves as shaped (`PageTree.carried`); None if not."""
+    locale: str | None = None
+    """The language the call asked the page to speak (`elicit_page(locale=...)`); None if none."""
 
     def record(self, model: type[BaseModel]) -> Reduced | None:
         """The form this page shows and checks answers against: the model's, as the call shaped it.
@@ -167,7 +169,7 @@ MAX_OPENED: Final = 512
 
 
 def remember(sealer: Sealer, sealed: bytes, ticket: Ticket) -> None:
-    """Keep `ticket`, just sealed into `sealed`, as opened: its page's requests to this process need not open it."""
+    """Keep `ticket`, just sealed into `sealed`, as opened: this process need not open it again."""
     if len(_OPENED) >= MAX_OPENED:
         del _OPENED[next(iter(_OPENED))]
     _OPENED[(sealer, sealed)] = ticket
