@@ -46,6 +46,8 @@ class FieldView:
     empty: str = ""
     """A list's empty first option ("Choose..." when required, "(none)" when not), in the page's words."""
     template: str | None = field(default=None, repr=False, compare=False)
+    label_html: str = field(default="", repr=False, compare=False)
+    """A blank view's label, escaped (what its template's `{2}` takes)."""
     """The markup of a field without a value or an error: `{0}` its id, `{1}` its name, `{2}` its label."""
 
     def html(self, first_error: str | None = None) -> Markup:
@@ -155,6 +157,7 @@ def blank_view(spec: FieldSpec, is_secret: bool, words: Mapping[str, str]) -> Fi
         html = field_html(view, None).replace("{", "{{").replace("}", "}}")
         view.template = html.replace(ident, "{0}").replace(name, "{1}").replace(label, "{2}")
         view.label = shown
+        view.label_html = esc(shown)
         blank = view
     if len(_BLANKS) >= MAX_BLANKS:
         del _BLANKS[next(iter(_BLANKS))]

@@ -151,6 +151,7 @@ class _Maker:
         share: bool,
     ) -> None:
         self.share = share
+        self.blanks: dict[int, FieldView | None] = {}
         self.values = values
         self.errors = errors
         self.words = words
@@ -187,7 +188,9 @@ class _Maker:
     def leaf_node(self, leaf: Leaf, path: str, label: str | None = None) -> NodeView:
         """A leaf's node: its field's shared blank view when it can be, else its own view."""
         if self.share and path not in self.values and path not in self.errors:
-            blank = blank_view(leaf.spec, leaf.secret, self.words)
+            blank = self.blanks.get(id(leaf), False)
+            if blank is False:  # once per leaf and page: the rows of a list share their item's leaves
+                blank = self.blanks[id(leaf)] = blank_view(leaf.spec, leaf.secret, self.words)
             if blank is not None:
                 ids = self.ids
                 ids.n += 1
@@ -438,6 +441,7 @@ def _leaf_html(n: NodeView, first_error: str | None) -> str:
     assert field is not None
     if n.shared:  # its field's blank view: the id, name and label are the node's
         if field.template is not None and n.id != first_error:
-            return field.template.format(n.id, esc(n.path), esc(n.label))
+            label = field.label_html if n.label is field.label else esc(n.label)
+            return field.template.format(n.id, esc(n.path), label)
         field = dataclasses.replace(field, id=n.id, name=n.path, label=n.label, template=None)
     return field_html(field, first_error)
