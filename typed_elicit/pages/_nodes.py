@@ -430,7 +430,11 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
 
 
 def _child(n: NodeView, first_error: str | None, out: list[str]) -> None:
-    if n.kind == "leaf":
+    field = n.field
+    if n.shared and field is not None and field.template is not None and n.id != first_error:
+        label = field.label_html if n.label is field.label else esc(n.label)  # the commonest node, inline
+        out.append(field.template.format(n.id, esc(n.path), label))
+    elif n.kind == "leaf":
         out.append(_leaf_html(n, first_error))
     else:
         _node(n, first_error, out)

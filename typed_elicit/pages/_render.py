@@ -39,6 +39,14 @@ _SECURITY_HEADERS: Final = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 
+_RAW_HEADERS: Final = tuple(
+    (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in _SECURITY_HEADERS.items()
+)
+"""The security headers as the ASGI response carries them (encoded once)."""
+
+_REFERRER: Final = {True: (b"referrer-policy", b"same-origin"), False: (b"referrer-policy", b"no-referrer")}
+"""`same-origin` on the form, whose own POST must carry its `Origin`; `no-referrer` on every other page."""
+
 _MARK: Final = re.compile("\x00(title|nonce|body)\x00")
 _SHELL: Final = (
     '{% extends "base.html" %}{% block title %}\x00title\x00{% endblock %}'
@@ -126,12 +134,13 @@ def _response(
         html = config.env.get_template(template).render(
             brand=brand, nonce=nonce, lang=lang, dir=direction, words=words, **context
         )
-    headers = {
-        **_SECURITY_HEADERS,
-        "Content-Security-Policy": _csp(nonce, config.brand.logo_source),
-        "Referrer-Policy": "same-origin" if form else "no-referrer",
-    }
-    return HTMLResponse(html, status_code=status, headers=headers)
+    response = HTMLResponse(html, status_code=status)
+    response.raw_headers += (
+        *_RAW_HEADERS,
+        (b"content-security-policy", _csp(nonce, config.brand.logo_source).encode("latin-1")),
+        _REFERRER[form],
+    )
+    return response
 
 
 def _title(words: Mapping[str, str], heading: str, brand: str) -> str:
