@@ -90,17 +90,6 @@ class RowView:
     """The row's heading (`Contact 2`)."""
 
 
-class _Ids:
-    """Ids `f0`, `f1`, ... in the page's order."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def next(self) -> int:
-        self.n += 1
-        return self.n - 1
-
-
 def rows_shown(node: Node, path: str, values: Mapping[str, list[str]]) -> int:
     """How many rows a list (or dict) at `path` shows: its hidden count, else its `min_rows`."""
     given = values.get(f"{path}.{ROWS_SUFFIX}")
@@ -156,7 +145,8 @@ class _Maker:
         self.errors = errors
         self.words = words
         self.again = again
-        self.ids = _Ids()
+        self.n = 0
+        """How many ids the page has given (`f0`, `f1`, ...)."""
         self.trail: list[str] = []
         self.where = ""
         """The groups and rows the maker is inside, as the error summary names them."""
@@ -173,10 +163,15 @@ class _Maker:
             self.trail.pop()
             self.where = above
 
+    def next_id(self) -> int:
+        """The next id's number."""
+        self.n += 1
+        return self.n - 1
+
     def leaf(self, leaf: Leaf, path: str, label: str | None = None) -> FieldView:
         return field_view(
             leaf.spec,
-            self.ids.next(),
+            self.next_id(),
             leaf.secret,
             self.values,
             self.errors.get(path),
@@ -192,14 +187,12 @@ class _Maker:
             if blank is False:  # once per leaf and page: the rows of a list share their item's leaves
                 blank = self.blanks[id(leaf)] = blank_view(leaf.spec, leaf.secret, self.words)
             if blank is not None:
-                ids = self.ids
-                ids.n += 1
-                shown = blank.label if label is None else label
+                self.n += 1
                 return NodeView(
                     "leaf",
                     path,
-                    f"f{ids.n - 1}",
-                    shown,
+                    f"f{self.n - 1}",
+                    blank.label if label is None else label,
                     field=blank,
                     where=self.where,
                     words=self.words,
@@ -220,7 +213,7 @@ class _Maker:
     def node(self, node: Node, path: str) -> NodeView:
         if node.kind == "leaf":
             return self.leaf_node(node, path)
-        ident = f"f{self.ids.next()}"
+        ident = f"f{self.next_id()}"
         base = NodeView(
             node.kind,
             path,
@@ -278,7 +271,7 @@ class _Maker:
             if node.kind == "pairs":
                 row.key = field_view(
                     _key_spec(say(self.words, "key")),
-                    self.ids.next(),
+                    self.next_id(),
                     False,
                     self.values,
                     self.errors.get(f"{row_path}.key"),

@@ -197,7 +197,8 @@ def tree_page(
         shown = {n.path for n in flat}
         stray = [message for path, message in errors.items() if path not in shown]
     message = plain_text(own_text(words, ticket.message))
-    heading = _title(words, message, brand_title(config, words))
+    chrome = _chrome(config, words)
+    heading = message.join(chrome.title)
     context: dict[str, Any] = {
         "message": message,
         "nodes": nodes,
@@ -209,7 +210,7 @@ def tree_page(
         "multipart": tree.files,
         "title": esc(say(words, "error_title", title=heading) if invalid or stray else heading),
     }
-    body = _form_body(context, _chrome(config, words))
+    body = _form_body(context, chrome)
     if (
         not config.fast
     ):  # a template of the server's own: markup, and the plain fields of a form without groups
@@ -223,10 +224,14 @@ def tree_page(
 class _Chrome:
     """The words around every form page of one language, escaped once (`_chrome`)."""
 
-    __slots__ = ("default_submit", "tail", "words")
+    __slots__ = ("brand", "default_submit", "tail", "title", "words")
 
-    def __init__(self, words: Mapping[str, str]) -> None:
+    def __init__(self, words: Mapping[str, str], brand: str) -> None:
         self.words = words
+        self.brand = brand
+        """The app's title in these words."""
+        self.title = say(words, "title", heading="\x00", title=brand).split("\x00")
+        """The window title around a page's heading (`{heading} - {title}`)."""
         submit = esc(say(words, "submit"))
         self.default_submit = (
             '<button type="submit" class="default-submit" name="_action" value="accept" tabindex="-1" '
@@ -248,7 +253,7 @@ def _chrome(config: PageConfig, words: Mapping[str, str]) -> _Chrome:
     """The chrome of `words`: one per words table the server speaks (a bounded set), made on first use."""
     found = config.chrome.get(id(words))
     if found is None or found.words is not words:
-        found = config.chrome[id(words)] = _Chrome(words)
+        found = config.chrome[id(words)] = _Chrome(words, brand_title(config, words))
     return found
 
 
