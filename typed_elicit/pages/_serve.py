@@ -462,9 +462,10 @@ async def _store_answer(
     server: MCPServer, config: PageConfig, words: Mapping[str, str], ticket: Ticket, answer: PageAnswer
 ) -> Any:
     key = ANSWER_PREFIX + ticket.id
-    found = split_files(answer.content)[1]
+    split = split_files(answer.content)
+    found = split[1]
     refs = await store_files(server, config.sealer, ticket.id, ticket.expires_at, found) if found else None
-    sealed = seal(config.sealer, key, answer_bytes(answer, refs))
+    sealed = seal(config.sealer, key, answer_bytes(answer, refs, split))
     if not await store_for(server).put(key, sealed, ticket.expires_at):
         if refs:
             await delete_files(server, ticket.id, refs)

@@ -29,10 +29,11 @@ from typed_elicit._calls.sealer import Sealer
 from typed_elicit._calls.state import model_id
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
+from typed_elicit._forms.page.files import UploadedFile
 from typed_elicit._forms.page.shape import carried_tree
 from typed_elicit._forms.reduce import Reduced, check_page, page_forms, page_reduced
 from typed_elicit._forms.registry import tree_of
-from typed_elicit.pages._places import from_json, inline, put_back, split_files
+from typed_elicit.pages._places import Place, from_json, inline, put_back, split_files
 from typed_elicit.stores._config import store_for
 from typed_elicit.stores._protocol import Store
 
@@ -261,13 +262,18 @@ KEPT_PREFIX: Final = "page-kept:"
 """Where a 2026-07-28 call holds a page answer it took, until the call ends (at most its deadline)."""
 
 
-def answer_bytes(answer: PageAnswer, refs: list[dict[str, Any]] | None = None) -> bytes:
+def answer_bytes(
+    answer: PageAnswer,
+    refs: list[dict[str, Any]] | None = None,
+    split: tuple[dict[str, Any], list[tuple[Place, UploadedFile]]] | None = None,
+) -> bytes:
     """A page's answer as compact JSON (sealed before it reaches the store).
 
     Its files (`UploadedFile`s in its content) are named by their place: by `refs`, the
     references to their stored bytes (`typed_elicit.pages._files`), else with their bytes inline.
+    `split` is `split_files(answer.content)` when the caller has it already.
     """
-    content, found = split_files(answer.content)
+    content, found = split_files(answer.content) if split is None else split
     data: dict[str, Any] = {"action": answer.action, "content": content}
     if found:
         data["files"] = refs if refs is not None else inline(found)
