@@ -257,6 +257,8 @@ class _Maker:
             return base
         count = rows_shown(node, path, self.values)
         base.count = count
+        if node.kind == "rows" and node.min_rows > 0:  # rows must be given: marked as required
+            base.required = True
         base.can_add = count < node.max_rows
         base.can_remove = count > (node.min_rows if node.kind == "rows" else 0)
         item = (
