@@ -183,9 +183,11 @@ class _Maker:
     def leaf_node(self, leaf: Leaf, path: str, label: str | None = None) -> NodeView:
         """A leaf's node: its field's shared blank view when it can be, else its own view."""
         if self.share and path not in self.values and path not in self.errors:
-            blank = self.blanks.get(id(leaf), False)
-            if blank is False:  # once per leaf and page: the rows of a list share their item's leaves
-                blank = self.blanks[id(leaf)] = blank_view(leaf.spec, leaf.secret, self.words)
+            blanks, key = self.blanks, id(leaf)
+            if key in blanks:  # the rows of a list share their item's leaves: looked up once a page
+                blank = blanks[key]
+            else:
+                blank = blanks[key] = blank_view(leaf.spec, leaf.secret, self.words)
             if blank is not None:
                 self.n += 1
                 return NodeView(
