@@ -263,12 +263,11 @@ def _form_body(c: Mapping[str, Any], chrome: _Chrome) -> str:
     out = [f'<h1 id="page-message" dir="auto">{esc(c["message"])}</h1>\n']
     errors: list[tuple[str, str, str]] = c["errors"]
     stray: list[str] = c["form_errors"]
-    first: str | None = c["first_error"]
-    if errors or stray:
+    if errors or stray:  # the summary takes the focus (no script), and links to each field
         problems = counted(words, "problems", len(errors) + len(stray))
         out.append(
-            '<div class="summary" role="alert" aria-labelledby="summary-title" tabindex="-1"'
-            f"{'' if first else ' autofocus'}>"
+            '<div class="summary" id="error-summary" role="alert" aria-labelledby="summary-title" '
+            'tabindex="-1" autofocus>'
             f'<h2 id="summary-title">{esc(problems)}</h2><ul>'
         )
         out.extend(
@@ -286,7 +285,7 @@ def _form_body(c: Mapping[str, Any], chrome: _Chrome) -> str:
     out.append(chrome.default_submit)
     out.append(f'<input type="hidden" name="_csrf" value="{esc(c["csrf"])}">\n')
     nodes: list[NodeView] = c["nodes"]
-    out.extend(node_html(n, first) for n in nodes)
+    out.extend(node_html(n, None) for n in nodes)
     out.append(chrome.tail)
     return "".join(out)
 
