@@ -41,7 +41,6 @@ class PageConfig:
         sealer: The server's sealer (tickets, answers and files are kept sealed with its keys).
         fast: Whether pages are rendered by the built-in renderer (no template of the server's own
             for the form or the plain pages); otherwise with Jinja2 (`env`, `template`).
-        shells: `base.html` rendered once per language and direction (`typed_elicit.pages._render.Shell`).
     """
 
     public_url: str
@@ -57,7 +56,6 @@ class PageConfig:
     languages: Languages
     sealer: Sealer
     fast: bool = True
-    shells: dict[tuple[str, str], Any] = field(default_factory=dict[tuple[str, str], Any], compare=False)
     chosen: dict[tuple[str | None, str | None], Any] = field(
         default_factory=dict[tuple[str | None, str | None], Any], compare=False
     )

@@ -99,16 +99,6 @@ def language(words: Mapping[str, str]) -> tuple[str, str]:
     return "en", "ltr"
 
 
-def _shell(config: PageConfig, words: Mapping[str, str], lang: str, direction: str) -> Shell:
-    """The shell of `lang`: one per language the server speaks (a bounded set), made on first use."""
-    key = (lang, direction)
-    shell = config.shells.get(key)
-    if shell is None:
-        brand = dataclasses.replace(config.brand, title=brand_title(config, words))
-        shell = config.shells[key] = Shell(config.env, brand, lang, direction)
-    return shell
-
-
 def brand_title(config: PageConfig, words: Mapping[str, str]) -> str:
     """The app's title on a page: its `Brand`'s, else the words for one ("Secure form")."""
     return config.brand.title or say(words, "default_title")
@@ -119,20 +109,26 @@ def _response(
     template: str,
     status: int,
     context: dict[str, Any],
-    words: Mapping[str, str],
+    chrome: _Chrome,
     *,
     form: bool,
 ) -> Any:
     from starlette.responses import HTMLResponse  # the SDK's own dependency
 
     nonce = secrets.token_urlsafe(18)
-    lang, direction = language(words)
     if config.fast:
-        html = _shell(config, words, lang, direction).fill(context["title"], nonce, context["body"])
+        shell = chrome.shell
+        if shell is None:  # once per language the server speaks
+            shell = chrome.shell = Shell(config.env, chrome.brand_of(config), chrome.lang, chrome.direction)
+        html = shell.fill(context["title"], nonce, context["body"])
     else:
-        brand = dataclasses.replace(config.brand, title=brand_title(config, words))
         html = config.env.get_template(template).render(
-            brand=brand, nonce=nonce, lang=lang, dir=direction, words=words, **context
+            brand=chrome.brand_of(config),
+            nonce=nonce,
+            lang=chrome.lang,
+            dir=chrome.direction,
+            words=chrome.words,
+            **context,
         )
     response = HTMLResponse(html, status_code=status)
     response.raw_headers += (
@@ -156,9 +152,8 @@ def plain(config: PageConfig, status: int, words: Mapping[str, str], heading: st
         body = Markup(f"<h1>{esc(shown)}</h1>\n<p>{esc(said)}</p>")
         title = Markup(esc(_title(words, shown, brand_title(config, words))))
         found = config.said[key] = (words, {"heading": shown, "text": said, "title": title, "body": body})
-    return _response(
-        config, "message.html", status, found[1] if config.fast else dict(found[1]), words, form=False
-    )
+    context = found[1] if config.fast else dict(found[1])
+    return _response(config, "message.html", status, context, _chrome(config, words), form=False)
 
 
 def gone(config: PageConfig, words: Mapping[str, str]) -> Any:
@@ -218,18 +213,21 @@ def tree_page(
         context["fields"] = [n.field for n in nodes] if all(n.field is not None for n in nodes) else []
         body = Markup(body)
     context["body"] = body
-    return _response(config, config.template, status, context, words, form=True)
+    return _response(config, config.template, status, context, chrome, form=True)
 
 
 class _Chrome:
     """The words around every form page of one language, escaped once (`_chrome`)."""
 
-    __slots__ = ("brand", "default_submit", "tail", "title", "words")
+    __slots__ = ("brand", "default_submit", "direction", "lang", "shell", "tail", "title", "words")
 
     def __init__(self, words: Mapping[str, str], brand: str) -> None:
         self.words = words
         self.brand = brand
         """The app's title in these words."""
+        self.lang, self.direction = language(words)
+        self.shell: Shell | None = None
+        """`base.html` in this language, made on first use (the built-in renderer's)."""
         self.title = say(words, "title", heading="\x00", title=brand).split("\x00")
         """The window title around a page's heading (`{heading} - {title}`)."""
         submit = esc(say(words, "submit"))
@@ -247,6 +245,10 @@ class _Chrome:
             "</button>\n"
             f'</div>\n</form>\n<p class="note">{esc(say(words, "page_note"))}</p>'
         )
+
+    def brand_of(self, config: PageConfig) -> Any:
+        """The server's `Brand` with the app's title in these words."""
+        return dataclasses.replace(config.brand, title=self.brand)
 
 
 def _chrome(config: PageConfig, words: Mapping[str, str]) -> _Chrome:
