@@ -140,3 +140,27 @@ def test_the_http_benchmark_measures_server_cpu_for_every_contender_and_session_
     assert "| push (2025-11-25) | typed_elicit |" in report
     assert "| 2026-07-28 wizard |" in report
     assert report.count("\n| 2 | ") == 4
+
+
+def test_the_pages_benchmark_drives_every_case_through_both_contenders() -> None:
+    import anyio
+
+    from tests.bench import pages
+
+    async def main() -> None:
+        with anyio.fail_after(120):
+            await pages._stretches(1, 1, 1, pages.CASES, counting=False)  # pyright: ignore[reportPrivateUsage]
+
+    anyio.run(main)
+
+
+def test_the_pages_benchmark_prints_each_goal_beside_its_figure() -> None:
+    from tests.bench import pages
+
+    per = {(name, case): 1_000_000.0 for name in pages.CONTENDERS for case in pages.CASES}
+    per[("typed_elicit", "groups")] = 2_000_000.0
+    per[("typed_elicit", "big")] = 100_000_000.0
+    lines = "\n".join(pages.report(per, pages.QUICK))
+    assert "| flat page, one secret field: GET + POST | 1.00 M | 1.00 M | 1.00x | ≤ 1.3x | yes |" in lines
+    assert "| page with groups: GET + POST | 2.00 M | 1.00 M | 2.00x | ≤ 1.3x | **no** |" in lines
+    assert "| its render per input | 52,632 | 526 | | ≤ 30,000 | **no** |" in lines

@@ -182,3 +182,20 @@ def test_an_argument_error_is_a_usage_error_carrying_its_call_argument_reason_an
         "Pass 5.",
     )
     assert str(error) == "ctx.elicit timeout must be positive, got 0. Pass 5."
+
+
+@pytest.mark.parametrize("locale", [42, "", "de DE", "x" * 40, "<script>"])
+def test_a_page_locale_that_is_no_language_tag_is_refused_before_anything_is_sent(locale: object) -> None:
+    from typed_elicit._calls.arguments import check_locale
+    from typed_elicit.errors import ElicitArgumentError
+
+    with pytest.raises(ElicitArgumentError, match="language tag") as caught:
+        check_locale(locale)
+    assert caught.value.argument == "locale"
+
+
+@pytest.mark.parametrize("locale", [None, "de", "pt-BR", "zh-Hant-TW", "de_AT"])
+def test_a_page_locale_may_be_any_language_tag_or_none(locale: str | None) -> None:
+    from typed_elicit._calls.arguments import check_locale
+
+    check_locale(locale)

@@ -93,3 +93,15 @@ def test_a_file_input_tells_its_limit_and_on_a_re_show_to_choose_the_file_again(
     again = {n.path: n for n in flat(tree_views(TREE, {}, {}, PAGE_WORDS, files_again=True))}["photo"]
     assert again.hint is not None
     assert "Choose the file again" in again.hint
+
+
+def test_each_row_of_a_list_has_a_heading_with_its_number_and_required_lists_their_mark() -> None:
+    from typed_elicit.pages._nodes import node_html
+
+    nodes = tree_views(TREE, {"parts._n": ["2"]}, {}, PAGE_WORDS)
+    parts = next(n for n in nodes if n.path == "parts")
+    assert [row.heading for row in parts.rows] == ["parts 1", "parts 2"]
+    html = node_html(parts, None)
+    assert '<h2 class="row-title" id="' in html
+    assert ">parts 2</h2>" in html
+    assert '<legend dir="auto">parts <span class="req" aria-hidden="true">*</span></legend>' in html

@@ -142,7 +142,7 @@ async def test_a_real_browser_fills_the_page_and_the_tool_gets_the_typed_login(
             await page.get_by_role("button", name="Submit").click()
         seen["html"].append(await page.content())
         seen["alert"] = await page.get_by_role("alert").inner_text()
-        seen["focused"] = await page.evaluate("document.activeElement && document.activeElement.name")
+        seen["focused"] = await page.evaluate("document.activeElement && document.activeElement.id")
         seen["kept"] = await page.locator('input[name="username"]').input_value()
         seen["password_after_error"] = await page.locator('input[name="password"]').input_value()
         await page.screenshot(path=str(tmp_path / "pages-error.png"))
@@ -177,7 +177,7 @@ async def test_a_real_browser_fills_the_page_and_the_tool_gets_the_typed_login(
     assert result.content[0].text == "Linked the account of ada (one-time code accepted)"  # type: ignore[union-attr]
     assert "One-time code: Enter it in the expected format" in seen["alert"]  # plain words, not pydantic's
     assert "should" not in seen["alert"]
-    assert seen["focused"] == "otp"  # the first invalid field has the focus (autofocus, no script)
+    assert seen["focused"] == "error-summary"  # the error summary has the focus (autofocus, no script)
     assert seen["kept"] == "ada"
     assert seen["password_after_error"] == ""
     assert seen["done"] == "Thank you"

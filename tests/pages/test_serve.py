@@ -233,8 +233,10 @@ def test_errors_are_shown_next_to_fields_keeping_values_but_never_secrets(client
     assert "12ab" not in html  # the one-time code is a secret too
     assert 'role="alert"' in html
     assert 'id="f2-error"' in html
-    otp = r'name="otp"[^>]*aria-describedby="f2-desc f2-hint f2-error" aria-invalid="true" autofocus'
+    otp = r'name="otp"[^>]*aria-describedby="f2-desc f2-hint f2-error" aria-invalid="true">'
     assert re.search(otp, html)
+    assert 'id="error-summary" role="alert" aria-labelledby="summary-title" tabindex="-1" autofocus>' in html
+    assert html.count("autofocus") == 1  # the summary takes the focus, and links to each field
     assert 'id="f1-hint" dir="auto">Enter it again' in html  # the password, typed but never sent back
     assert client.answer(ticket) is None
 

@@ -55,3 +55,39 @@ def test_the_macro_renders_label_description_and_error_and_never_refills_a_secre
     assert 'value="Ada"' in html
     assert "hunter2" not in html
     assert 'type="password" id="f1" name="password"' in html
+
+
+class Address(BaseModel):
+    street: str
+    postcode: str
+    country: str
+    company: str
+    email_address: str
+    favourite: str
+
+
+def test_autocomplete_tokens_are_inferred_from_each_fields_own_name() -> None:
+    from typed_elicit._views.fields import autocomplete_for
+
+    tokens = {name: autocomplete_for(name, False) for name in Address.model_fields}
+    assert tokens == {
+        "street": "street-address",
+        "postcode": "postal-code",
+        "country": "country-name",
+        "company": "organization",
+        "email_address": "email",
+        "favourite": None,
+    }
+    assert autocomplete_for("api_key", True) == "off"  # a secret without a token is never remembered
+
+
+def test_a_blank_fields_markup_is_the_same_as_one_written_out() -> None:
+    from typed_elicit._views.fields import blank_view, field_html, field_view
+
+    spec = page_reduced(Signup).form.fields[0]
+    shared = field_view(spec, 7, False, {}, None, PAGE_WORDS, name="a.b")
+    assert shared.template is not None  # the shared, cached blank view's copy
+    written = field_html(shared, None)
+    shared.template = None
+    assert field_html(shared, None) == written
+    assert blank_view(spec, False, PAGE_WORDS) is blank_view(spec, False, PAGE_WORDS)

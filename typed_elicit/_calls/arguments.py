@@ -7,6 +7,7 @@ what is wrong and the fix; a URL's credentials, query and fragment are never rep
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, Final, TypeAlias, TypeVar
 from urllib.parse import SplitResult, urlsplit
@@ -19,6 +20,29 @@ JSON: TypeAlias = str | int | float | bool | list[Any] | dict[str, Any] | None
 """A value that survives a JSON round trip unchanged (what `ctx.once` may return)."""
 
 J = TypeVar("J", bound=JSON)
+
+
+_LOCALE: Final = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8}){0,6}")
+
+
+def check_locale(locale: object, call: str = "ctx.elicit_page") -> None:
+    """Refuse a `locale=` that is no language tag (`de`, `pt-BR`, `zh-Hant-TW`).
+
+    Raises:
+        ElicitArgumentError: If `locale` is not None nor a BCP 47 language tag.
+    """
+    if locale is None:
+        return
+    if not isinstance(locale, str) or len(locale) > 35 or _LOCALE.fullmatch(locale) is None:
+        got = (
+            f"a {type(locale).__name__}" if not isinstance(locale, str) else "a text that is no language tag"
+        )
+        raise ElicitArgumentError(
+            call,
+            "locale",
+            f"takes a BCP 47 language tag for locale, got {got}",
+            'Give one such as "de", "pt-BR" or "zh-Hant", or None to let the page choose.',
+        )
 
 
 def check_question(model: object, message: object, call: str = "ctx.elicit") -> None:

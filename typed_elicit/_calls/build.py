@@ -18,7 +18,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import authenticated_principal
 from pydantic import BaseModel
 
-from typed_elicit._calls.arguments import check_question, per_model
+from typed_elicit._calls.arguments import check_locale, check_question, per_model
 from typed_elicit._calls.askers import Asker
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.plugs import AppPreview, apps_for, host_for
@@ -163,6 +163,7 @@ def page_question(
     timeout: float | None,
     options: Mapping[str, OptionsArg] | None = None,
     defaults: Mapping[str, object] | None = None,
+    locale: str | None = None,
 ) -> tuple[PageQuestion[M], Settings]:
     """The page question `ctx.elicit_page` asks, its page minted once per call, and its settings.
 
@@ -177,6 +178,7 @@ def page_question(
         ElicitArgumentError: If a setting is invalid.
     """
     check_question(model, message, "ctx.elicit_page")
+    check_locale(locale)
     settings = resolve(call.policy, "ctx.elicit_page", timeout=timeout)
     if options is None and defaults is None:
         form = page_reduced(model)
@@ -193,7 +195,7 @@ def page_question(
     principal = None if call.request is None else authenticated_principal(call.request)
     from typed_elicit._calls.page_question import PageQuestion  # loaded with the first page question
 
-    return PageQuestion(key, text, model, form, call.pages[key], host, principal), settings
+    return PageQuestion(key, text, model, form, call.pages[key], host, principal, locale=locale), settings
 
 
 async def ask_all(

@@ -193,13 +193,12 @@ class ElicitContext:
         timeout: float | None = None,
         options: Mapping[str, OptionsArg] | None = None,
         defaults: Mapping[str, object] | None = None,
+        locale: str | None = None,
     ) -> ElicitResult[M]:
         """Ask the user to fill in `model` on a page of this server's own, and return their typed answer.
 
-        For passwords, API keys, one-time codes: the model may hold secret fields (declare it
-        `@form(page=True)`), which never pass through the client or the model. The client is
-        asked to open the page's single-use link (URL mode); the page checks each submit
-        with the model. The server must serve pages (`typed_elicit.pages.serve_pages`).
+        Secret fields (`@form(page=True)`: passwords, keys, codes) never pass through the client or the model:
+        the client opens the page's single-use link (URL mode); the page checks each submit.
 
         Args:
             model: The pydantic model to fill in (secret fields allowed).
@@ -207,6 +206,7 @@ class ElicitContext:
             timeout: Seconds for consent and page together; None: the decorator's, else the default.
             options: Per `Choices()` field, the options the page offers: values, or value to title.
             defaults: Per field, the value the page is pre-filled with (and a left-out field gets).
+            locale: The page's language (`"de"`), before the server's and the browser's; None: theirs.
 
         Returns:
             `Accepted(data)`, `Declined()` or `Cancelled()` (the consent's, or the page's).
@@ -220,7 +220,7 @@ class ElicitContext:
             ClientError: If the client answered the consent with a JSON-RPC error (2025-11-25).
             ElicitArgumentError: If an argument is invalid.
         """
-        question, settings = page_question(self._call, model, message, timeout, options, defaults)
+        question, settings = page_question(self._call, model, message, timeout, options, defaults, locale)
         return await self._asker.ask(question, settings)
 
     async def complete_url(self, elicitation_id: str) -> bool:

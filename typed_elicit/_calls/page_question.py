@@ -46,6 +46,7 @@ class PageQuestion(Generic[M]):
         page: The call's record of the page (the same in every round).
         host: The pages of the call's server.
         principal: The call's authenticated principal, which the page is bound to; None if none.
+        locale: The language the call asked the page to speak (`elicit_page(locale=...)`); None if none.
     """
 
     key: str
@@ -56,6 +57,7 @@ class PageQuestion(Generic[M]):
     host: PageHost
     principal: str | None = None
     asker: str = "ctx.elicit_page"
+    locale: str | None = None
 
     kind: ClassVar[Kind] = "page"
     mode: ClassVar[Mode] = "url"
@@ -91,7 +93,9 @@ class PageQuestion(Generic[M]):
         Raises:
             StoreUnavailable: If the store failed.
         """
-        await self.host.open(self.page, self.model, self.message, function, self.principal, self.form)
+        await self.host.open(
+            self.page, self.model, self.message, function, self.principal, self.form, locale=self.locale
+        )
 
     async def watch(self, wait: float) -> PageAnswer | None:
         """The page's answer as soon as it is submitted within `wait` seconds; its stored files then go.

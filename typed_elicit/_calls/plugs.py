@@ -62,10 +62,13 @@ class PageHost(Protocol):
         function: str,
         principal: str | None,
         form: Reduced,
+        *,
+        locale: str | None = None,
     ) -> None:
         """Store the page's sealed ticket, bound to the call and its authenticated `principal`.
 
-        A `form` shaped at call time travels in the ticket as it was shaped, for every replica.
+        A `form` shaped at call time travels in the ticket as it was shaped, for every replica,
+        and so does the `locale` the call asked the page to speak.
         """
         ...
 

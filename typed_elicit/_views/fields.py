@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
+from markupsafe import Markup, escape
+
 from typed_elicit._core.text import strip_bidi
-from typed_elicit._views.words import said, shown
+from typed_elicit._views.words import MESSAGES, own_text, said, shown
 from typed_elicit._wire.spec import FieldSpec, FormSpec
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
@@ -40,6 +43,16 @@ class FieldView:
     options: list[dict[str, Any]]
     attrs: dict[str, str]
     error: str | None = None
+    empty: str = ""
+    """A list's empty first option ("Choose..." when required, "(none)" when not), in the page's words."""
+    template: str | None = field(default=None, repr=False, compare=False)
+    label_html: str = field(default="", repr=False, compare=False)
+    """A blank view's label, escaped (what its template's `{2}` takes)."""
+    """The markup of a field without a value or an error: `{0}` its id, `{1}` its name, `{2}` its label."""
+
+    def html(self, first_error: str | None = None) -> Markup:
+        """The field's markup (what the `field` macro shows); `first_error` gets `autofocus`."""
+        return Markup(field_html(self, first_error))
 
     @property
     def describedby(self) -> str:
@@ -57,13 +70,23 @@ _AUTOCOMPLETE: Final = (
     (("email", "mail"), "email"),
     (("otp", "totp", "code", "mfa"), "one-time-code"),
     (("password", "passwd", "pwd", "passphrase"), "current-password"),
+    (("postcode", "postal", "zip", "zipcode"), "postal-code"),
+    (("country",), "country-name"),
+    (("organization", "organisation", "company", "org", "employer"), "organization"),
+    (("street",), "street-address"),
     (("name", "fullname"), "name"),
-    (("phone", "tel", "mobile"), "tel"),
+    (("phone", "tel", "telephone", "mobile"), "tel"),
 )
+"""The `autocomplete` token a field gets by the words of its name, first match wins."""
 
 
-def _autocomplete(spec: FieldSpec, is_secret: bool) -> str | None:
-    words = set(re.findall(r"[a-z0-9]+", spec.name.lower().replace("_", " ")))
+@lru_cache(maxsize=1024)
+def autocomplete_for(name: str, is_secret: bool) -> str | None:
+    """The `autocomplete` token inferred from a field's own name (`postcode` -> `postal-code`), or None.
+
+    A secret field without one gets `off`. Cached: names are the server's, and the cache is bounded.
+    """
+    words = set(re.findall(r"[a-z0-9]+", name.lower().replace("_", " ")))
     for names, token in _AUTOCOMPLETE:
         if words.intersection(names):
             return token
@@ -77,19 +100,93 @@ def field_view(
     values: Mapping[str, list[str]],
     error: str | None,
     words: Mapping[str, str],
+    *,
+    name: str | None = None,
+    label: str | None = None,
 ) -> FieldView:
-    """What the template shows of one field (the server's texts without bidi controls)."""
-    given = values.get(spec.name)
+    """What the template shows of one field (the server's texts without bidi controls).
+
+    `name` is the input's name when it is not the field's own (a dotted path on a page with groups),
+    `label` its label when it is not the field's title (a row's); the `autocomplete` token comes
+    from the field's own name. A field shown without a value or an error is the copy of one made
+    once per field and words (`blank_view`), which carries its markup as a template.
+    """
+    name = spec.name if name is None else name
+    if error is None and name not in values:
+        blank = blank_view(spec, is_secret, words)
+        if blank is not None:
+            view = object.__new__(FieldView)
+            view.__dict__.update(blank.__dict__)
+            view.id = f"f{index}"
+            view.name = name
+            if label is not None:
+                view.label = label
+            return view
+    view = _field_view(spec, index, is_secret, values, error, words, name)
+    if label is not None:
+        view.label = label
+    return view
+
+
+_BLANKS: dict[tuple[int, bool, int], tuple[FieldSpec, Mapping[str, str], FieldView | None]] = {}
+"""Per field, secrecy and words table: the field's view without a value or an error (bounded)."""
+
+MAX_BLANKS: Final = 4096
+"""How many blank views a process keeps (the oldest goes first)."""
+
+_SLOTS: Final = ("\x01", "\x02", "\x03")
+"""Where a blank view's markup takes its id, input name and label (`{0}`, `{1}`, `{2}`)."""
+
+
+def blank_view(spec: FieldSpec, is_secret: bool, words: Mapping[str, str]) -> FieldView | None:
+    """`spec`'s view without a value or an error, with its markup as a format template; None for checkboxes.
+
+    Made once per field (the server's), secrecy and words table (one per language), so a
+    page's many rows of one field cost a lookup and a format each.
+    """
+    key = (id(spec), is_secret, id(words))
+    found = _BLANKS.get(key)
+    if found is not None and found[0] is spec and found[1] is words:
+        return found[2]
+    view = _field_view(spec, 0, is_secret, {}, None, words, spec.name)
+    if view.input == "checkboxes":  # each option's id follows the field's
+        blank = None
+    else:
+        ident, name, label = _SLOTS
+        shown, view.id, view.name, view.label = view.label, ident, name, label
+        html = field_html(view, None).replace("{", "{{").replace("}", "}}")
+        view.template = html.replace(ident, "{0}").replace(name, "{1}").replace(label, "{2}")
+        view.label = shown
+        view.label_html = esc(shown)
+        blank = view
+    if len(_BLANKS) >= MAX_BLANKS:
+        del _BLANKS[next(iter(_BLANKS))]
+    _BLANKS[key] = (spec, words, blank)
+    return blank
+
+
+def _field_view(
+    spec: FieldSpec,
+    index: int,
+    is_secret: bool,
+    values: Mapping[str, list[str]],
+    error: str | None,
+    words: Mapping[str, str],
+    name: str,
+) -> FieldView:
+    given = values.get(name)
     attrs: dict[str, str] = {}
     hint_parts: list[str] = []
     value = ""
     checked = False
     options: list[dict[str, Any]] = []
+    empty = ""
     if spec.kind == "boolean":
         kind = "checkbox"
         checked = bool(given and given[-1].lower() in CHECKED) if given is not None else spec.default is True
     elif spec.kind in ("choice", "multi_choice"):
         kind = "select" if spec.kind == "choice" else "checkboxes"
+        empty = word(words, "choose" if spec.required and not spec.has_default else "none")
         if given is not None:
             chosen = set(given)
         elif isinstance(spec.default, list):
@@ -99,7 +196,7 @@ def field_view(
         options = [
             {
                 "value": o.value,
-                "title": strip_bidi(o.title),
+                "title": plain(own_text(words, o.title)),
                 "selected": o.value in chosen,
                 "id": f"f{index}-{n}",
             }
@@ -142,24 +239,112 @@ def field_view(
             hint_parts.append(said(words, "min_items", spec.min_items))
         if spec.max_items is not None:
             hint_parts.append(said(words, "max_items", spec.max_items))
-    autocomplete = _autocomplete(spec, is_secret)
+    autocomplete = autocomplete_for(spec.name, is_secret)
     if autocomplete is not None and kind not in ("checkbox", "checkboxes"):
         attrs["autocomplete"] = autocomplete
     return FieldView(
         id=f"f{index}",
-        name=spec.name,
-        label=strip_bidi(spec.label),
+        name=name,
+        label=plain(own_text(words, spec.label)),
         kind=spec.kind,
         input=kind,
         required=spec.required and not spec.has_default,
-        description=None if spec.description is None else strip_bidi(spec.description),
+        description=None if spec.description is None else plain(own_text(words, spec.description)),
         hint=sentences(hint_parts),
         value=value,
         checked=checked,
         options=options,
         attrs=attrs,
         error=error,
+        empty=empty,
     )
+
+
+def word(words: Mapping[str, str], key: str) -> str:
+    """The message `key` in `words`, or its English text when `words` is a table without it (`PAGE_WORDS`)."""
+    found = words.get(key)
+    return MESSAGES[key].english if found is None else found
+
+
+_SPECIAL: Final = re.compile("[&<>\"']")
+
+
+def esc(text: str) -> str:
+    """`text` escaped for HTML by markupsafe, as a plain `str` (as it is when nothing needs escaping)."""
+    return str(escape(text)) if _SPECIAL.search(text) is not None else text
+
+
+def plain(text: str) -> str:
+    """A server's text without bidi controls (an ASCII text has none: returned as it is)."""
+    return text if text.isascii() else strip_bidi(text)
+
+
+def field_html(f: FieldView, first_error: str | None) -> str:
+    """One field's markup: its label, description, hint, input and error, every text escaped.
+
+    The one place a field's markup is written: the `field` macro of `templates/fields.html`
+    calls it (`f.html(first_error)`), and pages call it directly.
+    """
+    ident = f.id
+    error = f.error
+    if f.template is not None and error is None and ident != first_error:
+        return f.template.format(ident, esc(f.name), esc(f.label))
+    describedby = f.describedby
+    aria = (f' aria-describedby="{describedby}"' if describedby else "") + (
+        ' aria-invalid="true"' if error else ""
+    )
+    focus = " autofocus" if ident == first_error else ""
+    req = _REQ if f.required else ""
+    desc = f'<p class="desc" id="{ident}-desc" dir="auto">{esc(f.description)}</p>' if f.description else ""
+    hint = f'<p class="hint" id="{ident}-hint" dir="auto">{esc(f.hint)}</p>' if f.hint else ""
+    kind = f.input
+    out = ['<div class="field invalid">' if error else '<div class="field">']
+    if kind == "checkboxes":
+        out.append(
+            f'<fieldset id="{ident}"' + (f' aria-describedby="{describedby}">' if describedby else ">")
+        )
+        out.append(f'<legend dir="auto">{esc(f.label)}{req}</legend>{desc}{hint}')
+        name = esc(f.name)
+        for n, o in enumerate(f.options):
+            checked = " checked" if o["selected"] else ""
+            first = " autofocus" if error and n == 0 and focus else ""
+            out.append(
+                f'<label class="check" for="{o["id"]}"><input type="checkbox" id="{o["id"]}" name="{name}" '
+                f'value="{esc(o["value"])}"{checked}{first}> <bdi>{esc(o["title"])}</bdi></label>'
+            )
+        out.append("</fieldset>")
+    elif kind == "checkbox":
+        checked = " checked" if f.checked else ""
+        out.append(
+            f'<label class="check" for="{ident}"><input type="checkbox" id="{ident}" name="{esc(f.name)}" '
+            f'value="true"{checked}{aria}{focus}> <bdi>{esc(f.label)}</bdi></label>{desc}'
+        )
+    else:
+        out.append(f'<label for="{ident}" dir="auto">{esc(f.label)}{req}</label>{desc}{hint}')
+        required = " required" if f.required else ""
+        if kind == "select":
+            out.append(f'<select id="{ident}" name="{esc(f.name)}"{required}{aria}{focus}>')
+            if not f.required or not any(o["selected"] for o in f.options):
+                out.append(f'<option value="">{esc(f.empty)}</option>')
+            out.extend(
+                f'<option value="{esc(o["value"])}"{" selected" if o["selected"] else ""} dir="auto">'
+                f"{esc(o['title'])}</option>"
+                for o in f.options
+            )
+            out.append("</select>")
+        else:
+            value = "" if kind == "password" else f' value="{esc(f.value)}"'
+            attrs = "".join(f' {k}="{esc(v)}"' for k, v in f.attrs.items()) if f.attrs else ""
+            name = esc(f.name)
+            out.append(f'<input type="{kind}" id="{ident}" name="{name}"{value}{required}{attrs}{aria}')
+            out.append(f"{focus}>")
+    if error:
+        out.append(f'<p class="error" id="{ident}-error" dir="auto">{esc(error)}</p>')
+    out.append("</div>")
+    return "".join(out)
+
+
+_REQ: Final = ' <span class="req" aria-hidden="true">*</span>'
 
 
 def sentences(parts: list[str]) -> str | None:

@@ -19,7 +19,7 @@ import string
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import ClassVar, Final, TypeGuard
 
 from typed_elicit._core.text import quoted
 from typed_elicit.errors import PageSetupError
@@ -416,6 +416,11 @@ def takes_words(message: Message) -> str:
     return " and ".join(f"{{{name}}}" for name in names)
 
 
+def speaks(words: object) -> TypeGuard[Said]:
+    """Whether `words` is the `Words` of a language (a `Said`), not a plain table of English texts."""
+    return getattr(words, "speaks", False) is True
+
+
 def said(words: Mapping[str, str], key: str, limit: object = None) -> str:
     """The words for `key`, with `limit` in them as a person writes it (in the words' language).
 
@@ -423,7 +428,7 @@ def said(words: Mapping[str, str], key: str, limit: object = None) -> str:
     (`typed_elicit._views.i18n`), which writes the limit in the language's numbers and
     chooses a plural form by it.
     """
-    if isinstance(words, Said):
+    if speaks(words):
         return words.said(key, limit)
     return words[key].format(limit="" if limit is None else shown(limit))
 
@@ -438,6 +443,51 @@ def shown(value: object) -> str:
 class Said(Mapping[str, str]):
     """A table of words that says a limit in its own language (`typed_elicit._views.i18n.Words`)."""
 
+    speaks: ClassVar[bool] = True
+    """Marks a table of a language's words (`speaks`: no ABC check on every word said)."""
+
     def said(self, key: str, limit: object = None) -> str:
         """The words for `key` with `limit` in them (see `said`)."""
         raise NotImplementedError
+
+    def say(self, key: str, /, **values: object) -> str:
+        """The message `key` with its placeholders filled, numbers as the language writes them."""
+        raise NotImplementedError
+
+    def count(self, key: str, count: float, /, **values: object) -> str:
+        """The plural message `key` in its form for `count`."""
+        raise NotImplementedError
+
+    def size(self, size: int) -> str:
+        """A byte count as the language writes it (`2 MB`, `1,5 MB`)."""
+        raise NotImplementedError
+
+    def text(self, text: str) -> str:
+        """A developer's own text in this language (as written without a translation)."""
+        raise NotImplementedError
+
+
+def own_text(words: Mapping[str, str], text: str) -> str:
+    """The developer's text (message, title, description, option) in `words`' language, or as written."""
+    return words.text(text) if speaks(words) else text
+
+
+def counted(words: Mapping[str, str], key: str, count: int) -> str:
+    """The plural message `key` of `words` for `count` (English's two forms for a plain table)."""
+    if speaks(words):
+        return words.count(key, count)
+    message = MESSAGES[key]
+    text = words.get(key) or (message.text if count == 1 else message.english)
+    return text.format_map({message.counts or "count": count})
+
+
+def say(words: Mapping[str, str], key: str, /, **values: object) -> str:
+    """The message `key` of `words` with its placeholders filled.
+
+    `words` is the `Words` of a language, or a table of English texts (`PAGE_WORDS`, with a
+    server's overrides) that may lack the message: then its English text is used.
+    """
+    if speaks(words):
+        return words.say(key, **values)
+    text = words.get(key)
+    return (MESSAGES[key].english if text is None else text).format_map(values)

@@ -8,6 +8,7 @@ Needs the `pages` extra (Jinja2): `pip install 'typed-elicit[pages]'`.
   and app views share.
 - `PAGE_WORDS`: what a page says about an invalid answer (override with `serve_pages(words=...)`).
 - `Identify`: the type of `serve_pages(identify=...)`, who the browser's user is.
+- `Languages`: the languages pages speak, `serve_pages(languages=Languages(...))` (loaded on first use).
 - `UploadedFile`: what a page form's file field holds (name, media type, bytes).
 - `FileLimits`: a file field's limits, `Annotated[UploadedFile, FileLimits(max_bytes=..., media_types=...)]`.
 
@@ -47,5 +48,9 @@ publish(__name__, globals(), __all__)
 
 
 def __getattr__(name: str) -> Any:
-    """Names that moved away from `typed_elicit.pages`: still importable, with a `DeprecationWarning`."""
+    """`Languages` (loaded on first use); moved names: still importable, with a `DeprecationWarning`."""
+    if name == "Languages":
+        from typed_elicit._views.i18n import Languages
+
+        return Languages
     return moved(__name__, name, {"url_required": "typed_elicit", "UrlElicitation": "typed_elicit"})

@@ -34,6 +34,7 @@ from typed_elicit.pages._tickets import (
     opened,
     page_expiry,
     register_model,
+    remember,
     seal,
     wait_shared,
 )
@@ -75,6 +76,8 @@ class Pages:
         function: str,
         principal: str | None,
         form: Reduced,
+        *,
+        locale: str | None = None,
     ) -> None:
         """Store the page's sealed ticket, bound to the call and its authenticated `principal` (once a page).
 
@@ -92,11 +95,12 @@ class Pages:
             expires_at=page.expires_at,
             csrf_key=secrets.token_hex(32),
             shape=form.tree.carried() if form.tree is not None and form.tree.shaped else None,
+            locale=locale,
         )
         key = TICKET_PREFIX + page.id
-        await store_for(self.server).put(
-            key, seal(self.config.sealer, key, ticket.to_bytes()), page.expires_at
-        )
+        sealed = seal(self.config.sealer, key, ticket.to_bytes())
+        await store_for(self.server).put(key, sealed, page.expires_at)
+        remember(self.config.sealer, sealed, ticket)
 
     async def answer(self, page: PageRecord, wait: float | None) -> PageAnswer | None:
         """The page's answer: at once (`wait=None`), or as soon as it is submitted within `wait` seconds.

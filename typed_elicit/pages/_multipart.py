@@ -246,7 +246,7 @@ def checked_files(
         node = node_at(tree, path)
         if not isinstance(node, FileField) or (not upload.filename and not upload.data):
             continue
-        limit = file_size_words(node.limits.max_bytes)
+        limit = file_size_words(node.limits.max_bytes, words)
         data = bytes(upload.data)
         problem = "file_size" if upload.too_large else file_problem(node.limits, upload.media_type, data)
         if problem is not None:

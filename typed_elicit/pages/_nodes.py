@@ -10,14 +10,25 @@ reads as a flat form's field. A secret's or a file's value is never put back.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
-from typed_elicit._core.text import strip_bidi
+from markupsafe import Markup
+
 from typed_elicit._forms.page.tree import Group, Leaf, Node, PageTree, Pairs, Rows
-from typed_elicit._views.fields import CHECKED, FieldView, field_view, sentences
-from typed_elicit._views.words import said
+from typed_elicit._views.fields import (
+    CHECKED,
+    FieldView,
+    blank_view,
+    esc,
+    field_html,
+    field_view,
+    plain,
+    sentences,
+)
+from typed_elicit._views.words import PAGE_WORDS, own_text, said, say
 from typed_elicit._wire.spec import FieldSpec
 from typed_elicit.pages._problems import file_size_words
 
@@ -27,7 +38,7 @@ ON_SUFFIX: Final = "_on"
 """The last part of an optional group's box (`gift._on`)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class NodeView:
     """What the `node` macro shows of one node of a page form with groups."""
 
@@ -41,21 +52,30 @@ class NodeView:
     error: str | None = None
     field: FieldView | None = None
     """A leaf's field (the shared `field` macro shows it)."""
-    children: list[NodeView] = dataclasses.field(default_factory=list["NodeView"])
+    children: Sequence[NodeView] = ()
     """A group's fields, or the chosen group's of a union."""
-    rows: list[RowView] = dataclasses.field(default_factory=list["RowView"])
+    rows: Sequence[RowView] = ()
     count: int = 0
     can_add: bool = False
     can_remove: bool = False
     optional: bool = False
     on: bool = False
     """An optional group or union: whether its box is ticked."""
-    choices: list[dict[str, object]] = dataclasses.field(default_factory=list[dict[str, object]])
+    choices: Sequence[dict[str, object]] = ()
     tag_name: str = ""
     hint: str | None = None
     accept: str = ""
     where: str = ""
     """The groups and rows above the node, as a person reads them (`Items, row 2`): for the error summary."""
+    words: Mapping[str, str] = dataclasses.field(default_factory=lambda: PAGE_WORDS)
+    """The words its markup says (`Words` of the page's language)."""
+    shared: bool = False
+    """A leaf whose `field` is its field's blank view, shared by every leaf of that field (the page's
+    own renderer): its id, input name and label are the node's (`id`, `path`, `label`)."""
+
+    def html(self, first_error: str | None = None) -> Markup:
+        """The node's markup (what the `node` macro of `tree.html` shows); `first_error` gets `autofocus`."""
+        return Markup(node_html(self, first_error))
 
 
 @dataclass
@@ -64,19 +84,10 @@ class RowView:
 
     index: int
     path: str
-    children: list[NodeView] = field(default_factory=list[NodeView])
+    children: Sequence[NodeView] = ()
     key: FieldView | None = None
-
-
-class _Ids:
-    """Ids `f0`, `f1`, ... in the page's order."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def next(self) -> int:
-        self.n += 1
-        return self.n - 1
+    heading: str = ""
+    """The row's heading (`Contact 2`)."""
 
 
 def rows_shown(node: Node, path: str, values: Mapping[str, list[str]]) -> int:
@@ -102,6 +113,7 @@ def tree_views(
     words: Mapping[str, str],
     *,
     files_again: bool = False,
+    share: bool = False,
 ) -> list[NodeView]:
     """What the template shows of each of the page's own fields, in order (ids `f0`, `f1`, ...).
 
@@ -111,8 +123,10 @@ def tree_views(
         errors: What to tell of each invalid field, list or group, by dotted path.
         words: The texts of hints (`PAGE_WORDS` with a server's overrides).
         files_again: Say at each file input that the file must be chosen again (a re-show).
+        share: Give a leaf without a value or an error its field's shared blank view (`NodeView.shared`):
+            for the page's own renderer, which reads a leaf's id, name and label from its node.
     """
-    maker = _Maker(values, errors, words, files_again)
+    maker = _Maker(values, errors, words, files_again, share)
     return maker.group_children(tree.root, "")
 
 
@@ -123,47 +137,99 @@ class _Maker:
         errors: Mapping[str, str],
         words: Mapping[str, str],
         again: bool,
+        share: bool,
     ) -> None:
+        self.share = share
+        self.blanks: dict[int, FieldView | None] = {}
         self.values = values
         self.errors = errors
         self.words = words
         self.again = again
-        self.ids = _Ids()
+        self.n = 0
+        """How many ids the page has given (`f0`, `f1`, ...)."""
         self.trail: list[str] = []
+        self.where = ""
+        """The groups and rows the maker is inside, as the error summary names them."""
 
     def group_children(self, group: Group, prefix: str, where: str | None = None) -> list[NodeView]:
-        if where is not None:
-            self.trail.append(where)
+        if where is None:
+            return [self.node(child, f"{prefix}{child.key}") for child in group.children]
+        above = self.where
+        self.trail.append(where)
+        self.where = " \u203a ".join(self.trail)
         try:
             return [self.node(child, f"{prefix}{child.key}") for child in group.children]
         finally:
-            if where is not None:
-                self.trail.pop()
+            self.trail.pop()
+            self.where = above
 
-    def leaf(self, leaf: Leaf, path: str) -> FieldView:
-        spec = dataclasses.replace(leaf.spec, name=path)
-        view = field_view(spec, self.ids.next(), leaf.secret, self.values, self.errors.get(path), self.words)
-        view.label = strip_bidi(leaf.spec.label)  # the field's own title or name, not its path
-        return view
+    def next_id(self) -> int:
+        """The next id's number."""
+        self.n += 1
+        return self.n - 1
+
+    def leaf(self, leaf: Leaf, path: str, label: str | None = None) -> FieldView:
+        return field_view(
+            leaf.spec,
+            self.next_id(),
+            leaf.secret,
+            self.values,
+            self.errors.get(path),
+            self.words,
+            name=path,
+            label=label,
+        )
+
+    def leaf_node(self, leaf: Leaf, path: str, label: str | None = None) -> NodeView:
+        """A leaf's node: its field's shared blank view when it can be, else its own view."""
+        if self.share and path not in self.values and path not in self.errors:
+            blanks, key = self.blanks, id(leaf)
+            if key in blanks:  # the rows of a list share their item's leaves: looked up once a page
+                blank = blanks[key]
+            else:
+                blank = blanks[key] = blank_view(leaf.spec, leaf.secret, self.words)
+            if blank is not None:
+                self.n += 1
+                return NodeView(
+                    "leaf",
+                    path,
+                    f"f{self.n - 1}",
+                    blank.label if label is None else label,
+                    field=blank,
+                    where=self.where,
+                    words=self.words,
+                    shared=True,
+                )
+        view = self.leaf(leaf, path, label)
+        return NodeView(
+            "leaf",
+            path,
+            view.id,
+            view.label,
+            error=view.error,
+            field=view,
+            where=self.where,
+            words=self.words,
+        )
 
     def node(self, node: Node, path: str) -> NodeView:
         if node.kind == "leaf":
-            view = self.leaf(node, path)
-            return NodeView("leaf", path, view.id, view.label, error=view.error, field=view, where=self.where)
-        ident = f"f{self.ids.next()}"
+            return self.leaf_node(node, path)
+        ident = f"f{self.next_id()}"
         base = NodeView(
             node.kind,
             path,
             ident,
-            strip_bidi(node.label),
-            None if node.description is None else strip_bidi(node.description),
+            plain(own_text(self.words, node.label)),
+            None if node.description is None else plain(own_text(self.words, node.description)),
             node.required,
             self.errors.get(path),
             where=self.where,
+            words=self.words,
         )
         if node.kind == "file":
             base.accept = ",".join(node.limits.media_types)
-            parts = [said(self.words, "file_limits", file_size_words(node.limits.max_bytes))]
+            parts = [said(self.words, "file_limits", file_size_words(node.limits.max_bytes, self.words))]
             if self.again:
                 parts.append(said(self.words, "file_again"))
             base.hint = sentences(parts)
@@ -181,49 +247,202 @@ class _Maker:
             tags = list(node.groups)
             chosen = given[-1] if given and given[-1] in node.groups else tags[0]
             base.choices = [
-                {"value": t, "title": strip_bidi(node.groups[t].label), "selected": t == chosen} for t in tags
+                {
+                    "value": t,
+                    "title": plain(own_text(self.words, node.groups[t].label)),
+                    "selected": t == chosen,
+                }
+                for t in tags
             ]
             base.error = base.error or self.errors.get(base.tag_name)
             base.children = self.group_children(node.groups[chosen], f"{path}.", base.label)
             return base
         count = rows_shown(node, path, self.values)
         base.count = count
+        if node.kind == "rows" and node.min_rows > 0:  # rows must be given: marked as required
+            base.required = True
         base.can_add = count < node.max_rows
         base.can_remove = count > (node.min_rows if node.kind == "rows" else 0)
+        item = (
+            base.label
+            if node.kind == "pairs" or node.item.kind == "leaf"
+            else plain(own_text(self.words, node.item.label))
+        )
+        rows: list[RowView] = []
         for i in range(count):
             row_path = f"{path}.{i}"
-            row = RowView(i, row_path)
+            row = RowView(i, row_path, heading=say(self.words, "item", label=item, number=i + 1))
             if node.kind == "pairs":
-                key_spec = FieldSpec(
-                    name=f"{row_path}.key", attr="key", kind="string", required=True, title="Key"
-                )
                 row.key = field_view(
-                    key_spec,
-                    self.ids.next(),
+                    _key_spec(say(self.words, "key")),
+                    self.next_id(),
                     False,
                     self.values,
                     self.errors.get(f"{row_path}.key"),
                     self.words,
+                    name=f"{row_path}.key",
                 )
-                value = self.leaf(node.value, f"{row_path}.value")
-                value.label = "Value"
-                row.children = [
-                    NodeView("leaf", value.name, value.id, value.label, error=value.error, field=value)
-                ]
-            elif node.item.kind == "leaf":
-                view = self.leaf(node.item, row_path)
-                view.label = f"{strip_bidi(node.label)} {i + 1}"
+                value = self.leaf(node.value, f"{row_path}.value", say(self.words, "value"))
                 row.children = [
                     NodeView(
-                        "leaf", row_path, view.id, view.label, error=view.error, field=view, where=self.where
+                        "leaf",
+                        value.name,
+                        value.id,
+                        value.label,
+                        error=value.error,
+                        field=value,
+                        words=self.words,
                     )
                 ]
+            elif node.item.kind == "leaf":
+                row.children = [self.leaf_node(node.item, row_path, row.heading)]
             else:
-                row.children = self.group_children(node.item, f"{row_path}.", f"{base.label}, row {i + 1}")
-            base.rows.append(row)
+                where = say(self.words, "row_of", label=base.label, number=i + 1)
+                row.children = self.group_children(node.item, f"{row_path}.", where)
+            rows.append(row)
+        base.rows = rows
         return base
 
-    @property
-    def where(self) -> str:
-        """The groups and rows the maker is inside, as the error summary names them."""
-        return " \u203a ".join(self.trail)
+
+@lru_cache(maxsize=32)
+def _key_spec(title: str) -> FieldSpec:
+    """The field of a key of a dict's row, titled in the page's words (one per language)."""
+    return FieldSpec(name="key", attr="key", kind="string", required=True, title=title)
+
+
+_REQ: Final = ' <span class="req" aria-hidden="true">*</span>'
+_INVALID: Final = ' aria-invalid="true"'
+
+
+def node_html(n: NodeView, first_error: str | None) -> str:
+    """One node's markup: a leaf's field, a file input, a group's or union's fieldset, a list's rows.
+
+    The one place a page node's markup is written: the `node` macro of `templates/tree.html`
+    calls it (`n.html(first_error)`), and the page calls it directly. No script: rows are added
+    and removed, and a union's fields shown, by submit buttons that show the page again.
+    """
+    if n.kind == "leaf":
+        return _leaf_html(n, first_error)
+    out: list[str] = []
+    _node(n, first_error, out)
+    return "".join(out)
+
+
+def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
+    words = n.words
+    ident = n.id
+    error = f'<p class="error" id="{ident}-error" dir="auto">{esc(n.error)}</p>' if n.error else ""
+    invalid = " invalid" if n.error else ""
+    label = esc(n.label)
+    desc = f'<p class="desc" id="{ident}-desc" dir="auto">{esc(n.description)}</p>' if n.description else ""
+    if n.kind == "file":
+        ids = " ".join(
+            i
+            for i, on in (
+                (f"{ident}-desc", n.description),
+                (f"{ident}-hint", n.hint),
+                (f"{ident}-error", n.error),
+            )
+            if on
+        )
+        hint = f'<p class="hint" id="{ident}-hint" dir="auto">{esc(n.hint)}</p>' if n.hint else ""
+        out.append(
+            f'<div class="field{invalid}"><label for="{ident}" dir="auto">{label}'
+            f"{_REQ if n.required else ''}</label>{desc}{hint}"
+            f'<input type="file" id="{ident}" name="{esc(n.path)}" accept="{esc(n.accept)}"'
+            f'{" required" if n.required else ""} aria-describedby="{ids}"'
+            f"{_INVALID if n.error else ''}{' autofocus' if ident == first_error else ''}>"
+            f"{error}</div>"
+        )
+        return
+    path = esc(n.path)
+    if n.kind in ("group", "union"):
+        mark = (
+            _REQ
+            if n.required
+            else f' <span class="opt">{esc(say(words, "optional"))}</span>'
+            if n.optional
+            else ""
+        )
+        out.append(
+            f'<fieldset class="group{invalid}" id="{ident}"><legend dir="auto">{label}{mark}</legend>'
+            f"{desc}{error}"
+        )
+        if n.optional:
+            out.append(
+                f"<details{' open' if n.on or n.error else ''}>"
+                f"<summary>{esc(say(words, 'fill_in'))}</summary>"
+                f'<label class="check" for="{ident}-on">'
+                f'<input type="checkbox" id="{ident}-on" name="{path}._on" '
+                f'value="true"{" checked" if n.on else ""}> {esc(say(words, "include"))}</label>'
+            )
+        if n.kind == "union":
+            out.append(
+                f'<div class="field choice"><label for="{ident}-tag" dir="auto">'
+                f"{esc(say(words, 'kind'))}</label>"
+                f'<div class="inline"><select id="{ident}-tag" name="{esc(n.tag_name)}">'
+            )
+            out.extend(
+                f'<option value="{esc(str(o["value"]))}"{" selected" if o["selected"] else ""} dir="auto">'
+                f"{esc(str(o['title']))}</option>"
+                for o in n.choices
+            )
+            out.append(
+                f'</select><button type="submit" name="_action" value="show:{path}" formnovalidate>'
+                f"{esc(say(words, 'show_fields'))}</button></div></div>"
+            )
+        for child in n.children:
+            _child(child, first_error, out)
+        out.append("</details></fieldset>" if n.optional else "</fieldset>")
+        return
+    out.append(
+        f'<fieldset class="rows{invalid}" id="{ident}">'
+        f'<legend dir="auto">{label}{_REQ if n.required else ""}</legend>'
+        f'{desc}{error}<input type="hidden" name="{path}._n" value="{n.count}">'
+    )
+    for r in n.rows:
+        out.append(
+            f'<div class="row" id="{ident}-{r.index}" role="group" aria-labelledby="{ident}-{r.index}-h">'
+        )
+        out.append(f'<h2 class="row-title" id="{ident}-{r.index}-h" dir="auto">{esc(r.heading)}</h2>')
+        if r.key is not None:
+            out.append(field_html(r.key, first_error))
+        for child in r.children:
+            _child(child, first_error, out)
+        if n.can_remove:
+            number = r.index + 1
+            out.append(
+                f'<button type="submit" class="remove" name="_action" value="remove:{esc(r.path)}" '
+                "formnovalidate "
+                f'aria-label="{esc(say(words, "remove_row_of", number=number, label=n.label))}">'
+                f"{esc(say(words, 'remove_row', number=number))}</button>"
+            )
+        out.append("</div>")
+    if n.can_add:
+        out.append(
+            f'<button type="submit" class="add" name="_action" value="add:{path}" formnovalidate>'
+            f"{esc(say(words, 'add_to', label=n.label))}</button>"
+        )
+    out.append("</fieldset>")
+
+
+def _child(n: NodeView, first_error: str | None, out: list[str]) -> None:
+    field = n.field
+    if n.shared and field is not None and field.template is not None and n.id != first_error:
+        label = field.label_html if n.label is field.label else esc(n.label)  # the commonest node, inline
+        out.append(field.template.format(n.id, esc(n.path), label))
+    elif n.kind == "leaf":
+        out.append(_leaf_html(n, first_error))
+    else:
+        _node(n, first_error, out)
+
+
+def _leaf_html(n: NodeView, first_error: str | None) -> str:
+    field = n.field
+    assert field is not None
+    if n.shared:  # its field's blank view: the id, name and label are the node's
+        if field.template is not None and n.id != first_error:
+            label = field.label_html if n.label is field.label else esc(n.label)
+            return field.template.format(n.id, esc(n.path), label)
+        field = dataclasses.replace(field, id=n.id, name=n.path, label=n.label, template=None)
+    return field_html(field, first_error)

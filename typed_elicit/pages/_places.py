@@ -19,6 +19,8 @@ Place = list[str | int]
 
 def split_files(content: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[Place, UploadedFile]]]:
     """`content` without its files (each replaced by None), and each file with its place."""
+    if not any(isinstance(value, UploadedFile | dict | list) for value in content.values()):
+        return dict(content), []  # flat, without files: nothing to walk
     found: list[tuple[Place, UploadedFile]] = []
 
     def walk(value: Any, place: Place) -> Any:

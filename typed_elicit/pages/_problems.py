@@ -19,7 +19,7 @@ from pydantic_core.core_schema import ErrorType
 from typed_elicit._core.text import escaped, strip_bidi
 from typed_elicit._forms.page.check import check_tree, node_at
 from typed_elicit._forms.page.tree import Choice, Leaf, Node, PageTree, Pairs
-from typed_elicit._views.words import said, shown
+from typed_elicit._views.words import said, shown, speaks
 from typed_elicit._wire.spec import FieldSpec
 
 MAX_OWN_MESSAGE: Final = 200
@@ -43,7 +43,9 @@ def page_problems(
         if problem.startswith("file "):
             node = node_at(tree, path)
             limit = (
-                file_size_words(node.limits.max_bytes) if node is not None and node.kind == "file" else None
+                file_size_words(node.limits.max_bytes, words)
+                if node is not None and node.kind == "file"
+                else None
             )
             told.setdefault(path, said(words, problem.replace(" ", "_"), limit))
         else:
@@ -66,8 +68,10 @@ def page_problems(
     return told
 
 
-def file_size_words(limit: int) -> str:
-    """A byte count as a person reads it, in decimal units: `1 MB`, `2 KB`, `12 bytes`."""
+def file_size_words(limit: int, words: Mapping[str, str] | None = None) -> str:
+    """A byte count as a person reads it, in decimal units: `1 MB`, `2 KB`, `12 bytes` (in `words`)."""
+    if speaks(words):
+        return words.size(limit)
     for unit, size in (("MB", 1_000_000), ("KB", 1000)):
         if limit >= size:
             return f"{shown(round(limit / size, 1))} {unit}"

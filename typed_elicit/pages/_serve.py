@@ -16,7 +16,7 @@ import re
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 from urllib.parse import parse_qsl, urlsplit
 
 from mcp.server.mcpserver import MCPServer
@@ -65,11 +65,10 @@ from typed_elicit.pages._tree import (
 )
 from typed_elicit.stores._config import store_for
 
+if TYPE_CHECKING:  # the words are loaded when pages are first served, not on import
+    from typed_elicit._views.i18n import Languages, Words
+
 _CSRF_COOKIE: Final = "te_page_csrf"
-
-DEFAULT_TITLE: Final = "Secure form"
-"""A page's title when its `Brand` gives none."""
-
 
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
@@ -127,6 +126,7 @@ def serve_pages(
     identify: Identify | None = None,
     poll_seconds: float = PAGE_POLL_SECONDS,
     words: Mapping[str, str] | None = None,
+    languages: Languages | None = None,
 ) -> None:
     """Serve the pages of `ctx.elicit_page` questions on the server's own HTTP app.
 
@@ -171,12 +171,19 @@ def serve_pages(
         poll_seconds: On 2026-07-28, how long one round waits for the page's answer before it
             ends with a round that carries only `requestState` (the client then retries).
         words: Texts that replace some of `PAGE_WORDS`, what a page says about a field's
-            constraints (`{"min_length": "Mindestens {limit} Zeichen"}`); the rest stay.
+            constraints (`{"min_length": "Mindestens {limit} Zeichen"}`), in the server's default
+            language (English); the rest stay. With `languages`, give them there instead
+            (`Languages(words={"en": {...}})`).
+        languages: The languages pages speak (`typed_elicit.i18n.Languages`): which locales are
+            offered, a fixed one, rewordings, the developer's own catalogs or translate function.
+            None: every shipped language, chosen per page from the call's `locale=`, else the
+            browser's `Accept-Language`, else English.
 
     Raises:
         PageSetupError: If `public_url` is not an absolute http(s) URL without query or
             credentials whose path can be a route, `path` does not start with `/`, `words`
-            has an unknown key or a bad text, or pages are served already.
+            has an unknown key or a bad text, `words` and `languages` are both given, or pages
+            are served already.
         ImportError: If Jinja2 is missing (install `typed-elicit[pages]`).
     """
     try:
@@ -206,7 +213,16 @@ def serve_pages(
             "poll_seconds",
             f"serve_pages poll_seconds must be a positive number of seconds, got {poll_seconds!r}",
         )
-    said_words = page_words(words)
+    if words and languages is not None:
+        raise PageSetupError(
+            "words",
+            "serve_pages takes words or languages, not both: give the words in "
+            'Languages(words={"en": {...}}) (keyed by the locale they reword)',
+        )
+    from typed_elicit._views.i18n import Languages
+
+    if languages is None:
+        languages = Languages(words={"en": dict(page_words(words))} if words else None)
     loaders: list[jinja2.BaseLoader] = []
     if templates_dir is not None:
         loaders.append(jinja2.FileSystemLoader(str(templates_dir)))
@@ -223,12 +239,13 @@ def serve_pages(
         prefix=prefix,
         origin=origin,
         secure=origin.startswith("https:"),
-        brand=dataclasses.replace(brand, title=strip_bidi(brand.title or DEFAULT_TITLE)),
+        brand=dataclasses.replace(brand, title=None if brand.title is None else strip_bidi(brand.title)),
         identify=identify,
         env=env,
         template=template or "page.html",
+        fast=_fast(template, templates_dir),
         poll_seconds=poll_seconds,
-        words=said_words,
+        languages=languages,
         sealer=sealer_for(server, "serve_pages"),
     )
     serve(server, Pages(server, config))
@@ -244,39 +261,55 @@ def serve_pages(
             )(endpoint)
 
 
+_OWN_TEMPLATES: Final = ("page.html", "message.html", "tree.html", "fields.html")
+
+
+def _fast(template: str | None, templates_dir: str | Path | None) -> bool:
+    """Whether the built-in renderer shows the pages: no form template of the server's own.
+
+    A `templates_dir` that overrides only `base.html` keeps it (the shell is rendered from it).
+    """
+    if template is not None:
+        return False
+    return templates_dir is None or not any((Path(templates_dir) / name).exists() for name in _OWN_TEMPLATES)
+
+
 async def _handle(server: MCPServer, config: PageConfig, request: Any) -> Any:
     try:
         return await _handle_page(server, config, request)
     except Exception as exc:  # a plain page, never a traceback (and never the request's values)
         logger.error("page request failed with %s", type(exc).__name__)
-        return plain(config, 500, "Something went wrong", "The form could not be handled. Try again later.")
+        return plain(config, 500, _words(config, request, None), "failed", "failed_text")
 
 
 async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> Any:
     page_id = str(request.path_params.get("page_id", ""))
     ticket = await load_ticket(server, config.sealer, page_id)
+    words = _words(config, request, ticket)
     if ticket is None:
-        return not_found(config)
+        return not_found(config, words)
     if ticket.expires_at <= _clock.now():
-        return gone(config)
+        return gone(config, words)
     model = model_named(ticket.model)
     if model is None:  # another replica asked with a model this process never registered
-        return not_found(config)
+        return not_found(config, words)
     if ticket.principal is not None and config.identify is not None:
         browser = await config.identify(request)
         if browser is None or not hmac.compare_digest(browser.encode(), ticket.principal.encode()):
             logger.warning("page %s opened by another principal", page_id[:8])
-            return not_found(config)
+            return not_found(config, words)
     answered = await store_for(server).get(ANSWER_PREFIX + ticket.id)
     if answered is not None:
-        return closed(config) if answered == CLOSED else gone(config)
+        return closed(config, words) if answered == CLOSED else gone(config, words)
     record = ticket.record(model)
     if record is None or record.tree is None:  # the model changed since the call shaped the page
-        return not_found(config)
+        return not_found(config, words)
     tree = record.tree
     if request.method == "GET":
         nonce = secrets.token_urlsafe(24)
-        response = tree_page(config, ticket, tree, values={}, errors={}, csrf=_csrf(ticket, nonce))
+        response = tree_page(
+            config, ticket, tree, words=words, values={}, errors={}, csrf=_csrf(ticket, nonce)
+        )
         response.set_cookie(
             _CSRF_COOKIE,
             nonce,
@@ -287,12 +320,32 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
             max_age=max(1, math.ceil(ticket.expires_at - _clock.now())),
         )
         return response
-    return await _submit(server, config, request, ticket, model, tree)
+    return await _submit(server, config, request, ticket, model, tree, words)
+
+
+def _words(config: PageConfig, request: Any, ticket: Ticket | None) -> Words:
+    """The words of the page's language: the call's, else the server's fixed one, else the browser's."""
+    key = (None if ticket is None else ticket.locale, request.headers.get("accept-language"))
+    chosen = config.chosen
+    words = chosen.get(key)
+    if words is None:
+        languages = config.languages
+        words = languages.words(languages.choose(call=key[0], accept_language=key[1]))
+        if len(chosen) >= MAX_CHOSEN:  # the header is the browser's to write: bounded, the oldest goes
+            del chosen[next(iter(chosen))]
+        chosen[key] = words
+    return words
+
+
+MAX_CHOSEN: Final = 256
+"""How many (call locale, `Accept-Language`) pairs a server remembers the words of."""
 
 
 def _csrf(ticket: Ticket, nonce: str) -> str:
-    mac = hmac.new(bytes.fromhex(ticket.csrf_key), f"{ticket.id}\n{nonce}".encode(), hashlib.sha256)
-    return mac.hexdigest()
+    # keyed BLAKE2b is a MAC (RFC 7693), and cheaper than an HMAC through OpenSSL
+    return hashlib.blake2b(
+        f"{ticket.id}\n{nonce}".encode(), key=bytes.fromhex(ticket.csrf_key), digest_size=32
+    ).hexdigest()
 
 
 def _same_origin(config: PageConfig, request: Any) -> Literal["same", "other", "unsaid"]:
@@ -307,6 +360,8 @@ def _same_origin(config: PageConfig, request: Any) -> Literal["same", "other", "
         origin = request.headers.get("referer")
         if origin is None:
             return "unsaid"
+    if origin == config.origin:  # what a browser sends: the origin exactly as it is written
+        return "same"
     return "same" if _origin(str(origin)) == config.origin else "other"
 
 
@@ -317,23 +372,16 @@ async def _submit(
     ticket: Ticket,
     model: type[BaseModel],
     tree: PageTree,
+    words: Mapping[str, str],
 ) -> Any:
     """A submit from the page's origin with its CSRF token: an action re-shows the page, else the answer."""
     verdict = _same_origin(config, request)
     if verdict == "unsaid":
         logger.warning("page %s: a submit without Origin or Referer was refused", ticket.id[:8])
-        return plain(
-            config,
-            403,
-            "Form not accepted",
-            "Your browser sent this form without saying which site it came from (it sent neither an "
-            "Origin nor a Referer header), so it cannot be accepted. Browser privacy settings or an "
-            "extension can hold these headers back: allow them for this site, or open the link in "
-            "another browser, then reload the page and submit again.",
-        )
+        return plain(config, 403, words, "refused", "refused_unsaid")
     if verdict == "other":
         logger.warning("page %s: a submit from another origin was refused", ticket.id[:8])
-        return plain(config, 403, "Form not accepted", "The form was sent from another site.")
+        return plain(config, 403, words, "refused", "refused_other_site")
     boundary = boundary_of(request.headers.get("content-type", "")) if tree.files else None
     raw_files: dict[str, RawFile] = {}
     data: dict[str, list[str]] = {}
@@ -342,13 +390,13 @@ async def _submit(
             data, raw_files = await read_multipart(request, tree, boundary)
         except BadBody as bad:
             logger.warning("page %s: a multipart submit was refused (%d)", ticket.id[:8], bad.status)
-            return _refused_body(config, bad.status)
+            return _refused_body(config, words, bad.status)
     else:
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_BODY_BYTES:
-                return _refused_body(config, 413)
+                return _refused_body(config, words, 413)
         try:
             pairs = parse_qsl(
                 body.decode("utf-8"),
@@ -357,61 +405,72 @@ async def _submit(
                 max_num_fields=MAX_SUBMIT_FIELDS,
             )
         except (UnicodeDecodeError, ValueError):
-            return _refused_body(config, 400)
+            return _refused_body(config, words, 400)
         for name, value in pairs:
             data.setdefault(name, []).append(value)
     cookie = request.cookies.get(_CSRF_COOKIE)
     token = (data.get("_csrf") or [""])[-1]
     if not cookie or not hmac.compare_digest(token.encode(), _csrf(ticket, cookie).encode()):
         logger.warning("page %s: a submit without this page's CSRF token was refused", ticket.id[:8])
-        return plain(
-            config, 403, "Form not accepted", "This form has expired in your browser. Reload the page."
-        )
+        return plain(config, 403, words, "refused", "refused_expired")
     action = (data.get("_action") or ["accept"])[-1]
     try:
         check_names(tree, data)
         changed = apply_action(tree, data, action)
     except BadSubmit:
         logger.warning("page %s: a submit with inputs this page does not have was refused", ticket.id[:8])
-        return plain(config, 400, "Form not accepted", "The form could not be read.")
+        return plain(config, 400, words, "refused", "refused_unreadable")
     if action in ("decline", "cancel"):
-        return await _store_answer(server, config, ticket, PageAnswer(action))  # type: ignore[arg-type]
+        return await _store_answer(server, config, words, ticket, PageAnswer(action))  # type: ignore[arg-type]
     if changed is not None:
         values = kept_values(tree, changed)
-        return tree_page(config, ticket, tree, values=values, errors={}, csrf=token, files_again=tree.files)
+        return tree_page(
+            config, ticket, tree, words=words, values=values, errors={}, csrf=token, files_again=tree.files
+        )
     if action != "accept":
-        return plain(config, 400, "Form not accepted", "The form could not be read.")
-    files, errors = checked_files(tree, raw_files, config.words)
-    content, read_errors = read_tree(tree, data, files, config.words)
-    for path, problem in (*read_errors.items(), *page_problems(model, tree, content, config.words).items()):
+        return plain(config, 400, words, "refused", "refused_unreadable")
+    files, errors = checked_files(tree, raw_files, words)
+    content, read_errors = read_tree(tree, data, files, words)
+    for path, problem in (*read_errors.items(), *page_problems(model, tree, content, words).items()):
         errors.setdefault(path, problem)
     if errors:
-        logger.info("page %s: an answer with %d invalid field(s) was shown again", ticket.id[:8], len(errors))
+        logger.debug(
+            "page %s: an answer with %d invalid field(s) was shown again", ticket.id[:8], len(errors)
+        )
         values = kept_values(tree, data)
         return tree_page(
-            config, ticket, tree, values=values, errors=errors, csrf=token, status=422, files_again=tree.files
+            config,
+            ticket,
+            tree,
+            words=words,
+            values=values,
+            errors=errors,
+            csrf=token,
+            status=422,
+            files_again=tree.files,
         )
-    return await _store_answer(server, config, ticket, PageAnswer("accept", content))
+    return await _store_answer(server, config, words, ticket, PageAnswer("accept", content))
 
 
-def _refused_body(config: PageConfig, status: int) -> Any:
+def _refused_body(config: PageConfig, words: Mapping[str, str], status: int) -> Any:
     if status == 413:
-        return plain(config, 413, "Form too large", "The form holds more than this page accepts.")
-    return plain(config, 400, "Form not accepted", "The form could not be read.")
+        return plain(config, 413, words, "too_large", "too_large_text")
+    return plain(config, 400, words, "refused", "refused_unreadable")
 
 
-async def _store_answer(server: MCPServer, config: PageConfig, ticket: Ticket, answer: PageAnswer) -> Any:
+async def _store_answer(
+    server: MCPServer, config: PageConfig, words: Mapping[str, str], ticket: Ticket, answer: PageAnswer
+) -> Any:
     key = ANSWER_PREFIX + ticket.id
-    found = split_files(answer.content)[1]
+    split = split_files(answer.content)
+    found = split[1]
     refs = await store_files(server, config.sealer, ticket.id, ticket.expires_at, found) if found else None
-    sealed = seal(config.sealer, key, answer_bytes(answer, refs))
+    sealed = seal(config.sealer, key, answer_bytes(answer, refs, split))
     if not await store_for(server).put(key, sealed, ticket.expires_at):
         if refs:
             await delete_files(server, ticket.id, refs)
-        return closed(config) if await store_for(server).get(key) == CLOSED else gone(config)
-    logger.info("page %s answered (%s)", ticket.id[:8], answer.action)
+        return closed(config, words) if await store_for(server).get(key) == CLOSED else gone(config, words)
+    logger.debug("page %s answered (%s)", ticket.id[:8], answer.action)
     if answer.action == "accept":
-        return plain(
-            config, 200, "Thank you", "Your answer was sent. You can close this tab and go back to your app."
-        )
-    return plain(config, 200, "Nothing was sent", "You can close this tab and go back to your app.")
+        return plain(config, 200, words, "thanks", "thanks_text")
+    return plain(config, 200, words, "nothing_sent", "nothing_sent_text")

@@ -29,10 +29,11 @@ from typed_elicit._calls.sealer import Sealer
 from typed_elicit._calls.state import model_id
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
+from typed_elicit._forms.page.files import UploadedFile
 from typed_elicit._forms.page.shape import carried_tree
 from typed_elicit._forms.reduce import Reduced, check_page, page_forms, page_reduced
 from typed_elicit._forms.registry import tree_of
-from typed_elicit.pages._places import from_json, inline, put_back, split_files
+from typed_elicit.pages._places import Place, from_json, inline, put_back, split_files
 from typed_elicit.stores._config import store_for
 from typed_elicit.stores._protocol import Store
 
@@ -78,6 +79,8 @@ class Ticket:
     csrf_key: str
     shape: dict[str, Any] | None = None
     """A page shaped at call time: its tree's own leaves as shaped (`PageTree.carried`); None if not."""
+    locale: str | None = None
+    """The language the call asked the page to speak (`elicit_page(locale=...)`); None if none."""
 
     def record(self, model: type[BaseModel]) -> Reduced | None:
         """The form this page shows and checks answers against: the model's, as the call shaped it.
@@ -154,13 +157,43 @@ async def load_ticket(server: MCPServer, sealer: Sealer, page_id: str) -> Ticket
         return None
     key = TICKET_PREFIX + page_id
     sealed = await store_for(server).get(key)
-    raw = None if sealed is None else sealer.unseal(key, sealed)
-    if raw is None:
+    if sealed is None:
         return None
-    try:
-        ticket = Ticket.from_bytes(raw)
-    except (ValueError, TypeError):  # pragma: no cover - sealed by us, so well-formed
-        return None
+    return opened_ticket(sealer, key, page_id, sealed)
+
+
+_OPENED: dict[tuple[Sealer, bytes], Ticket] = {}
+"""Tickets opened lately, by the sealed bytes they were opened from (bounded: `MAX_OPENED`)."""
+
+MAX_OPENED: Final = 512
+"""How many opened tickets a process keeps, so a page's GET and POST unseal it once."""
+
+
+def remember(sealer: Sealer, sealed: bytes, ticket: Ticket) -> None:
+    """Keep `ticket`, just sealed into `sealed`, as opened: this process need not open it again."""
+    if len(_OPENED) >= MAX_OPENED:
+        del _OPENED[next(iter(_OPENED))]
+    _OPENED[(sealer, sealed)] = ticket
+
+
+def opened_ticket(sealer: Sealer, key: str, page_id: str, sealed: bytes) -> Ticket | None:
+    """The ticket `sealer` sealed under `key` for `page_id`, or None (tampered, moved, foreign).
+
+    Opened once: only a ticket that opened is kept, by the exact bytes it came from and the
+    sealer that opened it, at most `MAX_OPENED` (the oldest goes first), so nothing a client
+    sends grows the table.
+    """
+    slot = (sealer, sealed)
+    ticket = _OPENED.get(slot)
+    if ticket is None:
+        raw = sealer.unseal(key, sealed)
+        if raw is None:
+            return None
+        try:
+            ticket = Ticket.from_bytes(raw)
+        except (ValueError, TypeError):  # pragma: no cover - sealed by us, so well-formed
+            return None
+        remember(sealer, sealed, ticket)
     return ticket if ticket.id == page_id else None
 
 
@@ -229,17 +262,26 @@ KEPT_PREFIX: Final = "page-kept:"
 """Where a 2026-07-28 call holds a page answer it took, until the call ends (at most its deadline)."""
 
 
-def answer_bytes(answer: PageAnswer, refs: list[dict[str, Any]] | None = None) -> bytes:
+def answer_bytes(
+    answer: PageAnswer,
+    refs: list[dict[str, Any]] | None = None,
+    split: tuple[dict[str, Any], list[tuple[Place, UploadedFile]]] | None = None,
+) -> bytes:
     """A page's answer as compact JSON (sealed before it reaches the store).
 
     Its files (`UploadedFile`s in its content) are named by their place: by `refs`, the
     references to their stored bytes (`typed_elicit.pages._files`), else with their bytes inline.
+    `split` is `split_files(answer.content)` when the caller has it already.
     """
-    content, found = split_files(answer.content)
+    content, found = split_files(answer.content) if split is None else split
     data: dict[str, Any] = {"action": answer.action, "content": content}
     if found:
         data["files"] = refs if refs is not None else inline(found)
-    return json.dumps(data, separators=(",", ":")).encode()
+    return _compact(data).encode()
+
+
+_compact: Final = json.JSONEncoder(separators=(",", ":")).encode
+"""`json.dumps(value, separators=(",", ":"))` without making an encoder each time."""
 
 
 def answer_from_bytes(raw: bytes) -> PageAnswer:

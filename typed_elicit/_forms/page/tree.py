@@ -16,6 +16,7 @@ from __future__ import annotations
 import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Final, Literal, TypeAlias, Union, get_args, get_origin
 
 import annotated_types as at
@@ -87,9 +88,9 @@ class Group:
     """That form's schema (the flat schema of the group's own leaves)."""
     kind: Literal["group"] = "group"
 
-    @property
+    @cached_property
     def by_key(self) -> dict[str, Node]:
-        """The group's children by wire name."""
+        """The group's children by wire name (made once: a page's every submit walks it)."""
         return {child.key: child for child in self.children}
 
 
