@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field
 from starlette.testclient import TestClient
 
 from tests.conftest import BOUND
-from tests.pages.test_pages import ORIGIN, Client
-from tests.pages.test_pages_tree import Order
+from tests.pages.test_serve import ORIGIN, Client
+from tests.pages.test_tree import Order
 from typed_elicit._calls.state import PageRecord
 from typed_elicit._forms.reduce import page_reduced
 from typed_elicit._views.i18n import words_for

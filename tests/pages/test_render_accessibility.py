@@ -24,8 +24,8 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, EmailStr, Field
 
 from tests.axe import CHROMIUM, axe_source, browser_or_skip, violations
-from tests.pages.test_serve import page_outcome
 from tests.pages.test_pages_browser import serving
+from tests.pages.test_serve import page_outcome
 from typed_elicit import Titles, form
 from typed_elicit._calls.plugs import host_for
 from typed_elicit._calls.state import PageRecord
@@ -238,18 +238,10 @@ async def test_the_plain_pages_a_link_leads_to_have_no_violation(browser: tuple[
 NO_SIDEWAYS_SCROLL = "() => document.scrollingElement.scrollWidth <= window.innerWidth"
 
 
-NARROW_FILE_INPUT = pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="h-pages: the file input is 347 px wide at 320 px (no max-width): add "
-    "`input[type=file] { max-width: 100%; }` to pages/templates/base.html, then remove this mark",
-)
-
-
 @pytest.mark.parametrize(
     ("which", "width"),
     [
-        pytest.param("groups", 320, id="groups-320px", marks=NARROW_FILE_INPUT),
+        pytest.param("groups", 320, id="groups-320px"),
         pytest.param("groups", 640, id="groups-200pct-zoom"),
         pytest.param("flat", 320, id="flat-320px"),
         pytest.param("flat", 640, id="flat-200pct-zoom"),

@@ -164,12 +164,6 @@ async def choose_file(keys: Keys) -> None:
     await (await chooser.value).set_files(files)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="h-pages: after an invalid submit the page gives the focus to the first invalid field "
-    "(autofocus), not the error summary; remove this mark when the summary takes the focus",
-)
 async def test_after_an_invalid_submit_the_error_summary_has_the_focus(browser: Any):
     async with site(ship_order.build_server, browser) as served:
         with anyio.fail_after(FLOW_BOUND):
@@ -179,7 +173,7 @@ async def test_after_an_invalid_submit_the_error_summary_has_the_focus(browser: 
             await keys.activate("button.primary", "Enter")
             in_summary = await keys.focused('[role="alert"], [role="alert"] *')
             await page.close()
-    assert in_summary  # THE FOCUS ASSERTION: the error summary takes the focus (h-pages adds it)
+    assert in_summary
 
 
 async def test_every_control_of_the_page_is_reached_by_tab_in_order(browser: Any):
