@@ -56,6 +56,8 @@ class PageQuestion(Generic[M]):
     host: PageHost
     principal: str | None = None
     asker: str = "ctx.elicit_page"
+    answered: bool = False
+    """Whether this round took the page's answer (its answer key holds it: closing needs no mark)."""
 
     kind: ClassVar[Kind] = "page"
     mode: ClassVar[Mode] = "url"
@@ -102,7 +104,7 @@ class PageQuestion(Generic[M]):
         wait = min(wait, self.page.expires_at - clock.now())
         answer = None if wait <= 0 else await self.host.answer(self.page, wait)
         if answer is not None:
-            await self.host.consumed(self.page)  # its files are in `answer` now: not kept twice
+            await self.host.consumed(self.page, answer)  # its files are in `answer` now: not kept twice
         return answer
 
     async def take(self, wait: float, until: float, function: str) -> tuple[PageAnswer | None, PageRecord]:
@@ -125,6 +127,7 @@ class PageQuestion(Generic[M]):
         if not await host.take(page):
             raise RoundRefused.page_taken(function)
         await host.keep(page, found, until)
+        self.answered = True
         return found, page.model_copy(update={"taken": True})
 
     async def close(self) -> None:
@@ -133,7 +136,7 @@ class PageQuestion(Generic[M]):
         Raises:
             StoreUnavailable: If the store failed.
         """
-        await self.host.close(self.page)
+        await self.host.close(self.page, answered=self.answered or self.page.taken)
 
     @property
     def id(self) -> QuestionId:

@@ -34,7 +34,7 @@ from typed_elicit._forms.reduce import Reduced, check_page, page_forms, page_red
 from typed_elicit._forms.registry import tree_of
 from typed_elicit.pages._places import from_json, inline, put_back, split_files
 from typed_elicit.stores._config import store_for
-from typed_elicit.stores._protocol import Store
+from typed_elicit.stores._protocol import Store, get_many
 
 logger = logging.getLogger("typed_elicit.pages")
 
@@ -148,20 +148,27 @@ def page_expiry(timeout: float) -> float:
     return _clock.now() + min(timeout, MAX_PAGE_SECONDS)
 
 
-async def load_ticket(server: MCPServer, sealer: Sealer, page_id: str) -> Ticket | None:
-    """The ticket of `page_id`, or None if there is none (unknown, expired, or not sealed by us)."""
+async def load_page(server: MCPServer, sealer: Sealer, page_id: str) -> tuple[Ticket | None, bytes | None]:
+    """The ticket of `page_id`, and what stands under its answer key, read in one store operation.
+
+    The ticket is None if there is none (unknown, expired, or not sealed by us); the answer
+    key's value None if it holds nothing.
+
+    Raises:
+        StoreUnavailable: If the store failed.
+    """
     if not _ID_PATTERN.match(page_id):
-        return None
+        return None, None
     key = TICKET_PREFIX + page_id
-    sealed = await store_for(server).get(key)
+    sealed, answered = await get_many(store_for(server), key, ANSWER_PREFIX + page_id)
     raw = None if sealed is None else sealer.unseal(key, sealed)
     if raw is None:
-        return None
+        return None, None
     try:
         ticket = Ticket.from_bytes(raw)
     except (ValueError, TypeError):  # pragma: no cover - sealed by us, so well-formed
-        return None
-    return ticket if ticket.id == page_id else None
+        return None, None
+    return (ticket, answered) if ticket.id == page_id else (None, None)
 
 
 def opened(sealer: Sealer, key: str, sealed: bytes | None) -> tuple[PageAnswer, list[dict[str, Any]]] | None:
