@@ -177,12 +177,17 @@ class ReplayAsker:
         await asked(call, question, params, attempt, self.via)
         self._round.append((_fresh(question, attempt, pending), ElicitRequest(params=params)))
         # Let concurrent questions of this call (a task group, `elicit_all`) register too:
-        # the round ends with every question pending now, each under its own stable key.
+        # the round ends with every question pending now, each under its own stable key. Its
+        # result is built once, from the fullest round, when the round is settled.
         await anyio.lowlevel.checkpoint()
+        raise InputRequired(build=self._result, size=len(self._round))
+
+    def _result(self) -> InputRequiredResult:
+        """The round's result: every question registered in it, and the state the call carries on."""
         first, *others = (sent for sent, _ in self._round)
         requests: dict[str, InputRequest] = {sent.question.key: request for sent, request in self._round}
-        state = call.state(first, tuple(others))
-        raise InputRequired(InputRequiredResult(input_requests=requests, request_state=state.encode()))
+        state = self.call.state(first, tuple(others))
+        return InputRequiredResult(input_requests=requests, request_state=state.encode())
 
     def _pending(self, question: Question[Any], asking: QuestionId) -> Pending | None:
         """The pending record if the last round awaits this question, else None.
