@@ -4,7 +4,10 @@ A call of `k{k}_elicit_all` (one `ctx.elicit_all` of k `Step` models, `elicit_al
 takes two rounds on 2026-07-28: one that asks all k, one that brings the k answers. Each k's
 tool runs in one Python process under callgrind, as in `instructions.py` (warm-up calls
 uninstrumented, then stretches of N and M calls between `getppid` markers; per call =
-(M stretch - N stretch) / (M - N), client and server together, `PYTHONHASHSEED=0`). Linear
+(M stretch - N stretch) / (M - N), client and server together, `PYTHONHASHSEED=0`). After the
+warm-up the objects made so far are frozen (`gc.freeze()`, as a server that preloads does), so
+the cyclic collector's full passes over every module and class do not land in one k's stretch
+and not another's: its work on the calls' own objects is still counted. Linear
 growth: each added question costs the same, so the cost per added question from 4 to 16
 is no more than from 1 to 4 (the goal, with 10% for the noise of a count).
 
@@ -103,6 +106,7 @@ def table(run: Growth) -> str:
 
 def worker(warmup: int, n: int, m: int) -> None:
     """Inside valgrind: warm up uninstrumented, switch instrumentation on, then the marked stretches."""
+    import gc
     import os
 
     import anyio
@@ -126,6 +130,11 @@ def worker(warmup: int, n: int, m: int) -> None:
             for k in KS:
                 for _ in range(warmup):
                     text_of(await client.call_tool(f"k{k}_elicit_all", {}))
+            # The objects made so far (modules, classes, the warmed caches) are moved out of the
+            # collector's reach: a full collection would traverse them all, once per so many
+            # allocations, and whether one falls inside a short stretch is a step, not a cost of k.
+            gc.collect()
+            gc.freeze()
             _instrumentation_on()
             for k in KS:
                 for calls in (n, m):

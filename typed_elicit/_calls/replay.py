@@ -53,7 +53,7 @@ CLAIM_MARGIN: Final = 60.0
 class ReplayAsker:
     """Answers from the sealed record or this round's responses, else ends the round."""
 
-    __slots__ = ("_round", "call", "responses", "state")
+    __slots__ = ("_answered", "_awaited", "_round", "call", "responses", "state")
 
     via: ClassVar[Via] = "client"
     travel: ClassVar[Travel] = "rounds"
@@ -63,6 +63,9 @@ class ReplayAsker:
         self.state = state
         self.responses = responses
         self._round: list[tuple[Pending, ElicitRequest]] = []
+        # By key, read once: each question looks itself up (a scan per question is quadratic).
+        self._answered = {answer.question.key: answer for answer in reversed(state.answers)}
+        self._awaited = {pending.question.key: pending for pending in reversed(state.awaiting())}
         call.restore(state)
 
     async def ask(self, question: Question[R], settings: Settings, /) -> R:
@@ -85,7 +88,7 @@ class ReplayAsker:
         beside = question.beside
         if beside is not None:  # whatever this round does, the call's end closes the page
             call.on_end(beside.close)
-        answer = self.state.answer_to(question.key)
+        answer = self._answered.get(question.key)
         if answer is not None:
             if answer.question != question.id:
                 raise ReplayMismatch.between_rounds(_position(question), answer.question, question.id)
@@ -195,12 +198,10 @@ class ReplayAsker:
         Raises:
             ReplayMismatch: If the record awaits another question at this position.
         """
-        for pending in self.state.awaiting():
-            if pending.question.key == question.key:
-                if pending.question != asking:
-                    raise ReplayMismatch.between_rounds(_position(question), pending.question, asking)
-                return pending
-        return None
+        pending = self._awaited.get(question.key)
+        if pending is not None and pending.question != asking:
+            raise ReplayMismatch.between_rounds(_position(question), pending.question, asking)
+        return pending
 
     def _check_in_time(
         self, question: Question[Any], pending: Pending, timeout: float, *, answered: bool
