@@ -19,8 +19,6 @@ from . import growth, import_cost, redis_counts
 
 ROOT = Path(__file__).resolve().parents[2]
 IMG = ROOT / "docs" / "img" / "goals.png"
-GROWTH_BEFORE = {1: 4.26e6, 4: 8.62e6, 16: 30.37e6}
-"""Instructions per `elicit_all` call at 4b4fc3e, this harness (`growth --quick` sizes)."""
 
 
 def draw(
@@ -62,7 +60,7 @@ def draw(
 
     if grown.per_call:
         ks = list(grown.per_call)
-        grows.plot(ks, [GROWTH_BEFORE[k] / 1e6 for k in ks], "o--", color="#bcbcbc", label="before")
+        grows.plot(ks, [growth.BEFORE[k] / 1e6 for k in ks], "o--", color="#bcbcbc", label="before")
         grows.plot(ks, [grown.per_call[k] / 1e6 for k in ks], "o-", color="#1f77b4", label="now")
         line = [grown.per_call[1] / 1e6 + grown.slope(1, 4) / 1e6 * (k - 1) for k in ks]
         grows.plot(ks, line, ":", color="#d62728", label="linear from k = 1 to 4")
