@@ -96,6 +96,8 @@ def table(run: Growth) -> str:
     before_low, before_high = (BEFORE[4] - BEFORE[1]) / 3, (BEFORE[16] - BEFORE[4]) / 12
     ratio = high / low
     verdict = "met" if ratio <= GOAL else "**not met**"
+    if run.sizes == QUICK:
+        verdict = "no verdict on a smoke run's sizes"
     lines += [
         "",
         f"Per added question: {low / 1e6:.3f} M from 1 to 4, {high / 1e6:.3f} M from 4 to 16: "
