@@ -99,7 +99,7 @@ async def test_the_ticket_and_answer_of_a_page_on_every_master_are_read_in_one_m
     await store.aclose()
 
 
-@pytest.mark.parametrize(("era", "most"), [("2025-11-25", 12), ("2026-07-28", 13)])
+@pytest.mark.parametrize(("era", "most"), [("2025-11-25", 12), ("2026-07-28", 12)])
 def test_a_page_question_with_a_file_on_a_cluster_stays_within_its_commands_and_never_reconnects(
     nodes, era: str, most: int, monkeypatch: pytest.MonkeyPatch
 ):

@@ -107,8 +107,15 @@ class PageQuestion(Generic[M]):
             await self.host.consumed(self.page, answer)  # its files are in `answer` now: not kept twice
         return answer
 
-    async def take(self, wait: float, until: float, function: str) -> tuple[PageAnswer | None, PageRecord]:
+    async def take(
+        self, wait: float, until: float, function: str, *, claimed: bool = False
+    ) -> tuple[PageAnswer | None, PageRecord]:
         """This call's answer: held since an earlier round took it, or taken now (once), held until `until`.
+
+        Taken once: the page's answer is claimed in the store, unless this run `claimed` the
+        round that brought the consent. That claim makes it the only run of that round, and
+        only a round it ends without the answer (requestState only) lets a later run wait for
+        the page: finding the answer now, it is the only run that ever can.
 
         Raises:
             RoundRefused: If another round took the answer, or the call that took it has ended.
@@ -124,7 +131,7 @@ class PageQuestion(Generic[M]):
         found = None if wait <= 0 else await host.answer(page, wait)
         if found is None:
             return None, page
-        if not await host.take(page):
+        if not claimed and not await host.take(page):
             raise RoundRefused.page_taken(function)
         await host.keep(page, found, until)
         self.answered = True

@@ -128,14 +128,14 @@ class ReplayAsker:
         """Take this round's answer to the pending question: in time, once, then the answer path."""
         call = self.call
         self._check_in_time(question, pending, settings.timeout, answered=True)
-        await self._claim(pending, settings.timeout)
+        claimed = await self._claim(pending, settings.timeout)
         if call.channel.listeners:
             call.channel.wait(clock.now() - pending.asked_at)
         beside = question.beside
         if beside is not None:
             consent = await take(call, beside.consent, settings, response, pending.attempt, self.via)
             if isinstance(consent, Consented):
-                return await self._beside(question, beside, settings)
+                return await self._beside(question, beside, settings, claimed=claimed)
             assert not isinstance(consent, Reask), "a consent is never invalid"
             return cast("R", consent)
         taken = await take(call, question, settings, response, pending.attempt, self.via)
@@ -143,8 +143,12 @@ class ReplayAsker:
             await self._send(taken.question, taken.text, taken.attempt, None)
         return taken
 
-    async def _beside(self, question: Question[R], beside: Beside, settings: Settings) -> R:
+    async def _beside(
+        self, question: Question[R], beside: Beside, settings: Settings, *, claimed: bool = False
+    ) -> R:
         """After consent: take the answer beside the client once, and have it held while the call goes on.
+
+        `claimed`: this run claimed the round that brought the consent (see `Beside.take`).
 
         Raises:
             ElicitationTimeout: If the answer did not come in time, or the call is past its deadline.
@@ -156,7 +160,9 @@ class ReplayAsker:
         age = clock.now() - call.started
         if age > limit:
             raise ElicitationTimeout.call_expired(call.function, question.subject, limit, age)
-        found, record = await beside.take(beside.poll_seconds, call.started + limit, call.function)
+        found, record = await beside.take(
+            beside.poll_seconds, call.started + limit, call.function, claimed=claimed
+        )
         if found is None:
             if clock.now() >= beside.expires_at:
                 raise ElicitationTimeout.page_not_submitted(
@@ -224,19 +230,23 @@ class ReplayAsker:
         if age > limit:
             raise ElicitationTimeout.call_expired(call.function, question.subject, limit, age)
 
-    async def _claim(self, pending: Pending, timeout: float) -> None:
+    async def _claim(self, pending: Pending, timeout: float) -> bool:
         """Claim the pending round's id, so that the round takes one answer (single-use rounds).
+
+        Returns:
+            Whether this run claimed it (False: rounds are not single use here).
 
         Raises:
             RoundRefused: If the round was answered already; the client gets -32602.
         """
         call = self.call
         if not call.policy.single_use_rounds:
-            return
+            return False
         # The round cannot be answered after this (`_check_in_time`), so its id need not be kept longer.
         last = min(pending.asked_at + timeout, call.started + call.policy.call_timeout)
         if not await store_for(call.sdk.mcp_server).claim(f"round:{pending.round}", last + CLAIM_MARGIN):
             raise RoundRefused.answered(call.function)
+        return True
 
     def _check_state_ttl(self, question: Question[Any], timeout: float) -> None:
         """Refuse to ask a question whose timeout outlives the server's request state.

@@ -2,8 +2,9 @@
 
 A call mints a page once (its record travels with the call), opens it when it first asks,
 and then reads its answer: at once, or waiting (waits for one page are shared in a process).
-The round that takes the answer claims it (`page-taken:<id>`, single use) and has it held,
-sealed, under `page-kept:<id>` until the call ends, at most until the call's deadline.
+The round that takes the answer claims it (`page-taken:<id>`, single use; a run that has just
+claimed the consent's own round needs no second claim) and has it held, sealed, under
+`page-kept:<id>` until the call ends, at most until the call's deadline.
 """
 
 from __future__ import annotations
