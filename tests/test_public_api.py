@@ -279,6 +279,29 @@ def test_importing_the_server_framework_loads_neither_pages_nor_jinja2_nor_the_r
 
 
 @pytest.mark.slow
+def test_importing_the_server_framework_loads_no_page_form_rules_nor_app_views() -> None:
+    # A server that asks plain forms needs none of them (issue 30); they load when first used.
+    loaded = _loaded_after("import typed_elicit")
+    later = ("typed_elicit._forms.page", "typed_elicit._views", "typed_elicit.apps")
+    assert sorted(name for name in loaded if name.startswith(later)) == []
+    assert "typed_elicit._forms.page.tree" in _loaded_after("import typed_elicit.pages")
+
+
+@pytest.mark.slow
+def test_importing_the_package_reads_no_installed_package_metadata() -> None:
+    # `importlib.metadata` scans every directory on sys.path: a `__version__` reads it when asked.
+    code = (
+        "import importlib.metadata as m; import mcp.server.mcpserver; read = []; "
+        "m.Distribution.from_name = classmethod(lambda cls, name: read.append(name)); "
+        "import typed_elicit; print(read)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.slow
 def test_importing_the_server_framework_adds_no_sdk_client_module_to_what_the_sdk_loads() -> None:
     # The SDK's own `mcp/__init__.py` imports `mcp.client` (Client, ClientSession, stdio_client),
     # so any server that imports `mcp.server` has it; typed_elicit adds none of its own.

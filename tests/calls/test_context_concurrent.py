@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, elicits, install_fallback
+from typed_elicit._calls.state import ReplayState
 from typed_elicit.errors import ElicitArgumentError
 
 
@@ -190,6 +191,27 @@ async def test_one_input_required_result_carries_both_questions_under_stable_key
     assert isinstance(done, CallToolResult)
     assert isinstance(done.content[0], TextContent)
     assert done.content[0].text == "Ada 36"
+
+
+async def test_a_round_of_many_batched_questions_builds_its_result_once(monkeypatch: pytest.MonkeyPatch):
+    # Built by each of its k questions, a round cost time in the square of k (issue 30).
+    eight = MCPServer("eight")
+
+    @eight.tool()
+    @elicits(Name)
+    async def names(ctx: ElicitContext) -> str:
+        models: list[Any] = [Name] * 8
+        return str(len(await ctx.elicit_all(*models)))
+
+    encoded: list[int] = []
+    encode = ReplayState.encode
+    monkeypatch.setattr(ReplayState, "encode", lambda state: encoded.append(1) or encode(state))
+    async with Client(eight, mode="auto", elicitation_callback=Answers()) as client:
+        with anyio.fail_after(BOUND):
+            first = await client.session.call_tool("names", {}, allow_input_required=True)
+    assert isinstance(first, InputRequiredResult)
+    assert sorted(first.input_requests or {}) == sorted(f"q{i}" for i in range(8))
+    assert len(encoded) == 1
 
 
 async def test_a_re_run_that_asks_other_batched_questions_is_a_replay_mismatch():

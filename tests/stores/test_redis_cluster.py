@@ -90,6 +90,30 @@ async def test_the_keys_of_one_page_question_and_its_wake_up_channel_share_one_s
     await store.aclose()
 
 
+async def test_the_ticket_and_answer_of_a_page_on_every_master_are_read_in_one_mget(nodes):
+    store = RedisStore.from_url(cluster_url(nodes))
+    with anyio.fail_after(BOUND):
+        for page_id in ids_on_every_master(nodes).values():
+            assert await store.put(f"page-ticket:{page_id}", b"ticket", clock.now() + 60)
+            assert await store.get_many(f"page-ticket:{page_id}", f"page:{page_id}") == [b"ticket", None]
+    await store.aclose()
+
+
+@pytest.mark.parametrize(("era", "most"), [("2025-11-25", 12), ("2026-07-28", 12)])
+def test_a_page_question_with_a_file_on_a_cluster_stays_within_its_commands_and_never_reconnects(
+    nodes, era: str, most: int, monkeypatch: pytest.MonkeyPatch
+):
+    # A wait re-reads its key every second: not within a question answered at once, however slow the machine.
+    monkeypatch.setattr("typed_elicit.stores._redis.REREAD_SECONDS", 60.0)
+    # Before: 18 and 20, and new connections (HELLO) while the store ran.
+    from tests.bench.redis_counts import count
+
+    admins = [node.client(decode_responses=True) for node in nodes]
+    (counted,) = count("cluster", cluster_url(nodes), admins, 3, eras=(era,), files=(True,))
+    assert 0 < counted.per_question <= most, counted.commands
+    assert counted.connections == 0, counted.commands
+
+
 async def test_a_hundred_concurrent_claims_of_one_key_on_a_cluster_give_exactly_one_winner(nodes):
     # A generous timeout: under test is one winner among 100 first claims of four fresh stores
     # (each learns the slot map first, outside its claims' timeouts), not how fast a busy

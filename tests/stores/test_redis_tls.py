@@ -50,7 +50,7 @@ def tls_redis(
         server.start()
         server.client().execute_command(
             "ACL", "SETUSER", USER, "reset", "on", f">{SECRET}",
-            "~typed_elicit:*", "&typed_elicit:*", "+@connection", "+set", "+get", "+del", "+publish",
+            "~typed_elicit:*", "&typed_elicit:*", "+@connection", "+set", "+get", "+mget", "+del", "+publish",
             "+subscribe", "+unsubscribe", "+wait",
         )  # fmt: skip
         yield server, certificates
@@ -106,6 +106,7 @@ async def test_a_store_on_rediss_with_the_tests_own_ca_claims_once_and_a_put_wak
             while not server.client().execute_command("PUBSUB", "NUMSUB", f"typed_elicit:wake:{key}")[1]:
                 await anyio.sleep(redis_procs.POLL)  # bounded by fail_after: until the wait subscribed
             assert await other.put(key, b"sealed", clock.now() + 60) is True
+        assert await other.get_many(key, f"{key}-none") == [b"sealed", None]  # (a page's GET: `+mget`)
     assert got == [b"sealed"]
     # The store's connections are the ACL user's, over TLS (the server has no plain port at all).
     users = {entry["user"] for entry in server.client().client_list() if entry.get("user") != "default"}

@@ -58,6 +58,8 @@ class PageQuestion(Generic[M]):
     principal: str | None = None
     asker: str = "ctx.elicit_page"
     locale: str | None = None
+    answered: bool = False
+    """Whether this round took the page's answer (its answer key holds it: closing needs no mark)."""
 
     kind: ClassVar[Kind] = "page"
     mode: ClassVar[Mode] = "url"
@@ -106,11 +108,18 @@ class PageQuestion(Generic[M]):
         wait = min(wait, self.page.expires_at - clock.now())
         answer = None if wait <= 0 else await self.host.answer(self.page, wait)
         if answer is not None:
-            await self.host.consumed(self.page)  # its files are in `answer` now: not kept twice
+            await self.host.consumed(self.page, answer)  # its files are in `answer` now: not kept twice
         return answer
 
-    async def take(self, wait: float, until: float, function: str) -> tuple[PageAnswer | None, PageRecord]:
+    async def take(
+        self, wait: float, until: float, function: str, *, claimed: bool = False
+    ) -> tuple[PageAnswer | None, PageRecord]:
         """This call's answer: held since an earlier round took it, or taken now (once), held until `until`.
+
+        Taken once: the page's answer is claimed in the store, unless this run `claimed` the
+        round that brought the consent. That claim makes it the only run of that round, and
+        only a round it ends without the answer (requestState only) lets a later run wait for
+        the page: finding the answer now, it is the only run that ever can.
 
         Raises:
             RoundRefused: If another round took the answer, or the call that took it has ended.
@@ -126,9 +135,10 @@ class PageQuestion(Generic[M]):
         found = None if wait <= 0 else await host.answer(page, wait)
         if found is None:
             return None, page
-        if not await host.take(page):
+        if not claimed and not await host.take(page):
             raise RoundRefused.page_taken(function)
         await host.keep(page, found, until)
+        self.answered = True
         return found, page.model_copy(update={"taken": True})
 
     async def close(self) -> None:
@@ -137,7 +147,7 @@ class PageQuestion(Generic[M]):
         Raises:
             StoreUnavailable: If the store failed.
         """
-        await self.host.close(self.page)
+        await self.host.close(self.page, answered=self.answered or self.page.taken)
 
     @property
     def id(self) -> QuestionId:

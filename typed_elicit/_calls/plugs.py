@@ -33,6 +33,8 @@ class PageAnswer:
 
     action: PageAction
     content: dict[str, Any] = field(default_factory=dict[str, Any])
+    stored: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    """The store keys its files were read from (deleted once the call holds the answer: `consumed`)."""
 
 
 class PageHost(Protocol):
@@ -84,16 +86,16 @@ class PageHost(Protocol):
         """Hold a taken answer for the rest of its call (at most until `until`), sealed."""
         ...
 
-    async def consumed(self, page: PageRecord) -> None:
-        """The call holds the page's answer (push eras): delete what the store keeps of its files."""
+    async def consumed(self, page: PageRecord, answer: PageAnswer) -> None:
+        """The call holds the page's `answer` (push eras): delete what the store keeps of its files."""
         ...
 
     async def kept(self, page: PageRecord) -> PageAnswer | None:
         """The answer `keep` holds for the page, or None once it is released or expired."""
         ...
 
-    async def close(self, page: PageRecord) -> None:
-        """Its call has ended: forget the held answer, and close the page if it was never answered."""
+    async def close(self, page: PageRecord, *, answered: bool) -> None:
+        """Its call has ended: forget the held answer, and close the page unless the call got its answer."""
         ...
 
 

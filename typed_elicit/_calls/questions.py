@@ -163,8 +163,13 @@ class Beside(Protocol):
         """Push eras: the answer as soon as it comes within `wait` seconds; the call holds it now."""
         ...
 
-    async def take(self, wait: float, until: float, function: str) -> tuple[Reply | None, PageRecord]:
+    async def take(
+        self, wait: float, until: float, function: str, *, claimed: bool = False
+    ) -> tuple[Reply | None, PageRecord]:
         """Rounds: this call's answer, taken once and held until `until`; None if it did not come in `wait`.
+
+        `claimed`: this run claimed the round that brought the consent (single use), so it is
+        the only run that can take the answer now (no round after it exists yet).
 
         Returns it with the page's record as later rounds must carry it.
         """

@@ -53,7 +53,7 @@ CLAIM_MARGIN: Final = 60.0
 class ReplayAsker:
     """Answers from the sealed record or this round's responses, else ends the round."""
 
-    __slots__ = ("_round", "call", "responses", "state")
+    __slots__ = ("_answered", "_awaited", "_round", "call", "responses", "state")
 
     via: ClassVar[Via] = "client"
     travel: ClassVar[Travel] = "rounds"
@@ -63,6 +63,9 @@ class ReplayAsker:
         self.state = state
         self.responses = responses
         self._round: list[tuple[Pending, ElicitRequest]] = []
+        # By key, read once: each question looks itself up (a scan per question is quadratic).
+        self._answered = {answer.question.key: answer for answer in reversed(state.answers)}
+        self._awaited = {pending.question.key: pending for pending in reversed(state.awaiting())}
         call.restore(state)
 
     async def ask(self, question: Question[R], settings: Settings, /) -> R:
@@ -85,7 +88,7 @@ class ReplayAsker:
         beside = question.beside
         if beside is not None:  # whatever this round does, the call's end closes the page
             call.on_end(beside.close)
-        answer = self.state.answer_to(question.key)
+        answer = self._answered.get(question.key)
         if answer is not None:
             if answer.question != question.id:
                 raise ReplayMismatch.between_rounds(_position(question), answer.question, question.id)
@@ -125,14 +128,14 @@ class ReplayAsker:
         """Take this round's answer to the pending question: in time, once, then the answer path."""
         call = self.call
         self._check_in_time(question, pending, settings.timeout, answered=True)
-        await self._claim(pending, settings.timeout)
+        claimed = await self._claim(pending, settings.timeout)
         if call.channel.listeners:
             call.channel.wait(clock.now() - pending.asked_at)
         beside = question.beside
         if beside is not None:
             consent = await take(call, beside.consent, settings, response, pending.attempt, self.via)
             if isinstance(consent, Consented):
-                return await self._beside(question, beside, settings)
+                return await self._beside(question, beside, settings, claimed=claimed)
             assert not isinstance(consent, Reask), "a consent is never invalid"
             return cast("R", consent)
         taken = await take(call, question, settings, response, pending.attempt, self.via)
@@ -140,8 +143,12 @@ class ReplayAsker:
             await self._send(taken.question, taken.text, taken.attempt, None)
         return taken
 
-    async def _beside(self, question: Question[R], beside: Beside, settings: Settings) -> R:
+    async def _beside(
+        self, question: Question[R], beside: Beside, settings: Settings, *, claimed: bool = False
+    ) -> R:
         """After consent: take the answer beside the client once, and have it held while the call goes on.
+
+        `claimed`: this run claimed the round that brought the consent (see `Beside.take`).
 
         Raises:
             ElicitationTimeout: If the answer did not come in time, or the call is past its deadline.
@@ -153,7 +160,9 @@ class ReplayAsker:
         age = clock.now() - call.started
         if age > limit:
             raise ElicitationTimeout.call_expired(call.function, question.subject, limit, age)
-        found, record = await beside.take(beside.poll_seconds, call.started + limit, call.function)
+        found, record = await beside.take(
+            beside.poll_seconds, call.started + limit, call.function, claimed=claimed
+        )
         if found is None:
             if clock.now() >= beside.expires_at:
                 raise ElicitationTimeout.page_not_submitted(
@@ -177,12 +186,17 @@ class ReplayAsker:
         await asked(call, question, params, attempt, self.via)
         self._round.append((_fresh(question, attempt, pending), ElicitRequest(params=params)))
         # Let concurrent questions of this call (a task group, `elicit_all`) register too:
-        # the round ends with every question pending now, each under its own stable key.
+        # the round ends with every question pending now, each under its own stable key. Its
+        # result is built once, from the fullest round, when the round is settled.
         await anyio.lowlevel.checkpoint()
+        raise InputRequired(build=self._result, size=len(self._round))
+
+    def _result(self) -> InputRequiredResult:
+        """The round's result: every question registered in it, and the state the call carries on."""
         first, *others = (sent for sent, _ in self._round)
         requests: dict[str, InputRequest] = {sent.question.key: request for sent, request in self._round}
-        state = call.state(first, tuple(others))
-        raise InputRequired(InputRequiredResult(input_requests=requests, request_state=state.encode()))
+        state = self.call.state(first, tuple(others))
+        return InputRequiredResult(input_requests=requests, request_state=state.encode())
 
     def _pending(self, question: Question[Any], asking: QuestionId) -> Pending | None:
         """The pending record if the last round awaits this question, else None.
@@ -190,12 +204,10 @@ class ReplayAsker:
         Raises:
             ReplayMismatch: If the record awaits another question at this position.
         """
-        for pending in self.state.awaiting():
-            if pending.question.key == question.key:
-                if pending.question != asking:
-                    raise ReplayMismatch.between_rounds(_position(question), pending.question, asking)
-                return pending
-        return None
+        pending = self._awaited.get(question.key)
+        if pending is not None and pending.question != asking:
+            raise ReplayMismatch.between_rounds(_position(question), pending.question, asking)
+        return pending
 
     def _check_in_time(
         self, question: Question[Any], pending: Pending, timeout: float, *, answered: bool
@@ -218,19 +230,23 @@ class ReplayAsker:
         if age > limit:
             raise ElicitationTimeout.call_expired(call.function, question.subject, limit, age)
 
-    async def _claim(self, pending: Pending, timeout: float) -> None:
+    async def _claim(self, pending: Pending, timeout: float) -> bool:
         """Claim the pending round's id, so that the round takes one answer (single-use rounds).
+
+        Returns:
+            Whether this run claimed it (False: rounds are not single use here).
 
         Raises:
             RoundRefused: If the round was answered already; the client gets -32602.
         """
         call = self.call
         if not call.policy.single_use_rounds:
-            return
+            return False
         # The round cannot be answered after this (`_check_in_time`), so its id need not be kept longer.
         last = min(pending.asked_at + timeout, call.started + call.policy.call_timeout)
         if not await store_for(call.sdk.mcp_server).claim(f"round:{pending.round}", last + CLAIM_MARGIN):
             raise RoundRefused.answered(call.function)
+        return True
 
     def _check_state_ttl(self, question: Question[Any], timeout: float) -> None:
         """Refuse to ask a question whose timeout outlives the server's request state.

@@ -116,8 +116,8 @@ def _settle_group(exc: BaseException, group: _Group, created: list[BaseException
     rounds = [leaf for leaf in suspended if isinstance(leaf, InputRequired)]
     if len(rounds) == len(suspended):
         # Concurrent questions of one round: each suspension carries every question
-        # registered before it was raised, so the fullest one is the round.
-        return max(rounds, key=lambda leaf: len(leaf.result.input_requests or ())).result
+        # registered before it was raised, so the fullest one is the round (built only now).
+        return max(rounds, key=lambda leaf: leaf.size).result
     if len(suspended) > 1:
         raise ElicitUsageError.concurrent(name, len(suspended)) from None
     only = suspended[0]

@@ -6,6 +6,7 @@ swallow it; `@elicits` turns it into what the client receives.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
 
 from mcp.shared.exceptions import MCPError
@@ -17,15 +18,36 @@ from typed_elicit._core.suspension import Suspension
 class InputRequired(Suspension):
     """Ends a 2026-07-28 round because a question has no answer yet.
 
-    `@elicits` turns it into the round's `InputRequiredResult`.
+    `@elicits` turns it into the round's `InputRequiredResult`: `result`, or what `build`
+    makes of the round when it is first read. Concurrent questions of one round (`elicit_all`)
+    each raise one, carrying the `size` of the round so far; only the fullest is built, once
+    (built by each, the round would cost time in the square of its questions).
     """
 
     outcome = "input_required"
 
-    def __init__(self, result: InputRequiredResult) -> None:
+    def __init__(
+        self,
+        result: InputRequiredResult | None = None,
+        *,
+        build: Callable[[], InputRequiredResult] | None = None,
+        size: int | None = None,
+    ) -> None:
         super().__init__("a question awaits the client's answer")
-        self.result = result
+        assert (result is None) != (build is None), "a result, or how to build it"
+        self._result = result
+        self._build = build
+        self.size = size if size is not None else len(result.input_requests or ()) if result else 0
+        """How many questions the round held when this was raised."""
         _record(self)
+
+    @property
+    def result(self) -> InputRequiredResult:
+        """The round's `InputRequiredResult` (built when first read)."""
+        if self._result is None:
+            assert self._build is not None
+            self._result = self._build()
+        return self._result
 
 
 class RoundRefused(BaseException):

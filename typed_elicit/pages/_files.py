@@ -17,6 +17,7 @@ File bytes are never logged, never put in an error, and never sent to the client
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from typing import Any, Final
 
 from mcp.server.mcpserver import MCPServer
@@ -79,8 +80,16 @@ async def delete_files(server: MCPServer, page_id: str, refs: list[dict[str, Any
     Raises:
         StoreUnavailable: If the store failed.
     """
+    await delete_stored(server, page_id, [str(ref.get("key", "")) for ref in refs])
+
+
+async def delete_stored(server: MCPServer, page_id: str, keys: Iterable[str]) -> None:
+    """Delete the stored files under `keys` (a key that is not one of this page's files is left).
+
+    Raises:
+        StoreUnavailable: If the store failed.
+    """
     store = store_for(server)
-    for ref in refs:
-        key = str(ref.get("key", ""))
+    for key in keys:
         if key.startswith(f"{FILE_PREFIX}{page_id}:"):
             await store.delete(key)

@@ -2,8 +2,9 @@
 
 A call mints a page once (its record travels with the call), opens it when it first asks,
 and then reads its answer: at once, or waiting (waits for one page are shared in a process).
-The round that takes the answer claims it (`page-taken:<id>`, single use) and has it held,
-sealed, under `page-kept:<id>` until the call ends, at most until the call's deadline.
+The round that takes the answer claims it (`page-taken:<id>`, single use; a run that has just
+claimed the consent's own round needs no second claim) and has it held, sealed, under
+`page-kept:<id>` until the call ends, at most until the call's deadline.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typed_elicit._calls.state import PageRecord
 from typed_elicit._core import clock as _clock
 from typed_elicit._forms.record import Reduced
 from typed_elicit.pages._config import PageConfig
-from typed_elicit.pages._files import delete_files, load_files
+from typed_elicit.pages._files import delete_stored, load_files
 from typed_elicit.pages._places import put_back
 from typed_elicit.pages._tickets import (
     ANSWER_PREFIX,
@@ -126,17 +127,14 @@ class Pages:
         """
         key = KEPT_PREFIX + page.id
         await store_for(self.server).put(key, seal(self.config.sealer, key, answer_bytes(answer)), until)
-        await self.consumed(page)
+        await self.consumed(page, answer)
 
-    async def consumed(self, page: PageRecord) -> None:
-        """The call holds the page's answer now: delete the stored copies of its files.
+    async def consumed(self, page: PageRecord, answer: PageAnswer) -> None:
+        """The call holds the page's `answer` now: delete the stored copies of its files.
 
         The answer itself stays until the page expires, so a second submit is still refused.
         """
-        store = store_for(self.server)
-        stored = opened(self.config.sealer, ANSWER_PREFIX + page.id, await store.get(ANSWER_PREFIX + page.id))
-        if stored is not None and stored[1]:
-            await delete_files(self.server, page.id, stored[1])
+        await delete_stored(self.server, page.id, answer.stored)
 
     async def kept(self, page: PageRecord) -> PageAnswer | None:
         """The answer `keep` holds, or None once it is released or expired."""
@@ -144,15 +142,16 @@ class Pages:
         found = opened(self.config.sealer, key, await store_for(self.server).get(key))
         return None if found is None else found[0]
 
-    async def close(self, page: PageRecord) -> None:
+    async def close(self, page: PageRecord, *, answered: bool) -> None:
         """Its call has ended: forget the held answer (files and all), and close a page never answered.
 
         A closed page says so and stores nothing more: the `CLOSED` mark takes the answer's place,
-        which a later submit cannot take (`put` stores once).
+        which a later submit cannot take (`put` stores once). A page whose answer the call got
+        (`answered`) holds that answer under its key already: no mark is needed.
         """
         store = store_for(self.server)
         await store.delete(KEPT_PREFIX + page.id)
-        if page.expires_at > _clock.now():  # an expired page is gone already: nothing to mark
+        if not answered and page.expires_at > _clock.now():  # an expired page is gone already
             await store.put(ANSWER_PREFIX + page.id, CLOSED, page.expires_at)
 
     async def _with_files(
@@ -164,4 +163,5 @@ class Pages:
         if not refs:
             return answer
         files = await load_files(self.server, self.config.sealer, page.id, refs)
-        return PageAnswer(answer.action, put_back(dict(answer.content), files))
+        stored = tuple(str(ref.get("key", "")) for ref in refs)
+        return PageAnswer(answer.action, put_back(dict(answer.content), files), stored)

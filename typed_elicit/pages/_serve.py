@@ -50,7 +50,7 @@ from typed_elicit.pages._tickets import (
     CLOSED,
     Ticket,
     answer_bytes,
-    load_ticket,
+    load_page,
     logger,
     model_named,
     seal,
@@ -284,7 +284,7 @@ async def _handle(server: MCPServer, config: PageConfig, request: Any) -> Any:
 
 async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> Any:
     page_id = str(request.path_params.get("page_id", ""))
-    ticket = await load_ticket(server, config.sealer, page_id)
+    ticket, answered = await load_page(server, config.sealer, page_id)
     words = _words(config, request, ticket)
     if ticket is None:
         return not_found(config, words)
@@ -298,7 +298,6 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
         if browser is None or not hmac.compare_digest(browser.encode(), ticket.principal.encode()):
             logger.warning("page %s opened by another principal", page_id[:8])
             return not_found(config, words)
-    answered = await store_for(server).get(ANSWER_PREFIX + ticket.id)
     if answered is not None:
         return closed(config, words) if answered == CLOSED else gone(config, words)
     record = ticket.record(model)

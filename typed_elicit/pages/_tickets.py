@@ -35,7 +35,7 @@ from typed_elicit._forms.reduce import Reduced, check_page, page_forms, page_red
 from typed_elicit._forms.registry import tree_of
 from typed_elicit.pages._places import Place, from_json, inline, put_back, split_files
 from typed_elicit.stores._config import store_for
-from typed_elicit.stores._protocol import Store
+from typed_elicit.stores._protocol import Store, get_many
 
 logger = logging.getLogger("typed_elicit.pages")
 
@@ -151,15 +151,23 @@ def page_expiry(timeout: float) -> float:
     return _clock.now() + min(timeout, MAX_PAGE_SECONDS)
 
 
-async def load_ticket(server: MCPServer, sealer: Sealer, page_id: str) -> Ticket | None:
-    """The ticket of `page_id`, or None if there is none (unknown, expired, or not sealed by us)."""
+async def load_page(server: MCPServer, sealer: Sealer, page_id: str) -> tuple[Ticket | None, bytes | None]:
+    """The ticket of `page_id`, and what stands under its answer key, read in one store operation.
+
+    The ticket is None if there is none (unknown, expired, or not sealed by us); the answer
+    key's value None if it holds nothing.
+
+    Raises:
+        StoreUnavailable: If the store failed.
+    """
     if not _ID_PATTERN.match(page_id):
-        return None
+        return None, None
     key = TICKET_PREFIX + page_id
-    sealed = await store_for(server).get(key)
+    sealed, answered = await get_many(store_for(server), key, ANSWER_PREFIX + page_id)
     if sealed is None:
-        return None
-    return opened_ticket(sealer, key, page_id, sealed)
+        return None, None
+    ticket = opened_ticket(sealer, key, page_id, sealed)
+    return (None, None) if ticket is None else (ticket, answered)
 
 
 _OPENED: dict[tuple[Sealer, bytes], Ticket] = {}

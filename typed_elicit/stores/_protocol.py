@@ -8,7 +8,7 @@ claimed when the companion tool accepts it).
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, cast
 
 
 class Store(Protocol):
@@ -24,6 +24,10 @@ class Store(Protocol):
     caller has already sealed: a store never sees an answer in clear. Keys are namespaced
     by what they protect (`round:`, `token:`, `page:`) and carry a random id of at least
     128 bits; every key expires.
+
+    Optional: `async get_many(*keys) -> list[bytes | None]`, the values of several keys of
+    one question in one operation (`RedisStore`: one `MGET`); without it they are read one by
+    one with `get` (`get_many` below).
     """
 
     async def claim(self, key: str, expires_at: float, /) -> bool:
@@ -81,3 +85,18 @@ class Store(Protocol):
             key: The value's key.
         """
         ...
+
+
+async def get_many(store: Store, *keys: str) -> list[bytes | None]:
+    """The values under `keys`: in one operation if the store has `get_many` (Redis: one `MGET`).
+
+    `get_many(*keys)` is optional for a store: without it, each key is read with `get`. Keys
+    read together are those of one question (one slot on a Redis Cluster).
+
+    Raises:
+        StoreUnavailable: If the store failed.
+    """
+    many = getattr(store, "get_many", None)
+    if many is not None:
+        return cast("list[bytes | None]", await many(*keys))
+    return [await store.get(key) for key in keys]

@@ -4,10 +4,14 @@
   claims wins; the value tells a claim whose reply was lost whether it won, and a claim
   whose outcome stays unknown is marked abandoned (`_redis_claims`).
 - `put`: the same `SET NX PXAT` with the sealed value, then `PUBLISH` on the key's
-  channel when it was stored, so a replica waiting for it wakes up.
-- `get`: `GET`; `delete`: `DEL` (best effort: a value it cannot delete expires anyway).
-- `wait`: subscribe to the key's channel first, then `GET`, then wait for a message
-  (or the timeout) and `GET` again: a put between the `GET` and the wait still wakes it.
+  channel when it was stored, so a replica waiting for it wakes up; the message carries the
+  value (`=<value>`), so the waiter needs no `GET`. A value nothing waits for (a page's
+  ticket, its stored files, an answer a call holds: `UNWAITED`) is put without a `PUBLISH`.
+- `get`: `GET`; `get_many`: one `MGET` (on a cluster, the keys of one question share a slot);
+  `delete`: `DEL` (best effort: a value it cannot delete expires anyway).
+- `wait`: `GET` first (a value stored already costs nothing more); else subscribe to the
+  key's channel, `GET` again (a put between the two still counts), then wait for a message
+  (or the timeout): the value it carries, else `GET` again.
 
 Waits never take a connection from the pool that claims and puts use: every wait of one
 `RedisStore` goes through its one `Subscriber` (`_redis_waits`), which holds ONE pub/sub
@@ -55,6 +59,7 @@ from typed_elicit.stores._redis_claims import Unmarked, abandoned_name, take
 from typed_elicit.stores._redis_clients import cluster_client, sentinel_client
 from typed_elicit.stores._redis_urls import parse_store_url
 from typed_elicit.stores._redis_waits import (
+    CARRIED,
     REREAD_SECONDS,
     PubSubSubscriber,
     ShardedSubscriber,
@@ -72,6 +77,9 @@ DEFAULT_PREFIX: Final = "typed_elicit:"
 DEFAULT_TIMEOUT: Final = 2.0
 """Seconds each store operation may take before the call fails with `StoreUnavailable`."""
 DEFAULT_MAX_CONNECTIONS: Final = 50
+UNWAITED: Final = frozenset({"page-ticket", "page-file", "page-kept"})
+"""Namespaces whose values nothing waits for (a page's ticket, its stored files, an answer a call
+holds): a `put` of one sends no `PUBLISH`."""
 DISCOVERY_TIMEOUTS: Final = 3
 """Learning a cluster's slot map may take this many `timeout`s (a node that does not answer, the
 next one's slot map, the command table), apart from the operation that needs it."""
@@ -316,16 +324,16 @@ class RedisStore:
         """
         expiry = self._expiry(expires_at)
         stored = bool(await self._run("put", key, lambda: self._set(self._key(key), value, expiry)))
-        if stored:
-            channel = self._channel(key)
+        if stored and key.partition(":")[0] not in UNWAITED:
+            channel, message = self._channel(key), CARRIED + value
             # (SPUBLISH by name: the asyncio cluster client has no `spublish` before redis-py 8.)
             await self._run(
                 "put",
                 key,
                 lambda: (
-                    self._client.execute_command("SPUBLISH", channel, b"1")
+                    self._client.execute_command("SPUBLISH", channel, message)
                     if self._cluster
-                    else self._client.publish(channel, b"1")
+                    else self._client.publish(channel, message)
                 ),
             )
         return stored
@@ -337,6 +345,16 @@ class RedisStore:
             StoreUnavailable: If Redis did not answer within the timeout.
         """
         return await self._read("get", key)
+
+    async def get_many(self, *keys: str) -> list[bytes | None]:
+        """The values under `keys`, in one `MGET` (on a cluster: keys of one question, one slot).
+
+        Raises:
+            StoreUnavailable: If Redis did not answer within the timeout.
+        """
+        names = [self._key(key) for key in keys]
+        values = await self._run("get", keys[0], lambda: self._client.mget(names))
+        return [None if value is None else bytes(value) for value in values]
 
     async def delete(self, key: str, /) -> None:
         """Forget the value under `key` (see `Store.delete`).
@@ -366,12 +384,11 @@ class RedisStore:
             StoreUnavailable: If Redis fails or stops answering while waiting.
         """
         deadline = anyio.current_time() + timeout
-        # Read first on a cluster (a moved slot is learnt, by MOVED, before subscribing), and
-        # until an operation has succeeded (a failure to connect is named, as for the others).
-        if self._cluster or not self._proven:
-            value = await self._read("wait", key)
-            if value is not None:
-                return value
+        # Read first: a value stored already needs no subscription (and on a cluster a moved
+        # slot is learnt, by MOVED, before subscribing; a failure to connect is named).
+        value = await self._read("wait", key)
+        if value is not None:
+            return value
         async with self._subscriber.watch(self._channel(key), key.partition(":")[0]) as watch:
             while True:
                 try:
@@ -386,7 +403,8 @@ class RedisStore:
                 left = deadline - anyio.current_time()
                 if left <= 0:
                     return None
-                await watch.wait(min(left, REREAD_SECONDS))
+                if await watch.wait(min(left, REREAD_SECONDS)) and watch.carried is not None:
+                    return watch.carried
 
     async def aclose(self) -> None:
         """Close the subscriber connection, then the client and its pool's connections."""

@@ -21,6 +21,8 @@ from typed_elicit.stores._redis_causes import Cause, cause_of
 
 REREAD_SECONDS: Final = 1.0
 """A wait reads its key at least this often, so a wake-up lost in a reconnect costs at most this."""
+CARRIED: Final = b"="
+"""The start of a wake-up message that carries the value put (`=<value>`); any other message only wakes."""
 
 
 # --- waking waiters: one subscription per channel, one connection for all -----------------------
@@ -29,14 +31,17 @@ REREAD_SECONDS: Final = 1.0
 class Watch:
     """One waiter's subscription to a channel: woken by each message on it, or failed with it."""
 
-    __slots__ = ("_event", "_failure")
+    __slots__ = ("_event", "_failure", "carried")
 
     def __init__(self) -> None:
         self._event = anyio.Event()
         self._failure: StoreUnavailable | None = None
+        self.carried: bytes | None = None
+        """The value the last message carried (`=<value>`), or None if it carried none."""
 
-    def wake(self) -> None:
-        """A message came on the channel."""
+    def wake(self, data: object = None) -> None:
+        """A message came on the channel, with `data` (the value put, after `=`, or anything else)."""
+        self.carried = data[len(CARRIED) :] if isinstance(data, bytes) and data.startswith(CARRIED) else None
         self._event.set()
 
     def fail(self, error: StoreUnavailable) -> None:
@@ -240,7 +245,7 @@ class PubSubSubscriber:
             entry.ready.set()
         elif kind in ("message", "smessage"):
             for watch in entry.watches:
-                watch.wake()
+                watch.wake(message.get("data"))
         elif kind == "sunsubscribe" and entry.ready.is_set():
             # Not asked for: the channel's slot moved to another node, which unsubscribed it.
             # Its waits still end: each re-reads its key at least every REREAD_SECONDS.
