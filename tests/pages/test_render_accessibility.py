@@ -222,7 +222,7 @@ async def test_the_plain_pages_a_link_leads_to_have_no_violation(browser: tuple[
             await served.host.open(
                 ticket, link_bank.BankLogin, "m", "link_bank", None, page_reduced(link_bank.BankLogin)
             )
-            await served.host.close(ticket)
+            await served.host.close(ticket, answered=False)
             closed = await page.goto(served.host.url(ticket))
             assert closed is not None
             assert "closed" in (await page.locator("h1").inner_text()).lower()
