@@ -20,6 +20,7 @@ from tests.release.contents import (
     sdist_problems,
     wheel_problems,
 )
+from tests.release.tutorial import install_lines
 from tests.test_docs_changelog import CLIENT_MOVED, PAGES_MOVED, SHIMS
 from typed_elicit._core.deprecation import MOVED_IN, REMOVED_IN
 
@@ -238,4 +239,14 @@ def test_ci_runs_the_release_checks_and_every_nox_session_the_readme_run_does_no
     sessions = [f"tests-{version}" for version in nox_pythons() if version != readme_python]
     (nox_line,) = [line for line in ci.splitlines() if re.search(r"\bnox\b.* -s ", line)]
     assert nox_line.split(" -s ", 1)[1].split()[: len(sessions) + 1] == [*sessions, "lowest"]
-    assert "\n.ci/release\n" in ci
+    assert re.search(r"^(timed )?\.ci/release$", ci, re.M)
+
+
+def test_the_tutorial_installs_the_wheel_of_this_version_and_says_how_it_will_read_once_published() -> None:
+    page = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    block = install_lines(page)
+    assert f"pip install './typed_elicit-{typed_elicit.__version__}-py3-none-any.whl[cli]' pytest" in block
+    assert (
+        "Once typed-elicit is published, the second line will read `pip install 'typed-elicit[cli]' pytest`"
+        in (" ".join(page.split()))
+    )
