@@ -33,7 +33,7 @@ def install_lines(page: str) -> str:
 
 
 def follow(wheel: Path, folder: Path) -> list[str]:
-    """Follow the tutorial in `folder` with `wheel`; the problems, none when every step printed what it shows."""
+    """Follow the tutorial in `folder` with `wheel`: what differed from the page (nothing, when right)."""
     page = PAGE.read_text(encoding="utf-8")
     shutil.copy(wheel, folder / wheel.name)
     install = install_lines(page)
