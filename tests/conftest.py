@@ -25,7 +25,7 @@ from typed_elicit import testing as kit
 from typed_elicit._core.versions import ProtocolVersion
 
 
-def _redis_for_this_process(base: str, worker: str | None) -> str:
+def redis_for_this_process(base: str, worker: str | None) -> str:
     """The Redis URL this test process uses: `base`, or under pytest-xdist worker `gwN` its database + N.
 
     Parallel workers flush their own database only (tests/stores/test_redis.py flushes it), so no
@@ -52,7 +52,7 @@ def _redis_for_this_process(base: str, worker: str | None) -> str:
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER") or ""
 if os.environ.get("TYPED_ELICIT_TEST_REDIS_WORKER") != _WORKER:
     _BASE = os.environ.get("TYPED_ELICIT_TEST_REDIS", "redis://127.0.0.1:6379/1")
-    os.environ["TYPED_ELICIT_TEST_REDIS"] = _redis_for_this_process(_BASE, _WORKER or None)
+    os.environ["TYPED_ELICIT_TEST_REDIS"] = redis_for_this_process(_BASE, _WORKER or None)
     os.environ["TYPED_ELICIT_TEST_REDIS_WORKER"] = _WORKER
     if os.environ.get("TYPED_ELICIT_STORE", _BASE) == _BASE:
         os.environ["TYPED_ELICIT_STORE"] = os.environ["TYPED_ELICIT_TEST_REDIS"]

@@ -13,6 +13,7 @@ import pytest
 
 import typed_elicit
 import typed_elicit.stores
+from tests.conftest import redis_for_this_process
 from tests.release.contents import (
     EXTRAS,
     force_included,
@@ -250,3 +251,26 @@ def test_the_tutorial_installs_the_wheel_of_this_version_and_says_how_it_will_re
         "Once typed-elicit is published, the second line will read `pip install 'typed-elicit[cli]' pytest`"
         in (" ".join(page.split()))
     )
+
+
+# --- a fast loop that tells the truth: parallel workers, each on its own Redis database ---------
+
+
+@pytest.mark.parametrize(
+    ("base", "worker", "used"),
+    [
+        ("redis://127.0.0.1:6379/1", None, "redis://127.0.0.1:6379/1"),
+        ("redis://127.0.0.1:6379/1", "gw0", "redis://127.0.0.1:6379/1"),
+        ("redis://127.0.0.1:6379/1", "gw3", "redis://127.0.0.1:6379/4"),
+        ("redis://:pw@10.0.0.5:6380/10", "gw5", "redis://:pw@10.0.0.5:6380/15"),
+    ],
+)
+def test_each_xdist_worker_uses_the_database_after_the_previous_ones(
+    base: str, worker: str | None, used: str
+) -> None:
+    assert redis_for_this_process(base, worker) == used
+
+
+def test_a_worker_past_the_sixteen_databases_redis_has_is_a_usage_error_saying_what_to_do() -> None:
+    with pytest.raises(pytest.UsageError, match=r"gw15 would use Redis database 16.*fewer workers"):
+        redis_for_this_process("redis://127.0.0.1:6379/1", "gw15")
