@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
-import sys
-from collections.abc import Awaitable
 from typing import Any
 
 import anyio
@@ -14,10 +11,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     CallToolResult,
-    ElicitRequest,
     ElicitRequestFormParams,
     ElicitResult,
-    InputRequest,
     InputRequiredResult,
     TextContent,
 )
@@ -26,18 +21,7 @@ from pydantic import BaseModel, Field
 import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, elicits, install_fallback
-from typed_elicit._calls.settle import failed, settled
-from typed_elicit._calls.signals import FallbackRequired, InputRequired
-from typed_elicit.errors import ElicitArgumentError, ElicitUsageError
-
-
-async def _settle(call: Awaitable[Any], created: list[BaseException], name: str) -> Any:
-    """What `@elicits` does with the body it awaits: `settled` if it returns, `failed` if it raises."""
-    try:
-        value = await call
-    except BaseException as exc:
-        return failed(exc, created, name)
-    return settled(value, created, name)
+from typed_elicit.errors import ElicitArgumentError
 
 
 class Name(BaseModel):
@@ -293,41 +277,3 @@ async def test_a_batched_question_past_its_timeout_ends_the_call(monkeypatch: py
     assert done.is_error
     assert isinstance(done.content[0], TextContent)
     assert "ElicitationTimeout" in done.content[0].text
-
-
-Group = getattr(builtins, "BaseExceptionGroup", None)
-needs_groups = pytest.mark.skipif(sys.version_info < (3, 11), reason="builds exception groups directly")
-
-
-def _round(*keys: str) -> InputRequired:
-    requests: dict[str, InputRequest] = {
-        key: ElicitRequest(
-            params=ElicitRequestFormParams(message=key, requested_schema={"type": "object", "properties": {}})
-        )
-        for key in keys
-    }
-    return InputRequired(InputRequiredResult(input_requests=requests, request_state="s"))
-
-
-async def _raising(exc: BaseException) -> None:
-    raise exc
-
-
-@needs_groups
-async def test_the_fullest_suspension_of_a_round_is_its_result():
-    first, second = _round("q0"), _round("q0", "q1")
-    result = await _settle(_raising(Group("g", [first, second])), [first, second], "f")
-    assert result is second.result
-
-
-@needs_groups
-async def test_a_suspension_that_never_reached_the_group_was_swallowed():
-    first, lost = _round("q0"), _round("q1")
-    with pytest.raises(ElicitUsageError, match="f swallowed the signal"):
-        await _settle(_raising(Group("g", [first])), [first, lost], "f")
-
-
-@needs_groups
-async def test_a_lone_fallback_question_in_a_task_group_is_its_round():
-    handed = FallbackRequired(CallToolResult(content=[]))
-    assert await _settle(_raising(Group("g", [handed])), [handed], "f") is handed.result

@@ -11,12 +11,10 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import ElicitRequestFormParams, ElicitResult, InputRequiredResult, TextContent
 from pydantic import BaseModel
 
-import typed_elicit._calls.policy as policy_module
 from tests.conftest import BOUND, task_count
 from typed_elicit import Accepted
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
-from typed_elicit._calls.policy import get_default_timeout, set_default_timeout
 from typed_elicit.errors import ElicitArgumentError, SchemaError
 from typed_elicit.testing import ScriptedUser, accept, send_raw
 
@@ -127,34 +125,6 @@ async def test_push_timeout_cancels_the_pending_question_and_leaks_nothing(conne
     assert isinstance(result.content[0], TextContent)
     assert "ElicitationTimeout: no answer to Confirm within 0.2 s" in result.content[0].text
     assert "notifications/cancelled sent" in result.content[0].text
-
-
-async def test_per_call_timeout_overrides_the_decorator(connect, push_era):
-    asked, stopped = anyio.Event(), anyio.Event()
-    async with connect(server, push_era, ScriptedUser(forever(asked, stopped))) as client:
-        with anyio.fail_after(BOUND):
-            result = await client.call_tool("hurried", {"per_call": 0.05})
-    assert isinstance(result.content[0], TextContent)
-    assert "within 0.05 s" in result.content[0].text
-
-
-async def test_global_default_timeout_applies_when_nothing_else_is_set(connect, push_era):
-    assert get_default_timeout() == 300.0
-    asked, stopped = anyio.Event(), anyio.Event()
-    set_default_timeout(0.05)
-    try:
-        async with connect(server, push_era, ScriptedUser(forever(asked, stopped))) as client:
-            with anyio.fail_after(BOUND):
-                result = await client.call_tool("defaulted", {})
-    finally:
-        set_default_timeout(300.0)
-    assert isinstance(result.content[0], TextContent)
-    assert "within 0.05 s" in result.content[0].text
-
-
-def test_timeouts_must_be_positive():
-    with pytest.raises(ElicitArgumentError, match="positive"):
-        set_default_timeout(0)
 
 
 async def test_client_disconnect_mid_question_ends_the_tool_and_leaks_nothing(connect, era):
@@ -310,13 +280,3 @@ def test_listed_models_are_reduced_at_import():
 
     with pytest.raises(SchemaError, match="nested model Confirm"):
         elicits(Nested)
-
-
-async def test_outside_a_request_the_policy_decides(monkeypatch):
-    ctx = ElicitContext(Context(), policy_module.Policy(on_unsupported="decline"))
-    assert ctx.protocol_version is None
-    assert type(await ctx.elicit(Confirm)).__name__ == "Declined"
-    assert await ctx.once("k", lambda: [1, "a"]) == [1, "a"]
-    assert await ctx.once("k", lambda: [2]) == [1, "a"]
-    with pytest.raises(ElicitArgumentError, match="JSON"):
-        await ctx.once("t", lambda: (1, 2))  # type: ignore[arg-type, return-value]

@@ -11,14 +11,11 @@ from mcp_types import TextContent
 from pydantic import BaseModel
 
 from tests.conftest import BOUND
-from typed_elicit import Accepted, get_default_timeout, reduce_schema, set_default_timeout
+from typed_elicit import Accepted
 from typed_elicit._calls.context import ElicitContext
 from typed_elicit._calls.elicits import elicits
 from typed_elicit._calls.state import ReplayState
-from typed_elicit._core.digests import schema_digest
-from typed_elicit._core.eras import negotiated_era
-from typed_elicit._forms.validate import validate_content
-from typed_elicit.errors import ElicitArgumentError, InvalidResponse, RequestedSchemaError
+from typed_elicit.errors import ElicitArgumentError, InvalidResponse
 from typed_elicit.testing import ScriptedUser, accept
 
 
@@ -30,22 +27,6 @@ class Flag(BaseModel):
     on: bool = False
 
 
-@pytest.mark.parametrize(
-    ("version", "era"),
-    [
-        (None, None),
-        ("2024-11-05", None),
-        ("2025-03-26", None),
-        ("2025-06-18", "2025-06-18"),
-        ("2025-11-25", "2025-11-25"),
-        ("2026-07-28", "2026-07-28"),
-        ("2027-01-01", "2026-07-28"),
-    ],
-)
-def test_negotiated_versions_map_to_elicitation_eras(version, era):
-    assert negotiated_era(version) == era
-
-
 @pytest.mark.parametrize("text", [None, "", "not json", '{"v": 99}', '{"v": 1, "answers": 3}'])
 def test_unreadable_replay_state_starts_the_call_afresh(text):
     assert ReplayState.decode(text) == ReplayState()
@@ -54,33 +35,6 @@ def test_unreadable_replay_state_starts_the_call_afresh(text):
 def test_replay_state_round_trips():
     state = ReplayState(once={"code": "123"})
     assert ReplayState.decode(state.encode()) == state
-
-
-def test_schema_digest_ignores_key_order():
-    assert schema_digest({"a": 1, "b": [1, 2]}) == schema_digest({"b": [1, 2], "a": 1})
-    assert schema_digest({"a": 1}) != schema_digest({"a": 2})
-
-
-def test_validation_drops_nulls_and_checks_option_lists():
-    schema = reduce_schema(Picks)
-    assert validate_content(Picks, schema, {"picks": None}) == Picks()
-    assert validate_content(Picks, schema, None) == Picks()
-    with pytest.raises(InvalidResponse) as caught:
-        validate_content(Picks, schema, {"picks": "a"})
-    assert caught.value.errors == (("picks", "expected a list of options, got a string"),)
-    assert caught.value.content == {"picks": "a"}
-
-
-def test_a_schema_no_client_could_read_is_a_programmer_error_not_an_invalid_answer():
-    schema = {"type": "object", "properties": {"picks": {"type": "array"}}}  # no items
-    with pytest.raises(RequestedSchemaError, match=r"properties\.picks\.items"):
-        validate_content(Picks, schema, {"picks": ["a"]})
-
-
-def test_validation_rejects_string_booleans():
-    schema = reduce_schema(Flag)
-    with pytest.raises(InvalidResponse, match="on: expected true or false, got a string"):
-        validate_content(Flag, schema, {"on": "true"})
 
 
 server = MCPServer("units")
@@ -109,13 +63,6 @@ async def test_multi_select_is_a_schema_error_only_on_2025_06_18(connect, era):
         assert result.content[0].text == "b,a"
 
 
-@pytest.mark.anyio
-async def test_negative_retries_are_refused():
-    ctx = ElicitContext(Context())
-    with pytest.raises(ElicitArgumentError, match="retries must be 0 or more"):
-        await ctx.elicit(Flag, retries=-1)
-
-
 def test_unresolvable_annotations_are_reported_at_decoration():
     async def broken(ctx: ElicitContext, x: Missing) -> str:  # type: ignore[name-defined]  # noqa: F821
         return ""
@@ -131,164 +78,6 @@ def test_the_decorated_function_needs_the_sdk_context():
 
     with pytest.raises(ElicitArgumentError, match="expects the SDK to inject its Context"):
         anyio.run(tool, "not a context")  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(
-    ("options", "problem"),
-    [
-        ({"timeout": 0}, "positive"),
-        ({"retries": -1}, "0 or more"),
-        ({"retries": True}, r"@elicits retries must be 0 or more \(an int, not a bool\), got True"),
-        ({"on_unsupported": "defualts"}, "@elicits takes on_unsupported='raise', 'defaults'.*got 'defualts'"),
-    ],
-)
-def test_decorator_settings_are_checked(options, problem):
-    with pytest.raises(ElicitArgumentError, match=problem):
-        elicits(**options)
-
-
-class Amounts(BaseModel):
-    amount: float = 0.0
-    count: int = 0
-
-
-AMOUNTS = {"type": "object", "properties": {"amount": {"type": "number"}, "count": {"type": "integer"}}}
-
-
-@pytest.mark.parametrize(
-    ("content", "problem"),
-    [
-        ({"amount": "nan"}, "amount: expected a number, got a string that is not a JSON number"),
-        ({"amount": "NaN"}, "amount: expected a number, got a string that is not a JSON number"),
-        ({"amount": "Infinity"}, "amount: expected a number, got a string that is not a JSON number"),
-        ({"amount": "-inf"}, "amount: expected a number, got a string that is not a JSON number"),
-        ({"count": " 7 "}, "count: expected a number, got a string that is not a JSON number"),
-        ({"amount": "1_000"}, "amount: expected a number, got a string that is not a JSON number"),
-        ({"count": "+1"}, "count: expected a number, got a string that is not a JSON number"),
-        ({"count": "01"}, "count: expected a number, got a string that is not a JSON number"),
-        ({"amount": "0x10"}, "amount: expected a number, got a string that is not a JSON number"),
-        ({"amount": "1."}, "amount: expected a number, got a string that is not a JSON number"),
-        ({"count": "\u0661"}, "count: expected a number, got a string that is not a JSON number"),
-        ({"amount": float("nan")}, "amount: expected a finite number, got NaN or an infinity"),
-        ({"amount": float("inf")}, "amount: expected a finite number, got NaN or an infinity"),
-        ({"amount": "1e400"}, "amount: expected a number a 64-bit float can hold"),
-        ({"count": 2.5}, "count: expected a whole number, got a fraction"),
-        ({"count": "2.5"}, "count: expected a whole number, got a fraction"),
-        ({"amount": True}, "amount: expected a number, got a boolean"),
-        ({"count": [1]}, "count: expected a number, got a list"),
-        ({"count": "9" * 5000}, "count: expected a number a 64-bit float can hold"),
-    ],
-)
-def test_number_fields_take_only_finite_json_numbers(content, problem):
-    with pytest.raises(InvalidResponse) as caught:
-        validate_content(Amounts, AMOUNTS, content)
-    assert problem in str(caught.value)
-    assert caught.value.content == content
-
-
-@pytest.mark.parametrize(
-    ("content", "expected"),
-    [
-        ({"amount": "42", "count": "42"}, Amounts(amount=42, count=42)),
-        ({"amount": "-1.5e3", "count": "-0"}, Amounts(amount=-1500.0, count=0)),
-        ({"amount": "0.25", "count": "1e3"}, Amounts(amount=0.25, count=1000)),
-        ({"amount": 7, "count": 2.0}, Amounts(amount=7.0, count=2)),
-        ({"count": "2.0"}, Amounts(count=2)),
-    ],
-)
-def test_strings_in_the_json_number_grammar_count_as_numbers(content, expected):
-    assert validate_content(Amounts, AMOUNTS, content) == expected
-
-
-@pytest.mark.parametrize(
-    "value",
-    [
-        "42",
-        "-1.5e3",
-        "1e3",
-        "2.0",
-        2.0,
-        2.5,
-        7,
-        " 7 ",
-        "1_000",
-        "+1",
-        "01",
-        "nan",
-        "Infinity",
-        float("nan"),
-        float("-inf"),
-        "1e400",
-        True,
-        False,
-        None,
-        [1],
-        "2.5",
-    ],
-)
-@pytest.mark.parametrize("kind", ["number", "integer"])
-def test_both_ends_judge_a_number_alike(kind, value):
-    from typed_elicit.client import parse_requested_schema
-    from typed_elicit.client._handler import check_value
-    from typed_elicit.errors import InvalidResponse as InvalidResponse
-
-    schema = {"type": "object", "properties": {"x": {"type": kind}}, "required": ["x"]}
-    (spec,) = parse_requested_schema(schema).fields
-    try:
-        sent = check_value(spec, value)
-    except InvalidResponse:
-        sent = None
-    field = "amount" if kind == "number" else "count"
-    server_schema = {"type": "object", "properties": {field: {"type": kind}}}
-    try:
-        received = getattr(validate_content(Amounts, server_schema, {field: value}), field)
-    except InvalidResponse:
-        received = None
-    if value is None:  # null means "left out" on the server; the client refuses it for a required field
-        return
-    assert (sent is None) == (received is None), f"client sent {sent!r}, server read {received!r}"
-    if sent is not None:
-        assert sent == received
-
-
-@pytest.mark.anyio
-@pytest.mark.parametrize(
-    ("options", "problem"),
-    [
-        ({"on_unsupported": "defualts"}, "takes on_unsupported='raise', 'defaults', 'decline' or 'fallback'"),
-        ({"on_unsupported": "url"}, "got 'url'"),
-        ({"retries": True}, "retries must be 0 or more \\(an int, not a bool\\), got True"),
-        ({"retries": 1.5}, "got 1.5"),
-        ({"retries": -1}, "retries must be 0 or more"),
-        ({"timeout": float("nan")}, "ctx.elicit got timeout=nan, which is not a positive number"),
-    ],
-)
-async def test_elicit_refuses_a_misspelt_policy_or_a_non_integer_retry_count(options, problem):
-    ctx = ElicitContext(Context())
-    with pytest.raises(ElicitArgumentError, match=problem):
-        await ctx.elicit(Flag, **options)
-
-
-@pytest.mark.anyio
-async def test_elicit_url_names_the_allowed_policies_when_refusing_one():
-    ctx = ElicitContext(Context())
-    with pytest.raises(
-        ElicitArgumentError, match="takes on_unsupported='raise' or 'decline', got 'fallback': a URL-mode"
-    ):
-        await ctx.elicit_url("https://example.com/", "Open it.", on_unsupported="fallback")  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize("timeout", [0, -1, float("nan")])
-def test_every_timeout_is_checked_by_one_rule_naming_its_owner(timeout):
-    with pytest.raises(
-        ElicitArgumentError, match=r"^@elicits got timeout=.*, which is not a positive number of"
-    ):
-        elicits(timeout=timeout)
-    with pytest.raises(
-        ElicitArgumentError, match=r"^set_default_timeout got seconds=.*, which is not a positive"
-    ):
-        set_default_timeout(timeout)
-    assert get_default_timeout() == 300.0
 
 
 @pytest.mark.anyio

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import math
 import sys
 import uuid
 from pathlib import Path
@@ -36,7 +35,7 @@ import typed_elicit._core.clock as clock_module
 from tests.conftest import BOUND, ERAS
 from typed_elicit import Accepted, Cancelled, Consented, Declined, ElicitContext, UrlResult, elicits
 from typed_elicit.client import PinnedHandshake
-from typed_elicit.errors import ElicitArgumentError, ElicitationUnsupported
+from typed_elicit.errors import ElicitArgumentError
 from typed_elicit.testing import ScriptedUser, accept, cancel, decline, send_raw
 
 pytestmark = pytest.mark.anyio
@@ -500,15 +499,6 @@ async def test_invalid_arguments_are_value_errors(arguments, problem):
     options = {"message": "Open it.", **arguments}
     with pytest.raises(ElicitArgumentError, match=problem):
         await bare().elicit_url("https://example.com/", **options)
-
-
-async def test_outside_a_request_the_policy_decides_and_nothing_completes():
-    assert (
-        await bare("decline").elicit_url("https://example.com/", "Open it.", timeout=math.inf) == Declined()
-    )
-    with pytest.raises(ElicitationUnsupported, match="it is not running inside a request"):
-        await bare("raise").elicit_url("https://example.com/", "Open it.")
-    assert await bare().complete_url("any") is False
 
 
 # --- the connect-account example ----------------------------------------------------------------

@@ -34,8 +34,8 @@ from mcp_types import (
 )
 from pydantic import BaseModel
 
-from tests.client.test_handler_schema import HOSTILE as STRUCTURAL
 from tests.conftest import examples
+from tests.wire.test_parse import HOSTILE as STRUCTURAL
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._core.results import ElicitResult as TypedResult
 from typed_elicit.client import (
@@ -165,6 +165,12 @@ def hostile_cases() -> Iterator[tuple[str, object, str]]:
     yield "const-number", obj(a={"const": 3}), "a.const"
     yield "const-and-enum", obj(a={"const": "x", "enum": ["x"]}), "use one"
     yield "untyped-enum-numbers", obj(a={"enum": [1, 2]}), "must be strings"
+    # A default beside options that are not there (found by hypothesis: the default was checked
+    # against a choice of no options, and only the safety net caught it).
+    yield "empty-enum-default", obj(a={"enum": [], "default": None}), "a.enum: must be a non-empty list"
+    yield "empty-oneof-default", obj(a={"oneOf": [], "default": "x"}), "a.oneOf: must be a non-empty list"
+    empty_items = {"type": "array", "items": {"enum": []}, "default": ["x"]}
+    yield "empty-items-default", obj(a=empty_items), "a.items.enum: must be a non-empty list"
     # The structural list of the schema tests.
     for index, (schema, expected) in enumerate(STRUCTURAL):
         yield f"structural-{index}", schema, expected

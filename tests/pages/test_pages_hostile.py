@@ -26,9 +26,9 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 from starlette.testclient import TestClient
 
-from tests.pages.test_pages import ORIGIN, Client, hosted
-from tests.pages.test_pages_files import PDF, PNG
-from tests.pages.test_pages_tree import Order
+from tests.pages.test_files import PDF, PNG
+from tests.pages.test_serve import ORIGIN, Client, hosted
+from tests.pages.test_tree import Order
 from typed_elicit import form
 from typed_elicit._calls.state import PageRecord
 from typed_elicit.pages import FileLimits, UploadedFile, serve_pages

@@ -23,7 +23,7 @@ from mcp_types import ElicitRequestURLParams, ElicitResult, InputRequiredResult
 from pydantic import BaseModel, SecretStr
 
 from tests.conftest import BOUND
-from tests.pages.test_pages_elicit import ORIGIN, URL_ERAS, Browser, answering, no_form
+from tests.pages.test_host import ORIGIN, URL_ERAS, Browser, answering, no_form
 from tests.pages.test_pages_options import Transfer
 from typed_elicit import Accepted, Choices, ElicitContext, elicits, form
 from typed_elicit.client import UrlRequest, elicitation_handler

@@ -1,4 +1,4 @@
-"""The shared store on a real Redis: the `Store` contract, replicas, a Redis that is down or restarted.
+"""The shared store on a real Redis: its keys, replicas sharing it, a Redis restarted mid-flow.
 
 Needs a Redis on 127.0.0.1:6379 (the project's machines run one); the tests use database
 13 and flush it. Without one they are skipped locally and FAIL under CI (`CI` set), saying
@@ -33,7 +33,6 @@ from tests.calls.test_replay import raw, text
 from tests.calls.test_replay import round_ as rounds_round
 from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, elicits, install_fallback
-from typed_elicit.errors import StoreUnavailable
 from typed_elicit.fallback._companion import META_KEY
 from typed_elicit.stores import InProcessStore, RedisStore, Store, configure
 from typed_elicit.stores._config import store_for
@@ -89,57 +88,6 @@ def kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-async def test_a_key_is_claimed_once_on_every_store(kind, redis_url):
-    async with a_store(kind, redis_url) as store:
-        assert await store.claim("round:a", clock.now() + 60)
-        assert not await store.claim("round:a", clock.now() + 60)
-        assert await store.claim("round:b", clock.now() + 60)
-
-
-async def test_the_first_put_wins_on_every_store(kind, redis_url):
-    async with a_store(kind, redis_url) as store:
-        assert await store.get("page:a") is None
-        assert await store.put("page:a", b"sealed-1", clock.now() + 60)
-        assert not await store.put("page:a", b"sealed-2", clock.now() + 60)
-        assert await store.get("page:a") == b"sealed-1"
-
-
-async def test_a_wait_is_woken_by_a_put_on_every_store(kind, redis_url):
-    async with a_store(kind, redis_url) as store:
-        got: list[bytes | None] = []
-
-        async def waiter() -> None:
-            got.append(await store.wait("page:a", 30))
-
-        with anyio.fail_after(BOUND):
-            async with anyio.create_task_group() as group:
-                group.start_soon(waiter)
-                await anyio.wait_all_tasks_blocked()
-                assert await store.put("page:a", b"sealed", clock.now() + 60)
-        assert got == [b"sealed"]
-
-
-async def test_a_wait_ends_with_none_after_its_timeout_on_every_store(kind, redis_url):
-    async with a_store(kind, redis_url) as store:
-        with anyio.fail_after(BOUND):
-            assert await store.wait("page:a", 0.05) is None
-
-
-async def test_a_put_through_one_connection_wakes_a_wait_on_another(redis_url):
-    async with a_store("redis", redis_url) as one, a_store("redis", redis_url) as two:
-        got: list[bytes | None] = []
-
-        async def waiter() -> None:
-            got.append(await two.wait("page:x", 30))
-
-        with anyio.fail_after(BOUND):
-            async with anyio.create_task_group() as group:
-                group.start_soon(waiter)
-                await anyio.sleep(0.2)  # let the subscription reach Redis (another connection)
-                assert await one.put("page:x", b"sealed", clock.now() + 60)
-        assert got == [b"sealed"]
-
-
 async def test_a_hundred_concurrent_claims_of_one_key_give_exactly_one_winner(redis_url):
     async with a_store("redis", redis_url) as store:
         results: list[bool] = []
@@ -166,32 +114,6 @@ async def test_every_key_is_namespaced_and_expires(redis_url):
     assert 0 < ttls[0] <= 30_000
     assert 30_000 < ttls[1] <= 60_000
     await client.aclose()
-
-
-async def test_configure_takes_a_redis_url(redis_url):
-    server = MCPServer("by-url")
-    configure(server, store=redis_url)
-    assert isinstance(store_for(server), RedisStore)
-
-
-def test_configure_refuses_a_string_that_is_no_redis_url():
-    with pytest.raises(ValueError, match=r"starts with redis://"):
-        configure(MCPServer("bad"), store="http://127.0.0.1:6379")
-
-
-async def test_a_store_that_is_down_fails_the_operation_with_a_typed_error_in_time():
-    port = _free_port()
-    store = RedisStore.from_url(f"redis://127.0.0.1:{port}/0", timeout=0.5)
-    with anyio.fail_after(BOUND), pytest.raises(StoreUnavailable) as raised:
-        await store.claim("round:abc", clock.now() + 60)
-    error = raised.value
-    assert error.operation == "claim"
-    assert error.namespace == "round"
-    assert f"redis 127.0.0.1:{port} db 0" in str(error)
-    assert "abc" not in str(error)
-    assert error.cause == "connection refused"
-    assert error.claimed == "no"  # it never reached a store: the same round can be sent again
-    assert "Nothing was claimed" in str(error)
 
 
 class Code(BaseModel):
@@ -422,7 +344,7 @@ async def test_a_redis_restarted_mid_flow_fails_the_call_in_flight_and_never_app
 
 def page_replica(store: Store) -> MCPServer:
     """A replica serving pages: the keys and store its twin has."""
-    from tests.pages.test_pages_elicit import ORIGIN, BankLogin
+    from tests.pages.test_host import ORIGIN, BankLogin
     from typed_elicit.pages import serve_pages
 
     server = MCPServer("bank", request_state_security=RequestStateSecurity(keys=[KEY]))
@@ -442,7 +364,7 @@ def page_replica(store: Store) -> MCPServer:
 
 
 async def test_a_page_submitted_through_replica_b_completes_a_push_question_waiting_on_replica_a(redis_url):
-    from tests.pages.test_pages_elicit import SECRET, Browser
+    from tests.pages.test_host import SECRET, Browser
     from typed_elicit.client import UrlRequest, elicitation_handler
     from typed_elicit.testing import connect
 
@@ -480,7 +402,7 @@ async def test_a_page_submitted_through_replica_b_completes_a_push_question_wait
 
 
 async def test_a_page_submitted_through_one_replica_answers_a_2026_07_28_round_on_the_other(redis_url):
-    from tests.pages.test_pages_elicit import SECRET, Browser
+    from tests.pages.test_host import SECRET, Browser
 
     async with a_store("redis", redis_url) as store_a, a_store("redis", redis_url) as store_b:
         replica_a, replica_b = page_replica(store_a), page_replica(store_b)
@@ -546,7 +468,7 @@ async def test_a_taken_page_answer_is_kept_until_the_call_ends_and_survives_the_
 ):
     from mcp_types import ElicitResult as WireResult
 
-    from tests.pages.test_pages_elicit import (
+    from tests.pages.test_host import (
         SECRET,
         bank_then_nickname,
         no_form,
@@ -584,7 +506,7 @@ async def test_a_taken_page_answer_is_kept_until_the_call_ends_and_survives_the_
 
 
 async def test_a_taken_page_answer_expires_at_the_calls_deadline(redis_url):
-    from tests.pages.test_pages_elicit import bank_then_nickname, no_form, take_the_page_then_ask_the_nickname
+    from tests.pages.test_host import bank_then_nickname, no_form, take_the_page_then_ask_the_nickname
     from typed_elicit._calls.policy import DEFAULT_CALL_TIMEOUT
     from typed_elicit.client import elicitation_handler
     from typed_elicit.testing import connect
@@ -641,67 +563,13 @@ def test_a_store_built_from_a_url_logs_where_it_is_without_the_password(caplog):
     assert "s3cret" not in caplog.text
 
 
-class CountingGets(RedisStore):
-    """A RedisStore on its own named connections, noting each `get` (a waiter reads once it is subscribed)."""
-
-    def __init__(self, url: str, name: str, *, expected: int, timeout: float = 2.0) -> None:
-        client: Any = redis_asyncio.Redis.from_url(url, client_name=name)
-        super().__init__(client, prefix="test:", timeout=timeout)
-        self.gets = 0
-        self.expected = expected
-        self.all_read = anyio.Event()
-
-    async def get(self, key: str, /) -> bytes | None:
-        value = await super().get(key)
-        self.gets += 1
-        if self.gets >= self.expected:
-            self.all_read.set()
-        return value
-
-
-async def subscribers(client: Any, name: str) -> int:
-    """How many of the connections named `name` hold a subscription (Redis' own CLIENT LIST)."""
-    listed = await client.client_list()
-    return sum(1 for entry in listed if entry.get("name") == name and int(entry.get("sub", 0)) > 0)
-
-
-async def test_many_concurrent_waits_on_one_store_use_one_subscriber_connection(redis_url):
-    import uuid
-
-    name = f"te-test-{uuid.uuid4().hex[:12]}"
-    keys = [f"page:k{i}" for i in range(5)]
-    store = CountingGets(redis_url, name, expected=40)
-    client: Any = redis_asyncio.Redis.from_url(redis_url)
-    got: list[bytes | None] = []
-
-    async def waiter(key: str) -> None:
-        got.append(await store.wait(key, 30))
-
-    try:
-        with anyio.fail_after(BOUND):
-            async with anyio.create_task_group() as group:
-                for n in range(40):  # 8 waits on each of 5 keys
-                    group.start_soon(waiter, keys[n % 5])
-                await store.all_read.wait()  # every waiter is subscribed and has read its key once
-                assert await subscribers(client, name) == 1
-                numsub = dict(await client.pubsub_numsub(*(f"test:wake:{key}" for key in keys)))
-                assert set(numsub.values()) == {1}
-                for key in keys:
-                    assert await store.put(key, b"sealed-" + key.encode(), clock.now() + 60)
-        assert sorted(got) == sorted(b"sealed-" + keys[n % 5].encode() for n in range(40))
-        assert store._subscriber._channels == {}  # pyright: ignore[reportPrivateUsage]
-    finally:
-        await store.aclose()
-        await client.aclose()
-
-
 REPLAYS = 120
 OTHERS = 10
 
 
 def busy_replica(store: Store, entered: list[int], many: anyio.Event, again: anyio.Event) -> MCPServer:
     """A server with a page tool a client replays, and a form tool other users call."""
-    from tests.pages.test_pages_elicit import ORIGIN, BankLogin
+    from tests.pages.test_host import ORIGIN, BankLogin
     from typed_elicit.pages import serve_pages
 
     server = MCPServer("busy", request_state_security=RequestStateSecurity(keys=[KEY]))
@@ -874,87 +742,3 @@ async def test_concurrent_poll_replays_of_one_call_leave_other_users_calls_unaff
         ((subscribed, total),) = connections
         assert subscribed == 1
         assert total <= 5 + 1
-
-
-async def test_closing_the_store_fails_the_waits_in_progress_with_a_typed_error(redis_url):
-    store = CountingGets(redis_url, "te-test-closing", expected=3)
-    failures: list[StoreUnavailable] = []
-
-    async def waiter() -> None:
-        try:
-            await store.wait("page:c", 30)
-        except StoreUnavailable as error:
-            failures.append(error)
-
-    with anyio.fail_after(BOUND):
-        async with anyio.create_task_group() as group:
-            for _ in range(3):
-                group.start_soon(waiter)
-            await store.all_read.wait()
-            await store.aclose()
-    assert len(failures) == 3
-    assert all(f.operation == "wait" and f.namespace == "page" for f in failures)
-    assert "the store was closed" in str(failures[0])
-
-
-async def test_a_wait_in_progress_when_redis_stops_fails_in_time_and_waits_work_after_a_restart(own_redis):
-    url = f"redis://127.0.0.1:{own_redis.port}/0"
-    store = CountingGets(url, "te-test-restart", expected=1, timeout=0.5)
-    failures: list[StoreUnavailable] = []
-
-    async def waiter() -> None:
-        try:
-            await store.wait("page:w", 30)
-        except StoreUnavailable as error:
-            failures.append(error)
-
-    try:
-        with anyio.fail_after(BOUND):
-            async with anyio.create_task_group() as group:
-                group.start_soon(waiter)
-                await store.all_read.wait()
-                own_redis.stop()
-        assert len(failures) == 1
-        assert failures[0].namespace == "page"
-        own_redis.start()
-        got: list[bytes | None] = []
-        with anyio.fail_after(BOUND):
-            while not got:  # the first operations after the restart may still meet the dead connections
-                try:
-                    async with anyio.create_task_group() as group:
-
-                        async def wait_again() -> None:
-                            got.append(await store.wait("page:w2", 30))
-
-                        group.start_soon(wait_again)
-                        await anyio.wait_all_tasks_blocked()
-                        await store.put("page:w2", b"sealed", clock.now() + 60)
-                except StoreUnavailable:
-                    continue
-                except BaseException as group_error:  # anyio wraps a task's error in a group
-                    inner = getattr(group_error, "exceptions", ())
-                    if not inner or not all(isinstance(e, StoreUnavailable) for e in inner):
-                        raise
-        assert got == [b"sealed"]
-    finally:
-        await store.aclose()
-
-
-async def test_a_delete_on_a_store_that_is_down_is_logged_not_raised(caplog):
-    port = _free_port()
-    store = RedisStore.from_url(f"redis://127.0.0.1:{port}/0", timeout=0.5)
-    with anyio.fail_after(BOUND):
-        await store.delete("page-kept:abc")
-    assert "could not delete a page-kept value from redis 127.0.0.1" in caplog.text
-    assert "abc" not in caplog.text
-
-
-async def test_a_wait_on_a_store_that_is_down_fails_in_time_with_a_typed_error():
-    port = _free_port()
-    store = RedisStore.from_url(f"redis://127.0.0.1:{port}/0", timeout=0.5)
-    with anyio.fail_after(BOUND), pytest.raises(StoreUnavailable) as raised:
-        await store.wait("page:abc", 30)
-    assert raised.value.operation == "wait"
-    assert raised.value.namespace == "page"
-    assert "abc" not in str(raised.value)
-    await store.aclose()

@@ -294,6 +294,7 @@ class _Parser:
                 path, f"{', '.join(forbidden)} not allowed in an elicitation schema (flat primitives only)"
             )
             return None
+        told = len(self.problems)
         base = FieldSpec(
             name=name,
             attr=_attr_name(name, taken),
@@ -315,7 +316,8 @@ class _Parser:
                 f"{path}.type", f"must be string, integer, number, boolean or array, got {show_value(kind)}"
             )
             return None
-        if spec is not None and "default" in p:
+        if spec is not None and "default" in p and len(self.problems) == told:
+            # A default is checked against a field built without problems (no options, no bounds).
             spec = self.default(spec, p["default"], path)
         return spec
 

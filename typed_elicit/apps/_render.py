@@ -3,6 +3,12 @@
 Rendered once per model when the views are served (`serve_apps`), never per call: what one
 call shows (its message, options, defaults, preview) reaches the script in the forwarded
 request. The page loads nothing: its CSP allows its one inline script and one style by hash.
+
+The view speaks its host's language: the host tells it (`ui/initialize`'s `hostContext.locale`)
+only once the view runs, and a resource is fixed, so the view carries the words it shows in
+each offered locale (`Languages.available`: the shipped six unless the server says fewer) and
+its script chooses one as `Languages.choose` does (the server's fixed locale, else the host's
+nearest, else the default). Markup stays one: the script swaps the texts and sets `lang`/`dir`.
 """
 
 from __future__ import annotations
@@ -20,10 +26,9 @@ from pydantic import BaseModel
 
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
 from typed_elicit._forms.reduce import form_message, reduced, shaped
-from typed_elicit._forms.registry import layout
+from typed_elicit._forms.registry import known, layout
 from typed_elicit._views.fields import TEMPLATES as FIELD_TEMPLATES
 from typed_elicit._views.fields import field_views
-from typed_elicit._views.words import PAGE_WORDS
 from typed_elicit._wire import draft as _draft
 from typed_elicit._wire.spec import FormSpec
 from typed_elicit.apps._view import AppView
@@ -31,6 +36,8 @@ from typed_elicit.errors import OptionsError
 
 if TYPE_CHECKING:
     from jinja2 import Environment
+
+    from typed_elicit._views.i18n import Languages, Words
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
 
@@ -92,8 +99,25 @@ def csp(script: str, style: str, logo: bool) -> str:
     )
 
 
-def render(model: type[BaseModel], view: AppView, version: str) -> str:
+@cache
+def _shipped_languages() -> Languages:
+    """The languages of a server that set none: the shipped ones, English by default.
+
+    Loaded when the first view is rendered (`serve_apps`), never at `import typed_elicit.apps`.
+    """
+    from typed_elicit._views.i18n import Languages
+
+    return Languages()
+
+
+def render(model: type[BaseModel], view: AppView, version: str, languages: Languages | None = None) -> str:
     """The view's whole HTML for `model` (`view.html` itself when the author gave it).
+
+    Args:
+        model: The form model.
+        view: How it looks.
+        version: typed_elicit's version, told to the host as the app's.
+        languages: The server's languages (`serve_apps(languages=...)`); None: the shipped ones.
 
     Raises:
         SchemaError: If the model cannot be elicited.
@@ -104,20 +128,33 @@ def render(model: type[BaseModel], view: AppView, version: str) -> str:
     css = "".join(f"\n:root {{ {name}: {value}; }}" for name, value in view.brand.css.items())
     style = _static("view.css") + css
     script = _static("view.js")
-    words = {key: PAGE_WORDS[key] for key in _WORDS}
+    languages = languages or _shipped_languages()
+    first = languages.locale or languages.default
+    form = view_form(model)
+    declared = model.model_config.get("title")
+    title = view.title or (None if declared is None else str(declared))  # None: no header, the message heads
+    message = form_message(model)
+    offered = {
+        tag: _spoken(languages.words(tag), form, title, message, _default_message(model))
+        for tag in languages.available
+    }
     data = {
         "app": {"name": _draft.APP_NAME, "version": version},
         "protocol": _draft.BRIDGE_PROTOCOL_VERSION,
         "elicit": _draft.ELICIT_METHOD,
         "viewKey": _draft.VIEW_META,
-        "words": words,
+        "message": message,
+        "languages": {"fixed": languages.locale, "default": languages.default, "offered": offered},
     }
-    declared = model.model_config.get("title")
-    title = view.title or (None if declared is None else str(declared))  # None: no header, the message heads
-    fields = field_views(view_form(model), frozenset(), values={}, errors={}, words=PAGE_WORDS)
+    words = languages.words(first)
+    fields = field_views(form, frozenset(), values={}, errors={}, words=words)
+    shown = offered[first]
     context: dict[str, Any] = {
-        "brand": {"title": title, "logo_url": view.brand.logo_url},
-        "message": form_message(model),
+        "brand": {"title": shown["title"], "logo_url": view.brand.logo_url},
+        "message": shown["message"],
+        "lang": first,
+        "dir": words.direction,
+        "words": words,
         "fields": fields,
         "style": Markup(style),  # our own text (CSS variables checked by AppView): hashed as is
         "script": Markup(script),
@@ -127,6 +164,39 @@ def render(model: type[BaseModel], view: AppView, version: str) -> str:
     env = _environment()
     template = env.from_string(view.template) if view.template is not None else env.get_template("view.html")
     return template.render(**context)
+
+
+def _default_message(model: type[BaseModel]) -> str | None:
+    """The form's name when its message is the library's `Please provide <name>.`, else None."""
+    record = known(model)
+    if (record is not None and record.message) or (model.__doc__ or "").strip():
+        return None
+    return str(model.model_config.get("title") or model.__name__)
+
+
+def _spoken(
+    words: Words, form: FormSpec, title: str | None, message: str, default: str | None
+) -> dict[str, Any]:
+    """What the view says in one language: the library's words, the fields' texts, title and message.
+
+    A field's texts are `[label, description, hint]`, by its id; the developer's own texts
+    (labels, descriptions, title, message) go through the server's translations (`Words.text`).
+    """
+    views = field_views(form, frozenset(), values={}, errors={}, words=words)
+    if default is not None:
+        message = words.say("default_message", title=words.text(default))
+    else:
+        message = words.text(message)
+    return {
+        "dir": words.direction,
+        "words": words.table(_WORDS),
+        "fields": {
+            f.id: [words.text(f.label), None if f.description is None else words.text(f.description), f.hint]
+            for f in views
+        },
+        "title": None if title is None else words.text(title),
+        "message": message,
+    }
 
 
 def _json_in_script(value: object) -> str:
@@ -151,5 +221,20 @@ _WORDS: Final = (
     "choices",
     "min_items",
     "max_items",
+    "submit",
+    "decline",
+    "cancel",
+    "choose",
+    "none",
+    "search",
+    "sent",
+    "declined",
+    "cancelled",
+    "host_cannot_answer",
+    "host_unreachable",
+    "decimal_sign",
+    "group_sign",
+    "problems",
+    "problem_at",
 )
-"""The words of `PAGE_WORDS` the script says (client-side checks, as the pages word them)."""
+"""The messages the view's script says: its checks (as the pages word them), its buttons and its status."""

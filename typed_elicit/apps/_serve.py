@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Mapping, Sequence
 from contextvars import ContextVar
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from mcp.server.apps import EXTENSION_ID, Apps
 from mcp.server.mcpserver import MCPServer
@@ -29,6 +29,9 @@ from typed_elicit._wire import draft as _draft
 from typed_elicit.apps._render import RESOURCE_CSP, render
 from typed_elicit.apps._view import AppView
 from typed_elicit.errors import AppViewError, SchemaError
+
+if TYPE_CHECKING:
+    from typed_elicit._views.i18n import Languages
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -194,7 +197,11 @@ def _package_version() -> str:
 
 
 def serve_apps(
-    server: MCPServer, *, view: AppView | None = None, models: Sequence[type[BaseModel]] | None = None
+    server: MCPServer,
+    *,
+    view: AppView | None = None,
+    models: Sequence[type[BaseModel]] | None = None,
+    languages: Languages | None = None,
 ) -> dict[type[BaseModel], str]:
     """Serve an app view for every model declared `@form(app=...)`, and let questions use them.
 
@@ -212,6 +219,10 @@ def serve_apps(
         models: The models to serve a view for (any `@form` model: one declared without
             `app=` shows its view when a question asks, `ctx.elicit(..., app=True)`); None:
             every model declared `@form(app=...)` in the process so far.
+        languages: The languages the views speak (`Languages`): each view carries the library's
+            words (and the server's translations of its own texts) in every offered locale and
+            shows the one its host asks for (`hostContext.locale`), or the server's fixed
+            `locale`; None: the shipped languages, English by default.
 
     Returns:
         Each served model's resource URI.
@@ -243,7 +254,7 @@ def serve_apps(
         search[model] = own.search_over
         apps.add_html_resource(
             uri,
-            render(model, own, package),
+            render(model, own, package, languages),
             name=f"{model.__name__} view",
             title=own.title or model.__name__,
             description=f"typed_elicit app view of the {model.__name__} form",

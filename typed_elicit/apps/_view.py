@@ -35,7 +35,8 @@ class AppView:
         css: CSS custom properties of the default view, e.g. `{"--accent": "#0b5fff"}`
             (`--accent`, `--text`, `--muted`, `--bg`, `--card`, `--error`, `--radius`, `--font`).
         template: A Jinja2 template's source, rendered instead of the default page with the same
-            context (`fields`, `brand`, `message`, `style`, `script`, `csp`, `data`; import the
+            context (`fields`, `brand`, `message`, `style`, `script`, `csp`, `data`, `lang`, `dir`,
+            `words`: the library's words in the first language; import the
             `field` macro from `"fields.html"`); it must keep `{{ script }}`, `{{ data }}` and the
             `te-*` ids the script uses (copy `templates/view.html`).
         html: The whole view, served as it is (no script of typed_elicit's is added).

@@ -8,7 +8,10 @@
   //     "elicitation/create" request, answered with the standard ElicitResult.
   // It never calls a tool, never retries, and sends nothing but these messages.
   var data = JSON.parse(document.getElementById("te-data").textContent);
-  var words = data.words;
+  var languages = data.languages;
+  var locale = languages.fixed || languages["default"];
+  var spoken = languages.offered[locale];
+  var words = spoken.words;
   var form = document.getElementById("te-form");
   var fields = document.getElementById("te-fields");
   var nextId = 1;
@@ -27,7 +30,71 @@
     return new Promise(function (resolve, reject) { pending[id] = [resolve, reject]; });
   }
   function fail(id, code, message) { send({ id: id, error: { code: code, message: message } }); }
-  function say(key, limit) { return String(words[key]).split("{limit}").join(String(limit)); }
+  // --- the language: the server's fixed one, else the host's (hostContext.locale), else the default ---
+
+  function nearest(tag) { // Languages.choose / best_match: the tag, its more general tags, its language
+    if (typeof tag !== "string" || tag.length > 35 || !/^[A-Za-z]{1,8}([-_][A-Za-z0-9]{1,8})*$/.test(tag)) return null;
+    var parts = tag.replace(/_/g, "-").toLowerCase().split("-");
+    var tags = Object.keys(languages.offered);
+    for (var end = parts.length; end > 0; end--) {
+      var want = parts.slice(0, end).join("-");
+      var hit = tags.filter(function (t) { return t.toLowerCase() === want; })[0];
+      if (hit) return hit;
+    }
+    return tags.filter(function (t) { return t.split("-")[0].toLowerCase() === parts[0]; })[0] || null;
+  }
+  function textOf(node, text) { // a label's own text, leaving its required mark and its input
+    var own = Array.prototype.filter.call(node.childNodes, function (n) { return n.nodeType === 3 && n.data.trim(); })[0];
+    if (own) own.data = own.nextSibling ? text + " " : text; else node.prepend(text);
+  }
+  function speak(tag) {
+    locale = languages.fixed || nearest(tag) || languages["default"];
+    spoken = languages.offered[locale];
+    words = spoken.words;
+    document.documentElement.lang = locale;
+    document.documentElement.dir = spoken.dir;
+    Object.keys(spoken.fields).forEach(function (id) {
+      var texts = spoken.fields[id];
+      var box = document.getElementById(id);
+      if (!box) return;
+      var label = box.tagName === "FIELDSET" ? box.querySelector("legend") : fields.querySelector("label[for=\"" + id + "\"]");
+      if (label) textOf(label.querySelector("bdi") || label, texts[0]);
+      [["-desc", texts[1]], ["-hint", texts[2]]].forEach(function (pair) {
+        var node = document.getElementById(id + pair[0]);
+        if (node && pair[1]) node.textContent = pair[1];
+      });
+    });
+    fields.querySelectorAll("select option[value=\"\"]").forEach(function (o) {
+      o.textContent = o.parentNode.required ? words.choose : words.none;
+    });
+    fields.querySelectorAll("input[type=search]").forEach(function (n) {
+      n.placeholder = words.search;
+      n.setAttribute("aria-label", words.search);
+    });
+    document.getElementById("te-submit").textContent = words.submit;
+    document.getElementById("te-decline").textContent = words.decline;
+    document.getElementById("te-cancel").textContent = words.cancel;
+    var brand = document.querySelector("header .brand");
+    if (brand && spoken.title) brand.textContent = spoken.title;
+    if (params === null) document.getElementById("te-message").textContent = spoken.message;
+    document.title = spoken.title || document.getElementById("te-message").textContent;
+  }
+  function number(n) { // as the language writes it (Words.number): 1,234.5 / 1.234,5
+    var text = String(n);
+    if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
+    var parts = text.split(".");
+    var whole = Math.abs(Number(parts[0])) < 1000 ? parts[0] : parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, "\u0000");
+    return whole.split("\u0000").join(words.group_sign) + (parts.length > 1 ? words.decimal_sign + parts[1] : "");
+  }
+  function say(key, limit) {
+    var text = words[key];
+    if (text && typeof text === "object") { // a plural message: its form for the limit
+      var category = "other";
+      try { category = new Intl.PluralRules(locale).select(Number(limit)); } catch (e) { category = "other"; }
+      text = text[category] || text.other || text[Object.keys(text).pop()];
+    }
+    return limit === undefined ? String(text) : String(text).split("{limit}").join(number(limit));
+  }
   function status(text) {
     var node = document.getElementById("te-status");
     node.textContent = text;
@@ -46,7 +113,10 @@
       }
       return;
     }
-    if (m.id === undefined) return; // notifications (tool input/result, host context): nothing to do
+    if (m.id === undefined) { // notifications: a new host language is the only one the view heeds
+      if (m.method === "ui/notifications/host-context-changed" && m.params && m.params.locale) speak(m.params.locale);
+      return;
+    }
     if (m.method === data.elicit) return elicit(m.id, m.params);
     if (m.method === "ui/resource-teardown") return send({ id: m.id, result: {} });
     fail(m.id, -32601, "Method not found: " + m.method);
@@ -103,7 +173,7 @@
     if (!required || wanted === null) {
       var none = document.createElement("option");
       none.value = "";
-      none.textContent = required ? "Choose..." : "(none)";
+      none.textContent = required ? words.choose : words.none;
       box.append(none);
     }
     options.forEach(function (o) {
@@ -119,8 +189,8 @@
   function searchable(name, target) {
     var search = document.createElement("input");
     search.type = "search";
-    search.placeholder = "Search the options";
-    search.setAttribute("aria-label", "Search the options");
+    search.placeholder = words.search;
+    search.setAttribute("aria-label", words.search);
     var list = target.tagName === "SELECT";
     // A list box shows its options itself: no "Choose..." row, and only as tall as its hits.
     function fit(shown) {
@@ -190,7 +260,8 @@
         else box.value = String(prop["default"]);
       }
     });
-    document.getElementById("te-message").textContent = String(p.message || "");
+    var message = String(p.message || "");
+    document.getElementById("te-message").textContent = message === data.message ? spoken.message : message;
     preview(extra.preview);
   }
 
@@ -292,19 +363,65 @@
     owner.setAttribute("aria-describedby", described.concat([errorId]).join(" "));
   }
 
+  function fill(text, values) {
+    return String(text).replace(/\{([a-z_]+)\}/g, function (all, name) {
+      return values[name] === undefined ? all : String(values[name]);
+    });
+  }
+  function labelOf(name) {
+    var node = fieldOf(name);
+    var label = node.querySelector("legend") || node.querySelector("label");
+    var own = label && (label.querySelector("bdi") || label);
+    return own ? Array.prototype.filter.call(own.childNodes, function (n) { return n.nodeType === 3; })
+      .map(function (n) { return n.data; }).join("").trim() : name;
+  }
+  // Every problem at once, above the form: a heading that counts them and a link to each field.
+  // It takes the focus (the GOV.UK error summary); each link gives its field the focus.
+  function summarize(problems) {
+    var node = document.getElementById("te-summary");
+    if (!node) { // an author's template from before the summary: the first invalid field takes the focus
+      if (problems.length) boxOf(problems[0][0]).focus();
+      return;
+    }
+    node.replaceChildren();
+    node.hidden = !problems.length;
+    if (!problems.length) return;
+    var heading = document.createElement("h2");
+    heading.id = "te-summary-title";
+    var forms = words.problems;
+    var category = "other";
+    try { category = new Intl.PluralRules(locale).select(problems.length); } catch (e) { category = "other"; }
+    heading.textContent = fill(typeof forms === "object" ? (forms[category] || forms.other) : forms,
+      { count: number(problems.length) });
+    var list = document.createElement("ul");
+    problems.forEach(function (problem) {
+      var link = document.createElement("a");
+      var box = boxOf(problem[0]);
+      var target = box;
+      link.href = "#" + target.id;
+      link.textContent = fill(words.problem_at, { label: labelOf(problem[0]), problem: problem[1] });
+      link.addEventListener("click", function (event) { event.preventDefault(); target.focus(); });
+      var item = document.createElement("li");
+      item.append(link);
+      list.append(item);
+    });
+    node.append(heading, list);
+    node.focus();
+  }
+
   function collect() {
     var schema = params.requestedSchema;
     var required = schema.required || [];
     var content = {};
-    var firstBad = null;
+    var problems = [];
     Object.keys(schema.properties).forEach(function (name) {
       var got = read(name, schema.properties[name], required.indexOf(name) >= 0);
       mark(name, got[1]);
-      if (got[1] && firstBad === null) firstBad = name;
+      if (got[1]) problems.push([name, got[1]]);
       if (got[0] !== undefined) content[name] = got[0];
     });
-    if (firstBad !== null) { boxOf(firstBad).focus(); return null; }
-    return content;
+    summarize(problems);
+    return problems.length ? null : content;
   }
 
   function answer(result) {
@@ -312,7 +429,7 @@
     answered = true;
     fields.disabled = true;
     send({ id: question, result: result });
-    status(result.action === "accept" ? "Sent." : result.action === "decline" ? "Declined." : "Cancelled.");
+    status(words[result.action === "accept" ? "sent" : result.action === "decline" ? "declined" : "cancelled"]);
   }
 
   // A host's sandbox usually lacks `allow-forms`, where a submit event never fires: the
@@ -351,12 +468,13 @@
     appInfo: data.app,
     appCapabilities: { elicitation: {} }
   }).then(function (result) {
+    speak(((result && result.hostContext) || {}).locale);
     send({ method: "ui/notifications/initialized", params: {} });
     var host = (result && result.hostCapabilities) || {};
-    if (!host.elicitation) status("This host cannot take an answer from this view; answer in its own form.");
+    if (!host.elicitation) status(words.host_cannot_answer);
     sizeChanged();
     if (typeof ResizeObserver === "function") new ResizeObserver(sizeChanged).observe(document.documentElement);
   }, function () {
-    status("This view could not connect to its host.");
+    status(words.host_unreachable);
   });
 })();

@@ -9,7 +9,9 @@ from typing import Annotated, Any, Literal
 import pytest
 from pydantic import BaseModel, EmailStr, Field
 
+from tests.wire.test_spec import EveryKind
 from typed_elicit import PROTOCOL_VERSIONS, Titles, form, reduce_schema
+from typed_elicit._forms.validate import validate_content
 from typed_elicit.client import (
     Option,
     RequestedSchemaError,
@@ -469,3 +471,21 @@ def test_long_option_lists_are_checked_by_membership_as_literals_are() -> None:
     assert {name for name, _ in caught.value.errors} == {"one", "maybe", "many", "some"}
     assert "expected one of the 30 options" in str(caught.value)
     assert "x" * 5 not in str(caught.value)
+
+
+def test_the_server_parses_a_reduced_schema_once_not_per_answer(monkeypatch):
+    import typed_elicit._wire.parse as form_module
+    from typed_elicit._forms.reduce import reduced
+
+    schema = reduce_schema(EveryKind)
+    reduced(EveryKind, "2026-07-28").form  # noqa: B018  (parsed once, here)
+
+    def no_parse(key: str) -> Any:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(form_module, "_parse", no_parse)
+    monkeypatch.setattr(form_module, "_parse_cached", no_parse)
+    for _ in range(3):
+        assert validate_content(EveryKind, schema, {"text": "abc"}).text == "abc"
+    with pytest.raises(form_module.RequestedSchemaError):  # the parse ran (its safety net caught us)
+        validate_content(EveryKind, dict(schema), {"text": "abc"})  # a copy is not the record's schema

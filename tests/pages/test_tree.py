@@ -14,8 +14,8 @@ from pydantic import BaseModel, EmailStr, Field, SecretStr, field_validator
 from starlette.testclient import TestClient
 
 from tests.conftest import BOUND
-from tests.pages.test_pages import ORIGIN, Client, page_outcome
-from tests.pages.test_pages_elicit import URL_ERAS, Browser, answering
+from tests.pages.test_host import URL_ERAS, Browser, answering
+from tests.pages.test_serve import ORIGIN, Client, page_outcome
 from typed_elicit import Accepted, ElicitContext, elicits, form
 from typed_elicit.pages import UploadedFile, serve_pages
 from typed_elicit.testing import connect

@@ -24,15 +24,12 @@ from typed_elicit import Accepted, Cancelled, Declined, ElicitContext, Titles, e
 from typed_elicit import testing as kit
 from typed_elicit._calls.page_question import PageQuestion
 from typed_elicit._calls.plugs import PageAnswer, host_for
-from typed_elicit._calls.sealer import sealer_for
 from typed_elicit._calls.state import PageRecord
 from typed_elicit._core.results import ElicitResult
 from typed_elicit._forms.reduce import page_reduced, reduce_schema, secret_fields
 from typed_elicit.errors import ElicitUsageError, PagesNotServed, SchemaError
 from typed_elicit.pages import PageBrand, PageSetupError, serve_pages
 from typed_elicit.pages._host import Pages
-from typed_elicit.pages._tickets import ANSWER_PREFIX, new_page_id, seal
-from typed_elicit.stores._config import store_for
 
 ORIGIN = "https://mcp.example.com"
 SECRET = "hunter2-Tr0ub4dor"
@@ -198,11 +195,6 @@ def test_the_brand_css_variables_reach_the_page(client: Client):
     assert "--accent: #0b5fff;" in html
 
 
-def test_a_brand_with_a_css_injection_is_refused():
-    with pytest.raises(ValueError, match="CSS variable"):
-        PageBrand(css={"--accent": "red; } body { display: none"})
-
-
 def test_a_user_template_replaces_the_default(tmp_path):
     template = "<p>custom {{ message }} {% for f in fields %}[{{ f.name }}]{% endfor %}"
     (tmp_path / "page.html").write_text(template)
@@ -285,12 +277,6 @@ def test_decline_and_cancel_on_the_page_end_the_question_so(client: Client, acti
 # --- security --------------------------------------------------------------------------------------
 
 
-def test_a_page_id_is_at_least_128_random_bits():
-    ids = {new_page_id() for _ in range(200)}
-    assert len(ids) == 200
-    assert all(re.fullmatch(r"[A-Za-z0-9_-]{43}", i) for i in ids)  # 256 bits
-
-
 def test_a_second_submit_gets_a_plain_error_page(client: Client):
     ticket = client.open(BankLogin)
     page = client.http.get(client.path(ticket))
@@ -313,24 +299,6 @@ def test_an_expired_link_gets_a_plain_error_page(client: Client, monkeypatch: py
     page = client.http.get(client.path(ticket))
     assert page.status_code in (404, 410)
     assert "<form" not in page.text
-
-
-@pytest.mark.parametrize(
-    "page_id",
-    ["A" * 43, "not-a-page", "../../etc/passwd", "A" * 42 + "%00"],
-)
-def test_an_unknown_or_malformed_link_gets_a_plain_404(client: Client, page_id: str):
-    page = client.http.get(f"/elicit-pages/{page_id}")
-    assert page.status_code == 404
-    assert "Traceback" not in page.text
-
-
-def test_a_link_of_another_server_is_foreign(client: Client):
-    other = MCPServer("other")
-    serve_pages(other, ORIGIN)
-    with TestClient(other.streamable_http_app(), base_url=ORIGIN) as http:
-        foreign = Client(other, http).open(BankLogin)
-    assert client.http.get(f"/elicit-pages/{foreign.id}").status_code == 404
 
 
 def test_a_submit_without_the_csrf_token_is_refused(client: Client):
@@ -373,31 +341,6 @@ def test_a_same_origin_referer_without_origin_is_accepted(client: Client):
     assert page.status_code == 200
 
 
-def test_every_page_response_carries_the_security_headers(client: Client):
-    ticket = client.open(BankLogin)
-    for response in (
-        client.http.get(client.path(ticket)),
-        client.submit(ticket, {"otp": "x"}),
-        client.http.get("/elicit-pages/" + "A" * 43),
-    ):
-        headers = response.headers
-        assert headers["cache-control"] == "no-store"
-        assert headers["x-content-type-options"] == "nosniff"
-        assert headers["referrer-policy"] in ("no-referrer", "same-origin")
-        csp = headers["content-security-policy"]
-        assert "default-src 'none'" in csp
-        assert "form-action 'self'" in csp
-        assert "frame-ancestors 'none'" in csp
-        assert "script-src" not in csp
-        nonce = re.search(r"style-src 'nonce-([^']+)'", csp)
-        assert nonce is not None
-        assert f'<style nonce="{nonce.group(1)}">' in response.text
-
-
-def test_the_error_pages_send_no_referrer(client: Client):
-    assert client.http.get("/elicit-pages/" + "A" * 43).headers["referrer-policy"] == "no-referrer"
-
-
 def test_a_page_bound_to_a_principal_refuses_another_browser_user():
     server = MCPServer("principal")
     who: dict[str, str | None] = {"user": "alice"}
@@ -414,23 +357,6 @@ def test_a_page_bound_to_a_principal_refuses_another_browser_user():
         assert http.get(c.path(ticket)).status_code == 404
         who["user"] = None
         assert http.get(c.path(ticket)).status_code == 404
-
-
-def test_a_sealed_answer_cannot_be_moved_to_another_page(client: Client):
-    sealer = sealer_for(client.server, "serve_pages")
-    sealed = seal(sealer, ANSWER_PREFIX + "a" * 43, b'{"action":"accept","content":{}}')
-    assert sealer.unseal(ANSWER_PREFIX + "a" * 43, sealed) is not None
-    assert sealer.unseal(ANSWER_PREFIX + "b" * 43, sealed) is None
-    assert sealer.unseal(ANSWER_PREFIX + "a" * 43, sealed[:-2] + b"xx") is None
-
-
-def test_the_store_holds_the_answer_sealed_never_in_clear(client: Client):
-    ticket = client.open(BankLogin)
-    client.submit(ticket, {"username": "ada", "password": SECRET, "otp": "123456"})
-    stored = client.http.portal.call(store_for(client.server).get, ANSWER_PREFIX + ticket.id)  # type: ignore[union-attr]
-    assert stored is not None
-    assert SECRET.encode() not in stored
-    assert b"123456" not in stored
 
 
 def test_secrets_are_never_logged(client: Client, caplog: pytest.LogCaptureFixture):
@@ -617,60 +543,6 @@ def test_serve_pages_is_called_once_per_server():
 
 
 # --- the logo URL (issue 18, item 4) -------------------------------------------------------------
-
-HOSTILE_LOGOS = [
-    "https://cdn.example.com;script-src * 'unsafe-inline'",
-    "https://cdn.example.com; script-src *",
-    "https://cdn.example.com,script-src *",
-    "https://cdn.example.com script-src *",
-    "https://cdn.example.com/logo.svg;script-src *",
-    "https://cdn.example.com/logo.svg script-src *",
-    "https://cdn.example.com/\nscript-src *",
-    "https://cdn.example.com\t/logo.svg",
-    "https://cdn.example.com\x00/logo.svg",
-    "https://cdn.example.com\u2028/logo.svg",
-    "https://'unsafe-inline'",
-    'https://"cdn.example.com"/logo.svg',
-    "https://cdn.example.com/'self'",
-    "https://*",
-    "https://*.example.com/logo.svg",
-    "https://user:pw@cdn.example.com/logo.svg",
-    "https://cdn.example.com:99999/logo.svg",
-    "https://cdn.example.com:abc/logo.svg",
-    "https://cdn.example.com:/logo.svg",
-    "https:///logo.svg",
-    "https://cdn..example.com/logo.svg",
-    "https://-cdn.example.com/logo.svg",
-    "https://999.1.1.1/logo.svg",
-    "https://[1:2:3]/logo.svg",
-    "https://cdn.example.com\\@evil.example/logo.svg",
-    "https://cdn.exämple.com/logo.svg",
-    "https://cdn.example.com#;script-src *",
-    "http://cdn.example.com/logo.svg",
-    "javascript:alert(1)",
-    "//cdn.example.com/logo.svg",
-    "data:image/svg+xml,<svg onload=alert(1)>",
-    "data:image/png;base64,@@@@",
-    "data:image/png;base64,AAAA;script-src *",
-    "data:image/png;base64,AAAA AAAA",
-    "data:image/png;charset=utf-8;base64,AAAA",
-    "data:text/html;base64,PHNjcmlwdD4=",
-    "data:image/;base64,AAAA",
-    "data:image/png;base64,",
-    "data:image/png;base64,AAAAA",
-]
-
-
-@pytest.mark.parametrize("logo_url", HOSTILE_LOGOS)
-def test_a_logo_url_that_could_break_out_of_the_csp_is_refused_saying_the_fix(logo_url: str):
-    with pytest.raises(PageSetupError) as refused:
-        PageBrand(logo_url=logo_url)
-    assert isinstance(refused.value, ValueError)
-    assert refused.value.setting == "logo_url"
-    message = str(refused.value)
-    assert "logo_url" in message
-    assert "https://cdn.example.com/logo.svg" in message  # the fix: what a good one looks like
-    assert "script-src" not in message  # the refused text is never quoted back
 
 
 @pytest.mark.parametrize(

@@ -19,10 +19,10 @@ from starlette.testclient import TestClient
 
 from tests import otel_kit
 from tests.conftest import BOUND
-from tests.pages.test_pages import ORIGIN, Client
-from tests.pages.test_pages_elicit import URL_ERAS, no_form
-from tests.pages.test_pages_files import PNG, Claim
-from tests.pages.test_pages_tree import Order, valid
+from tests.pages.test_files import PNG, Claim
+from tests.pages.test_host import URL_ERAS, no_form
+from tests.pages.test_serve import ORIGIN, Client
+from tests.pages.test_tree import Order, valid
 from typed_elicit import Accepted, ElicitContext, elicits
 from typed_elicit.client import UrlRequest, elicitation_handler
 from typed_elicit.pages import serve_pages

@@ -32,7 +32,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError, PydanticKnownError
 from starlette.testclient import TestClient
 
-from tests.pages.test_pages import ORIGIN, Client
+from tests.pages.test_serve import ORIGIN, Client
 from typed_elicit import form
 from typed_elicit.pages import PAGE_WORDS, PageSetupError, serve_pages
 

@@ -1,113 +1,31 @@
-"""The reducer's side of issue 13: Choices() at import, per-question options and defaults, and hints."""
+"""Questions shaped at call time: the shaped record, every problem of its options and defaults, limits."""
 
 from __future__ import annotations
 
 import json
-import re
-from datetime import date, datetime, timezone
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import pytest
 from hypothesis import given, settings
-from pydantic import BaseModel, Field, SecretStr, StringConstraints
+from pydantic import BaseModel, Field
 
 import typed_elicit._forms.defaults as defaults_module
 from tests.conftest import examples
 from tests.counting import CountingDict, CountingList, CountingMapping, CountingSequence
+from tests.forms.test_options import OPTIONS, Pick, problems_of
 from tests.spec_check import assert_spec_valid
-from typed_elicit import Choices, Titles, form, reduce_schema
+from typed_elicit import Choices, form, reduce_schema
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION as LATEST
-from typed_elicit._forms.reduce import schema_problems, shaped
+from typed_elicit._forms.reduce import shaped
 from typed_elicit._forms.validate import validate_answer
 from typed_elicit._wire.spec import (
     MAX_OPTION_LENGTH,
     MAX_OPTIONS,
     MAX_QUESTION_SCHEMA_LENGTH,
-    MAX_TEXT_LENGTH,
 )
 from typed_elicit.client import parse_requested_schema
-from typed_elicit.errors import InvalidResponse, OptionsError, SchemaError
+from typed_elicit.errors import OptionsError
 from typed_elicit.testing import invalid_answers, valid_answers
-
-ERAS = ("2025-06-18", "2025-11-25", "2026-07-28")
-
-
-class Pick(BaseModel):
-    account: Annotated[str, Choices()]
-    tags: Annotated[list[str], Choices(), Field(min_length=1, max_length=2)]
-    amount: int = Field(default=10, ge=1, le=100)
-    code: str = Field(default="000000", pattern=r"^[0-9]{6}$")
-    urgent: bool = False
-
-
-OPTIONS: dict[str, Any] = {"account": {"a": "Alpha", "b": "Beta"}, "tags": ["x", "y", "z"]}
-
-
-def problems_of(**call: Any) -> tuple[str, ...]:
-    call.setdefault("options", OPTIONS)
-    version = call.pop("version", "2026-07-28")
-    with pytest.raises(OptionsError) as caught:
-        shaped(Pick, version, **call)
-    assert caught.value.model_name == "Pick"
-    assert len(caught.value.fields) == len(caught.value.problems)
-    return caught.value.problems
-
-
-# --- at import --------------------------------------------------------------------------------
-
-
-def test_a_choices_model_reduces_at_import_but_cannot_be_asked_without_options() -> None:
-    assert schema_problems(Pick, protocol_version="2026-07-28") == ()
-    with pytest.raises(OptionsError, match=r"Pick\.account: is a Choices\(\) field") as caught:
-        reduce_schema(Pick)
-    assert caught.value.fields == ("account", "tags")
-
-
-def test_a_choices_multi_select_is_refused_before_2025_11_25_like_any_multi_select() -> None:
-    (problem,) = schema_problems(Pick, protocol_version="2025-06-18")
-    assert problem.startswith("Pick.tags: multi-select fields need protocol 2025-11-25")
-
-
-@pytest.mark.parametrize(
-    ("annotation", "default", "problem"),
-    [
-        (Annotated[int, Choices()], ..., "Choices() marks a str field (one option) or a list[str] field"),
-        (Annotated[list[int], Choices()], ..., "Choices() marks a str field"),
-        (Annotated[str, Choices], ..., "Choices is a marker to instantiate"),
-        (Annotated[str, Choices()], "a", "a Choices() field takes no default in the class"),
-        (
-            Annotated[str, Choices(), Titles(a="A")],
-            ...,
-            "Titles(...) cannot title options given per question",
-        ),
-    ],
-)
-def test_a_choices_field_that_cannot_work_is_refused_at_import(
-    annotation: Any, default: Any, problem: str
-) -> None:
-    model = type("Bad", (BaseModel,), {"__annotations__": {"x": annotation}, "x": Field(default)})
-    with pytest.raises(SchemaError) as caught:
-        reduce_schema(model, options={"x": ["a"]})
-    assert caught.value.problems[0].startswith(f"Bad.x: {problem}")
-
-
-def test_an_optional_choices_field_may_be_left_out() -> None:
-    class Maybe(BaseModel):
-        x: Annotated[str, Choices()] | None = None
-        many: Annotated[list[str], Choices()] = []
-
-    record = shaped(Maybe, "2026-07-28", options={"x": ["a"], "many": ["b"]})
-    assert record.schema == {
-        "type": "object",
-        "properties": {
-            "x": {"type": "string", "enum": ["a"]},
-            "many": {"type": "array", "items": {"type": "string", "enum": ["b"]}, "default": []},
-        },
-    }
-    assert validate_answer(Maybe, record, {}) == Maybe()
-
-
-# --- the shaped record ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("version", ["2025-11-25", "2026-07-28"])
@@ -165,9 +83,6 @@ def test_every_answer_the_kit_calls_invalid_for_a_shaped_schema_is_refused(data:
     record = shaped(Pick, "2026-07-28", options=OPTIONS)
     with pytest.raises(Exception, match="is invalid"):
         validate_answer(Pick, record, data)
-
-
-# --- errors, before anything is sent ---------------------------------------------------------
 
 
 def test_every_problem_of_one_call_is_listed_in_the_models_field_order() -> None:
@@ -255,121 +170,6 @@ def test_only_bool_defaults_can_be_given_on_2025_06_18() -> None:
     assert record.schema["properties"]["urgent"] == {"type": "boolean", "default": True}
 
 
-# --- hints: constraints the wire cannot carry, in words ----------------------------------------
-
-
-def hinted(annotation: Any, **field: Any) -> dict[str, Any]:
-    model = type("H", (BaseModel,), {"__annotations__": {"x": annotation}, "x": Field(**field)})
-    schema = reduce_schema(model)
-    for version in ERAS:
-        assert_spec_valid(reduce_schema(model, protocol_version=version), version)
-    return schema["properties"]["x"]
-
-
-HINTS: list[tuple[str, Any, dict[str, Any], str | None]] = [
-    ("pattern of digits", str, {"pattern": r"^[0-9]{6}$"}, "Must be 6 digits."),
-    ("pattern of a digit range", str, {"pattern": r"^\d{4,6}$"}, "Must be 4 to 6 digits."),
-    (
-        "constr pattern",
-        Annotated[str, StringConstraints(pattern=r"^x")],
-        {},
-        "Must be in the expected format.",
-    ),
-    (
-        "compiled pattern",
-        Annotated[str, StringConstraints(pattern=re.compile("a+"))],
-        {},
-        "Must be in the expected format.",
-    ),
-    (
-        "pattern with examples",
-        str,
-        {"pattern": "^[A-Z]{2}$", "examples": ["DE", "FR", "NL"]},
-        "For example: DE or FR.",
-    ),
-    (
-        "pattern with a description",
-        str,
-        {"pattern": "^[A-Z]{2}$", "description": "A country code"},
-        "A country code",
-    ),
-    ("int multiple_of", int, {"multiple_of": 5}, "Must be a multiple of 5."),
-    ("float multiple_of", float, {"multiple_of": 0.25}, "Must be a multiple of 0.25."),
-    ("float gt", float, {"gt": 0}, "Must be more than 0."),
-    ("float lt", float, {"lt": 1.5}, "Must be less than 1.5."),
-    (
-        "float gt lt step",
-        float,
-        {"gt": 0, "lt": 1, "multiple_of": 0.5},
-        "Must be more than 0, less than 1 and a multiple of 0.5.",
-    ),
-    ("date ge", date, {"ge": date(2026, 1, 1)}, "Must be on or after 2026-01-01."),
-    (
-        "date gt lt",
-        date,
-        {"gt": date(2026, 1, 1), "lt": date(2027, 1, 1)},
-        "Must be after 2026-01-01 and before 2027-01-01.",
-    ),
-    ("date le", date, {"le": date(2026, 12, 31)}, "Must be on or before 2026-12-31."),
-    (
-        "datetime gt",
-        datetime,
-        {"gt": datetime(2026, 1, 1, tzinfo=timezone.utc)},
-        "Must be after 2026-01-01T00:00:00+00:00.",
-    ),
-    ("int gt travels exactly", int, {"gt": 0, "lt": 10}, None),
-    ("float ge travels", float, {"ge": 0, "le": 1}, None),
-    ("str lengths travel", str, {"min_length": 1, "max_length": 3}, None),
-    ("options need no hint", Literal["a", "b"], {}, None),
-]
-
-
-@pytest.mark.parametrize(
-    ("annotation", "field", "hint"), [row[1:] for row in HINTS], ids=[row[0] for row in HINTS]
-)
-def test_each_constraint_the_wire_cannot_carry_is_told_in_the_description(
-    annotation: Any, field: dict[str, Any], hint: str | None
-) -> None:
-    assert hinted(annotation, **field).get("description") == hint
-
-
-@pytest.mark.parametrize(
-    ("description", "expected"),
-    [
-        ("Your code", "Your code. Must be a multiple of 5."),
-        ("Your code.", "Your code. Must be a multiple of 5."),
-        ("Your code: ", "Your code: Must be a multiple of 5."),
-    ],
-)
-def test_a_hint_follows_the_fields_own_description(description: str, expected: str) -> None:
-    assert hinted(int, multiple_of=5, description=description)["description"] == expected
-
-
-def test_a_field_words_or_drops_its_own_hint() -> None:
-    own = hinted(str, pattern=r"^[0-9]{6}$", json_schema_extra={"hint": "The 6 digits we emailed you."})
-    assert own["description"] == "The 6 digits we emailed you."
-    assert "description" not in hinted(str, pattern=r"^[0-9]{6}$", json_schema_extra={"hint": False})
-    assert hinted(str, description="Code", json_schema_extra={"hint": False})["description"] == "Code"
-
-
-@pytest.mark.parametrize(
-    ("extra", "problem"),
-    [
-        ({"hint": True}, 'json_schema_extra={"hint": ...} takes a text'),
-        ({"hint": " "}, 'json_schema_extra={"hint": ...} takes a text'),
-        ({"hint": "x", "pattern": "a"}, "json_schema_extra cannot travel"),
-    ],
-)
-def test_a_hint_setting_that_is_not_a_text_or_false_is_refused(extra: dict[str, Any], problem: str) -> None:
-    with pytest.raises(SchemaError, match=re.escape(problem)):
-        hinted(str, json_schema_extra=extra)
-
-
-def test_a_hint_reaches_the_client_as_the_fields_description() -> None:
-    spec = parse_requested_schema(reduce_schema(Pick, options=OPTIONS)).by_name["code"]
-    assert spec.description == "Must be 6 digits."
-
-
 def test_checking_an_answer_to_a_shaped_question_builds_no_form_per_question() -> None:
     first = shaped(Pick, "2025-11-25", options=OPTIONS)
     second = shaped(Pick, "2025-11-25", options={"account": ["c"], "tags": ["q"]})
@@ -378,29 +178,6 @@ def test_checking_an_answer_to_a_shaped_question_builds_no_form_per_question() -
     assert validate_answer(Pick, second, {"account": "c", "tags": ["q"]}).account == "c"
     assert "form" not in vars(second)  # the exact form (a pydantic model) was never built
     assert second.form.by_name["account"].options[0].value == "c"  # built when asked for
-
-
-def test_a_page_form_takes_choices_fields_and_asks_for_their_options_per_page() -> None:
-    from typed_elicit import form
-    from typed_elicit._forms.reduce import check_page, page_reduced
-
-    @form(page=True)
-    class Paged(BaseModel):
-        account: Annotated[str, Choices()]
-        api_key: SecretStr
-
-    check_page(Paged)  # fine at import: options come with each page
-    with pytest.raises(OptionsError, match=r"account.*ctx\.elicit_page"):
-        page_reduced(Paged)
-    record = shaped(Paged, "2025-06-18", options={"account": {"a1": "Main", "a2": "Savings"}}, page=True)
-    assert record.protocol_version == LATEST  # a page is shaped in the newest revision, whatever asked
-    assert record.offered == {"account": frozenset({"a1", "a2"})}
-    assert [o.title for o in record.form.by_name["account"].options] == ["Main", "Savings"]
-    assert record.form.by_name["api_key"].kind == "string"  # a secret stays a page's field
-    answer = validate_answer(Paged, record, {"account": "a2", "api_key": "k"})
-    assert answer.account == "a2"
-    with pytest.raises(InvalidResponse, match="not one of the offered options"):
-        validate_answer(Paged, record, {"account": "a9", "api_key": "k"})
 
 
 def test_a_page_questions_options_and_defaults_are_checked_like_a_questions() -> None:
@@ -549,60 +326,3 @@ def test_a_multi_select_default_with_more_items_than_options_is_refused_reading_
 
     assert problem.startswith("Pick.tags: the default holds 100000 items, more than the 3 options offered")
     assert many.read == 0
-
-
-def test_titles_past_the_option_limit_are_refused_at_class_definition_reading_one_past_it() -> None:
-    titles = CountingMapping(10**6)
-
-    with pytest.raises(SchemaError, match=f"Titles\\(...\\) names more than {MAX_OPTIONS} options"):
-
-        @form
-        class Sizes(BaseModel):
-            size: Annotated[Literal["s", "l"], Titles(titles)]
-
-    assert titles.read <= MAX_OPTIONS + 1
-
-
-@pytest.mark.parametrize(
-    ("annotation", "problem"),
-    [
-        (
-            Annotated[Literal["s", "l"], Titles(s="Small", l="L" * (MAX_OPTION_LENGTH + 1))],
-            f"Titles(...) titles an option with 1001 characters, more than {MAX_OPTION_LENGTH}",
-        ),
-        (
-            Literal["s", "l" * (MAX_OPTION_LENGTH + 1)],
-            f"offers an option of 1001 characters, more than {MAX_OPTION_LENGTH}",
-        ),
-    ],
-    ids=["title", "value"],
-)
-def test_an_option_or_title_over_the_length_limit_is_refused_at_class_definition(
-    annotation: Any, problem: str
-) -> None:
-    model = type("Long", (BaseModel,), {"__annotations__": {"size": annotation}})
-
-    (found,) = schema_problems(model, protocol_version="2026-07-28")
-
-    assert problem in found
-
-
-@pytest.mark.parametrize("key", ["title", "description"])
-def test_a_field_text_the_client_would_refuse_is_refused_at_class_definition(key: str) -> None:
-    model = type("Texts", (BaseModel,), {"__annotations__": {"x": str}, "x": Field(**{key: "t" * 10_001})})
-
-    (found,) = schema_problems(model, protocol_version="2026-07-28")
-
-    assert found == (
-        f"Texts.x: its {key} has 10001 characters, more than the {MAX_TEXT_LENGTH} clients accept; shorten it"
-    )
-
-
-def test_a_class_whose_schema_is_over_64_kib_is_refused_at_class_definition() -> None:
-    fields = {f"f{i}": Field(default="", description="d" * 1_000) for i in range(70)}
-    model = type("Wide", (BaseModel,), {"__annotations__": dict.fromkeys(fields, str), **fields})
-
-    problems = schema_problems(model, protocol_version="2025-06-18")
-
-    assert len(problems) == 1
-    assert problems[0].startswith(f"Wide: its schema takes more than the {MAX_QUESTION_SCHEMA_LENGTH} bytes")

@@ -1,0 +1,66 @@
+"""What the reducer reads off a pydantic field: annotations unwrapped, constraints opened, types named."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional, Union
+
+import annotated_types as at
+import pytest
+from pydantic import Field
+
+from typed_elicit._forms.fieldinfo import (
+    FieldProblem,
+    flat,
+    ordered,
+    strip_annotated,
+    strip_none,
+    type_name,
+    valid_text,
+)
+
+
+@pytest.mark.parametrize("optional", [int | None, Optional[int], Union[None, int]])  # noqa: UP007, UP045
+def test_an_optional_type_is_unwrapped_and_said_to_be_optional(optional: object) -> None:
+    assert strip_none(optional) == (int, True)
+
+
+def test_a_plain_type_is_kept_and_not_optional() -> None:
+    assert strip_none(Literal["a", "b"]) == (Literal["a", "b"], False)
+
+
+@pytest.mark.parametrize("union", [int | str, int | str | None])
+def test_a_union_of_several_types_is_a_problem_naming_it_and_the_fix(union: object) -> None:
+    with pytest.raises(
+        FieldProblem, match=r"a union of several types \(int \| str.*\) cannot be elicited; declare"
+    ):
+        strip_none(union)
+
+
+def test_annotated_is_unwrapped_into_its_type_and_metadata() -> None:
+    limit = at.Le(5)
+    assert strip_annotated(Annotated[int, limit, "note"]) == (int, [limit, "note"])
+    assert strip_annotated(int) == (int, [])
+
+
+def test_field_and_grouped_constraints_are_opened_into_single_constraints() -> None:
+    found = list(flat([Field(min_length=2), at.Interval(gt=1, lt=9), "plain"]))
+    assert found == [at.MinLen(2), at.Gt(1), at.Lt(9), "plain"]
+
+
+def test_type_title_and_description_come_first_and_the_rest_keeps_its_order() -> None:
+    prop = {"minimum": 1, "description": "d", "maximum": 3, "type": "integer", "title": "T"}
+    assert list(ordered(prop)) == ["type", "title", "description", "minimum", "maximum"]
+    assert ordered(prop) == prop
+
+
+def test_text_with_a_lone_surrogate_is_a_problem_naming_what_it_is() -> None:
+    valid_text("fine \u00e9", "title")
+    with pytest.raises(FieldProblem, match=r"^the title 'bad \\ud800' is not valid Unicode text"):
+        valid_text("bad \ud800", "title")
+
+
+@pytest.mark.parametrize(
+    ("annotation", "shown"), [(str, "str"), (list[int], "list[int]"), (dict[str, int], "dict[str, int]")]
+)
+def test_an_annotation_is_named_as_a_message_shows_it(annotation: object, shown: str) -> None:
+    assert type_name(annotation) == shown
