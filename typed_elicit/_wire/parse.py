@@ -467,8 +467,6 @@ class _Parser:
         return tuple(options)
 
     def default(self, spec: FieldSpec, value: object, path: str) -> FieldSpec:
-        if spec.kind in ("choice", "multi_choice") and not spec.options:
-            return spec  # its options were refused already: no default can fit, no field can be built
         adapter = field_adapter(spec)
         try:
             checked = adapter.validate_python(value)
