@@ -24,8 +24,8 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, EmailStr, Field
 
 from tests.axe import CHROMIUM, axe_source, browser_or_skip, violations
-from tests.pages.test_serve import page_outcome
 from tests.pages.test_pages_browser import serving
+from tests.pages.test_serve import page_outcome
 from typed_elicit import Titles, form
 from typed_elicit._calls.plugs import host_for
 from typed_elicit._calls.state import PageRecord
