@@ -7,7 +7,7 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,10 +24,38 @@ from tests import error_record
 from typed_elicit import testing as kit
 from typed_elicit._core.versions import ProtocolVersion
 
-# examples/replicated_transfer.py defaults to database 0; the tests keep to their own.
-os.environ.setdefault(
-    "TYPED_ELICIT_STORE", os.environ.get("TYPED_ELICIT_TEST_REDIS", "redis://127.0.0.1:6379/13")
-)
+
+def redis_for_this_process(base: str, worker: str | None) -> str:
+    """The Redis URL this test process uses: `base`, or under pytest-xdist worker `gwN` its database + N.
+
+    Parallel workers flush their own database only (tests/stores/test_redis.py flushes it), so no
+    worker sees another's keys. Redis has databases 0 to 15.
+
+    Raises:
+        pytest.UsageError: If the worker's database would be past 15.
+    """
+    if worker is None:
+        return base
+    url, _, database = base.rpartition("/")
+    number = int(database or 0) + int(worker.removeprefix("gw"))
+    if number > 15:
+        raise pytest.UsageError(
+            f"xdist worker {worker} would use Redis database {number}, past the 16 (0-15) Redis has: "
+            f"run fewer workers (-n) or give TYPED_ELICIT_TEST_REDIS a lower database ({base})"
+        )
+    return f"{url}/{number}"
+
+
+# Every test module reads TYPED_ELICIT_TEST_REDIS (database 1 unless set: 1 to 15 for -n up to 15);
+# examples/replicated_transfer.py reads TYPED_ELICIT_STORE (database 0 unless set): both point at this
+# process's own database. A pytest this process starts inherits both, already derived (the marker).
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER") or ""
+if os.environ.get("TYPED_ELICIT_TEST_REDIS_WORKER") != _WORKER:
+    _BASE = os.environ.get("TYPED_ELICIT_TEST_REDIS", "redis://127.0.0.1:6379/1")
+    os.environ["TYPED_ELICIT_TEST_REDIS"] = redis_for_this_process(_BASE, _WORKER or None)
+    os.environ["TYPED_ELICIT_TEST_REDIS_WORKER"] = _WORKER
+    if os.environ.get("TYPED_ELICIT_STORE", _BASE) == _BASE:
+        os.environ["TYPED_ELICIT_STORE"] = os.environ["TYPED_ELICIT_TEST_REDIS"]
 
 settings.register_profile("default", deadline=None, derandomize=True, database=None)
 settings.register_profile("fast", settings.get_profile("default"), max_examples=10)
@@ -154,6 +182,17 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     error_record.RECORD.test = item.nodeid
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """A test that made an error lacking its documented data fails itself (under xdist, the last
+    test below sees only its own worker's record)."""
+    before = len(error_record.RECORD.shortfalls)
+    result = yield
+    made = error_record.RECORD.shortfalls[before:]
+    assert not made, "typed_elicit errors lacking documented data: " + "; ".join(map(str, made))
+    return result
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -10,6 +10,7 @@ import typed_elicit.client
 import typed_elicit.errors
 import typed_elicit.pages
 import typed_elicit.stores
+from typed_elicit._core.deprecation import MOVED_IN
 
 ROOT = Path(__file__).resolve().parent.parent
 CHANGELOG = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
@@ -24,12 +25,13 @@ SHIMS = {
 }
 
 
-def unreleased() -> str:
-    return CHANGELOG.split("## [Unreleased]", 1)[1].split("\n## [", 1)[0]
+def moved_release() -> str:
+    """The changelog section of the release in which the names moved."""
+    return CHANGELOG.split(f"## [{MOVED_IN}]", 1)[1].split("\n## [", 1)[0]
 
 
 def rows_naming(name: str) -> list[str]:
-    return [line for line in unreleased().splitlines() if line.startswith(f"| `{name}`")]
+    return [line for line in moved_release().splitlines() if line.startswith(f"| `{name}`")]
 
 
 def new_home(target: str, name: str) -> str:
@@ -72,7 +74,7 @@ def test_every_deprecated_module_shim_is_in_the_changelog_with_its_new_home() ->
 
 def test_the_changelog_has_every_version_from_0_1_0_newest_first() -> None:
     versions = re.findall(r"^## \[([\w.]+)\]", CHANGELOG, re.M)
-    assert versions == ["Unreleased", "0.2.0", "0.1.0"]
+    assert versions == ["Unreleased", "0.3.0", "0.2.0", "0.1.0"]
 
 
 def test_the_errors_page_has_a_section_for_every_error_with_its_attributes_and_fix() -> None:

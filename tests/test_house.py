@@ -17,7 +17,7 @@ from typed_elicit import ElicitContext
 PACKAGE = Path(typed_elicit.__file__).parent
 TESTS = Path(__file__).parent
 
-CROSS_CUTTING = {"docs", "public", "security", "bench", "house"}
+CROSS_CUTTING = {"docs", "public", "security", "bench", "house", "release"}
 """Top-level test modules named after a concern that spans the package instead of one of its parts."""
 
 TESTED_THROUGH: dict[str, str] = {

@@ -143,22 +143,24 @@ def test_each_optional_part_has_a_small_face_of_its_own(module: str) -> None:
     [
         *(
             ("typed_elicit", name, "typed_elicit.errors")
-            for name in FACES["typed_elicit.errors"]
-            - {
-                "TypedElicitError",
-                "DeclarationError",
-                "NoAnswerError",
-                "ServerStateError",
-                "PagesNotServed",
-                "PageSetupError",
-                "StoreUrlError",
-                "RequestedSchemaError",
-                "ScriptMistake",
-                "AppViewError",
-                "AppCannotRender",
-            }
+            for name in sorted(  # sorted: pytest-xdist workers must collect the same order
+                FACES["typed_elicit.errors"]
+                - {
+                    "TypedElicitError",
+                    "DeclarationError",
+                    "NoAnswerError",
+                    "ServerStateError",
+                    "PagesNotServed",
+                    "PageSetupError",
+                    "StoreUrlError",
+                    "RequestedSchemaError",
+                    "ScriptMistake",
+                    "AppViewError",
+                    "AppCannotRender",
+                }
+            )
         ),
-        *(("typed_elicit", name, "typed_elicit.hooks") for name in FACES["typed_elicit.hooks"]),
+        *(("typed_elicit", name, "typed_elicit.hooks") for name in sorted(FACES["typed_elicit.hooks"])),
         ("typed_elicit", "Store", "typed_elicit.stores"),
         ("typed_elicit", "configure", "typed_elicit.stores"),
         ("typed_elicit", "ClaimStore", "typed_elicit.stores:Store"),

@@ -12,6 +12,9 @@ lives in packages with faces of their own:
 - `typed_elicit.client`: answering a server's questions (and `.terminal`);
 - `typed_elicit.testing`: the scripted user and in-memory connections for tests;
 - `typed_elicit.logs`: keeping answer values out of the SDK's DEBUG logs.
+
+`typed_elicit.__version__` is the installed distribution's version (`pyproject.toml`'s, the one
+`typed-elicit --version` prints), read from its metadata when first asked for.
 """
 
 import logging
@@ -30,6 +33,8 @@ from typed_elicit.errors import TypedElicitError
 from typed_elicit.fallback import install_fallback
 
 logging.getLogger("typed_elicit").addHandler(logging.NullHandler())
+
+__version__: str  # bound by `__getattr__` on first use: importing importlib.metadata costs every import
 
 __all__ = [
     "PROTOCOL_VERSIONS",
@@ -86,5 +91,15 @@ MOVED = {
 
 
 def __getattr__(name: str) -> Any:
-    """A name that moved: from its new home, with a `DeprecationWarning` naming it."""
+    """`__version__`, from the distribution's metadata; a name that moved, with a `DeprecationWarning`.
+
+    Raises:
+        PackageNotFoundError: For `__version__`, if typed-elicit is importable but not installed.
+        AttributeError: If `name` is neither and never lived here.
+    """
+    if name == "__version__":
+        from importlib.metadata import version  # lazily: see `__version__`
+
+        found = globals()["__version__"] = version("typed-elicit")
+        return found
     return moved(__name__, name, MOVED)

@@ -1,12 +1,13 @@
-"""Deprecated: the terminal forms moved to `typed_elicit.client.terminal` (removed in 0.4)."""
+"""Deprecated: the terminal forms moved to `typed_elicit.client.terminal` (removed in 0.4.0)."""
 
 import warnings
 
+from typed_elicit._core.deprecation import REMOVED_IN
 from typed_elicit.client.terminal import TerminalForms, terminal_handler
 
 warnings.warn(
     "typed_elicit.terminal moved to typed_elicit.client.terminal; import TerminalForms and "
-    "terminal_handler from there (this module goes in typed_elicit 0.4)",
+    f"terminal_handler from there (this module goes in typed_elicit {REMOVED_IN})",
     DeprecationWarning,
     stacklevel=2,
 )

@@ -25,12 +25,19 @@ class Size(BaseModel):
     cpus: int
 
 
-def build_server() -> MCPServer:
+ANSWERED_IN = 60.0
+"""The question timeout of the tests whose user answers at once: generous, so that a busy machine,
+which may take longer than 0.2 s (the timeout these tests had) between a question and its answer
+over HTTP, never turns an answer into a timeout. The timeout test passes its own short one: it
+fires however slow the machine, as no answer ever comes."""
+
+
+def build_server(timeout: float = ANSWERED_IN) -> MCPServer:
     """A fresh server per test: an HTTP session manager runs only once."""
     server = MCPServer("http-wizard")
 
     @server.tool()
-    @elicits(timeout=0.2)
+    @elicits(timeout=timeout)
     async def wizard(app: str, ctx: ElicitContext) -> str:
         match await ctx.elicit(Environment, "Where to?"):
             case Accepted(Environment(name=env)):
@@ -84,7 +91,10 @@ async def test_push_timeout_over_http_cancels_the_question(connect, push_era):
             stopped.set()
         raise AssertionError("unreachable")
 
-    async with serve_http(build_server()) as url, connect(url, push_era, ScriptedUser(never)) as client:
+    async with (
+        serve_http(build_server(timeout=0.2)) as url,
+        connect(url, push_era, ScriptedUser(never)) as client,
+    ):
         with anyio.fail_after(BOUND):
             result = await client.call_tool("wizard", {"app": "web"})
             await stopped.wait()

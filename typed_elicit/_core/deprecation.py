@@ -7,8 +7,11 @@ import warnings
 from collections.abc import Mapping
 from typing import Any, Final
 
-REMOVED_IN: Final = "0.4"
-"""The release in which the old import paths go."""
+MOVED_IN: Final = "0.3.0"
+"""The release in which the names moved (its CHANGELOG section lists them)."""
+REMOVED_IN: Final = "0.4.0"
+"""The release in which the old import paths go: `tests/test_release.py` fails once the package's
+version reaches it while a moved name is still importable from its old home."""
 
 
 def moved(module: str, name: str, homes: Mapping[str, str]) -> Any:

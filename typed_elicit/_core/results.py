@@ -7,9 +7,10 @@ question (`ctx.elicit_url`) as `Consented | Declined | Cancelled`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, TypeAlias, TypeVar, final
+from typing import Generic, TypeAlias, TypeVar
 
 from pydantic import BaseModel
+from typing_extensions import final  # sets `__final__` on Python 3.10 too (typing's does from 3.11)
 
 M_co = TypeVar("M_co", bound=BaseModel, covariant=True)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
+import ipaddress
 import math
 import re
 import secrets
@@ -91,8 +92,19 @@ def _origin(url: str) -> str | None:
     host = parts.hostname
     if parts.scheme not in _DEFAULT_PORTS or not host or "@" in parts.netloc:
         return None
+    if ":" in host and not _ipv6(host):  # Python 3.10's urlsplit takes `[1:2:3]` (3.11.4 refuses it)
+        return None
     shown = f"[{host}]" if ":" in host else host
     return f"{parts.scheme}://{shown}" + ("" if port in (None, _DEFAULT_PORTS[parts.scheme]) else f":{port}")
+
+
+def _ipv6(host: str) -> bool:
+    """Whether `host` (a URL's bracketed host, brackets removed) is an IPv6 address."""
+    try:
+        ipaddress.IPv6Address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def _prefix(public_url: str) -> str:
