@@ -274,3 +274,25 @@ async def test_no_page_scrolls_sideways_in_a_narrow_window_or_at_200_percent_zoo
             seen["nothing sent"] = await page.evaluate(NO_SIDEWAYS_SCROLL)
             await page.close()
     assert seen == {"empty": True, "rows and union": True, "invalid": True, "nothing sent": True}
+
+
+@pytest.mark.parametrize("width", [320, 640], ids=["320px", "200pct-zoom"])
+async def test_an_arabic_page_is_right_to_left_and_scrolls_no_way_sideways(
+    browser: tuple[Any, str], width: int
+):
+    """Right to left, nothing may stick out on the left either (a hidden control moved far left did)."""
+    launched, _ = browser
+    seen: dict[str, object] = {}
+    async with site(ship_order.build_server, launched) as served:
+        with anyio.fail_after(STEP_BOUND * 2):
+            page = await launched.new_page(
+                viewport={"width": width, "height": 700}, extra_http_headers={"Accept-Language": "ar"}
+            )
+            await page.goto(await served.ask(ship_order.Shipment, "ship_order"))
+            seen["dir"] = await page.evaluate("() => document.documentElement.dir")
+            seen["empty"] = await page.evaluate(NO_SIDEWAYS_SCROLL)
+            await page.locator("button.primary").press("Enter")
+            await page.wait_for_load_state()
+            seen["invalid"] = await page.evaluate(NO_SIDEWAYS_SCROLL)
+            await page.close()
+    assert seen == {"dir": "rtl", "empty": True, "invalid": True}
