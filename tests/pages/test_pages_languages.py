@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import date
 from typing import Annotated, Any, cast
 
 import anyio
@@ -17,6 +18,7 @@ from starlette.testclient import TestClient
 from tests.conftest import BOUND
 from tests.pages.test_serve import ORIGIN, Client
 from tests.pages.test_tree import Order
+from typed_elicit import form
 from typed_elicit._calls.state import PageRecord
 from typed_elicit._forms.reduce import page_reduced
 from typed_elicit._views.i18n import words_for
@@ -28,6 +30,7 @@ _SHOWN_ON_PAGES = (
     "a field's problem or hint, on pages and app views",
     "the form, on pages and app views",
     "a plain page: after a form is sent, or when it cannot be used",
+    "an automatic hint: a rule of a field the form cannot show, told in a sentence",
 )
 
 
@@ -217,3 +220,22 @@ def test_a_page_question_opens_its_page_with_the_locale_its_call_gave():
 
     anyio.run(main)
     assert seen == {"locale": "de"}
+
+
+@form(page=True)
+class Arrival(BaseModel):
+    postcode: str = Field(pattern=r"^\d{5}$")
+    day: date = Field(gt=date(2026, 1, 1), le=date(2026, 12, 31), description="Ihr Ankunftstag")
+    budget: float = Field(gt=0.5, lt=1000.25)
+
+
+def test_a_german_page_tells_the_automatic_hints_in_german(client: Client):
+    """The hints the reducer adds at class definition (a pattern, date and float bounds) follow the page."""
+    html = client.http.get(client.path(client.open(Arrival)), headers={"Accept-Language": "de"}).text
+    shown = visible(html)
+    assert "Muss aus 5 Ziffern bestehen." in shown
+    assert "Ihr Ankunftstag. Muss nach dem 2026-01-01 und am oder vor dem 2026-12-31 sein." in shown
+    assert "Muss größer als 0,5 und kleiner als 1.000,25 sein." in shown
+    assert english_left(shown, "de") == []
+    english = visible(client.http.get(client.path(client.open(Arrival))).text)
+    assert "Must be 5 digits." in english  # the check can fail: an English page says it in English

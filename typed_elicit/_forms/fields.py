@@ -10,7 +10,6 @@ the description.
 from __future__ import annotations
 
 import math
-import re
 import sys
 from collections.abc import Callable, Mapping
 from datetime import date, datetime
@@ -23,7 +22,7 @@ from pydantic_core import (
     PydanticUndefined,
 )
 
-from typed_elicit._forms.defaults import BOUNDS, wire_default
+from typed_elicit._forms.defaults import wire_default
 from typed_elicit._forms.fieldinfo import (
     FieldProblem,
     flat,
@@ -31,8 +30,8 @@ from typed_elicit._forms.fieldinfo import (
     strip_annotated,
     strip_none,
     type_name,
-    valid_text,
 )
+from typed_elicit._forms.hints import described
 from typed_elicit._forms.names import URL_MODE_FIX, looks_secret
 from typed_elicit._forms.options import (
     choices_property,
@@ -60,7 +59,6 @@ def reduce_field(
         raise FieldProblem(
             f"the name suggests a secret; {URL_MODE_FIX} (or rename the field if it holds no secret)"
         )
-    chosen_hint = _chosen_hint(info.json_schema_extra)
     annotation = info.annotation
     titles = find_titles(info.metadata)
     has_default = info.default is not PydanticUndefined
@@ -111,8 +109,7 @@ def reduce_field(
     _check_ranges(prop)
     if info.title is not None:
         prop["title"] = info.title
-    hint = _hint(annotation, metadata, info) if chosen_hint is True else chosen_hint or None
-    description = _with_hint(info.description, hint)
+    description = described(info, annotation, metadata)
     if description is not None:
         prop["description"] = description
     for key in ("title", "description"):
@@ -124,111 +121,6 @@ def reduce_field(
     if has_default and info.default is not None:
         prop["default"] = wire_default(info.default, prop)
     return ordered(prop), is_multi, is_choices
-
-
-# --- hints: constraints the wire cannot carry, told to the person -----------------------------
-#
-# The wire schema carries lengths, inclusive bounds on numbers (and exact integer bounds), and
-# options. A pattern, `multiple_of`, an exclusive bound on a float and any bound on a date or
-# datetime are checked on arrival but invisible to the client, so the person would guess.
-# Each becomes a clause of one sentence appended to the description.
-
-_DATE_WORDS = {"ge": "on or after", "gt": "after", "le": "on or before", "lt": "before"}
-_NUMBER_WORDS = {"gt": "more than", "lt": "less than"}
-
-
-def _chosen_hint(extra: object) -> str | bool:
-    """The field's own hint from `json_schema_extra={"hint": ...}`: its text, False for none, else True.
-
-    `json_schema_extra` cannot travel (the wire schema admits only the spec's keys), so
-    it is refused, except for the one key typed_elicit reads itself.
-    """
-    if extra is None:
-        return True
-    if isinstance(extra, dict) and list(cast("dict[str, object]", extra)) == ["hint"]:
-        value = cast("dict[str, object]", extra)["hint"]
-        if value is False or (isinstance(value, str) and value.strip()):
-            if isinstance(value, str):
-                valid_text(value, "hint")
-            return value
-        raise FieldProblem(
-            'json_schema_extra={"hint": ...} takes a text (sent instead of the automatic hint) or '
-            f"False (no hint), not {value!r}; fix it"
-        )
-    raise FieldProblem(
-        "json_schema_extra cannot travel: the wire schema admits only the spec's keys; "
-        "remove it and enforce extra rules with a validator (checked when the answer arrives); "
-        'only json_schema_extra={"hint": "..." or False} is read, to word or drop the hint'
-    )
-
-
-def _hint(annotation: Any, metadata: list[Any], info: FieldInfo) -> str | None:
-    """The sentence explaining what the wire schema of this field leaves out, or None."""
-    if annotation is str:
-        patterns = [p for p in (getattr(m, "pattern", None) for m in flat(metadata)) if p is not None]
-        return None if not patterns else _pattern_hint(patterns[-1], info)
-    is_date = isinstance(annotation, type) and issubclass(annotation, date)
-    if not (is_date or annotation is int or annotation is float):
-        return None  # options, yes/no, formats: nothing the wire leaves out is told
-    constraints = list(flat(metadata))
-    clauses: list[str] = []
-    if is_date:
-        for meta in constraints:
-            for kind, name, _ in BOUNDS:
-                if isinstance(meta, kind):
-                    bound = getattr(meta, name)
-                    shown_bound = bound.isoformat() if isinstance(bound, date) else str(bound)
-                    clauses.append(f"{_DATE_WORDS[name]} {shown_bound}")
-    elif annotation is int or annotation is float:
-        for meta in constraints:
-            if annotation is float and isinstance(meta, at.Gt | at.Lt):
-                name = "gt" if isinstance(meta, at.Gt) else "lt"
-                clauses.append(f"{_NUMBER_WORDS[name]} {_shown_number(getattr(meta, name))}")
-            elif isinstance(meta, at.MultipleOf):
-                clauses.append(f"a multiple of {_shown_number(meta.multiple_of)}")
-    if not clauses:
-        return None
-    listed = clauses[0] if len(clauses) == 1 else f"{', '.join(clauses[:-1])} and {clauses[-1]}"
-    return f"Must be {listed}."
-
-
-_DIGITS = re.compile(r"\^(?:\\d|\[0-9\])\{(\d+)(?:,(\d+))?\}\$")
-"""A pattern of digits only, `^\\d{5}$` or `^[0-9]{4,6}$`: told as "5 digits"."""
-
-
-def _pattern_hint(pattern: object, info: FieldInfo) -> str | None:
-    """A pattern told as a person reads it: never the regular expression itself.
-
-    The field's own examples first ("For example: 12345."); a described field needs no more
-    (its description says what to enter); a pattern of digits only is counted ("5 digits");
-    any other pattern is a plain sentence.
-    """
-    if info.examples:
-        return f"For example: {' or '.join(str(example) for example in info.examples[:2])}."
-    if info.description:
-        return None
-    text = cast("re.Pattern[str]", pattern).pattern if isinstance(pattern, re.Pattern) else str(pattern)
-    digits = _DIGITS.fullmatch(text)
-    if digits is not None:
-        low, high = digits.group(1), digits.group(2)
-        return f"Must be {low} digits." if high is None or high == low else f"Must be {low} to {high} digits."
-    return "Must be in the expected format."
-
-
-def _shown_number(value: object) -> str:
-    """`5` for 5 and 5.0, `0.5` for 0.5: a number as a person writes it."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
-        return str(int(value))
-    return str(value)
-
-
-def _with_hint(description: str | None, hint: str | None) -> str | None:
-    if not hint:
-        return description
-    if not description:
-        return hint
-    text = description.rstrip()
-    return f"{text} {hint}" if text.endswith((".", "!", "?", ":")) else f"{text}. {hint}"
 
 
 def _check_ranges(prop: Mapping[str, Any]) -> None:

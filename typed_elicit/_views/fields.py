@@ -18,7 +18,7 @@ from typing import Any, Final
 from markupsafe import Markup, escape
 
 from typed_elicit._core.text import strip_bidi
-from typed_elicit._views.words import MESSAGES, own_text, said, shown
+from typed_elicit._views.words import MESSAGES, described, own_text, said, shown
 from typed_elicit._wire.spec import FieldSpec, FormSpec
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
@@ -249,7 +249,7 @@ def _field_view(
         kind=spec.kind,
         input=kind,
         required=spec.required and not spec.has_default,
-        description=None if spec.description is None else plain(own_text(words, spec.description)),
+        description=None if spec.description is None else plain(described(words, spec.description)),
         hint=sentences(hint_parts),
         value=value,
         checked=checked,

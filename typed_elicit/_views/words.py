@@ -19,9 +19,10 @@ import string
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import ClassVar, Final, TypeGuard
+from typing import ClassVar, Final, TypeGuard, cast
 
 from typed_elicit._core.text import quoted
+from typed_elicit._forms.hints import HINTS, Phrase, listed, with_hint
 from typed_elicit.errors import PageSetupError
 
 
@@ -470,6 +471,30 @@ class Said(Mapping[str, str]):
 def own_text(words: Mapping[str, str], text: str) -> str:
     """The developer's text (message, title, description, option) in `words`' language, or as written."""
     return words.text(text) if speaks(words) else text
+
+
+def described(words: Mapping[str, str], text: str) -> str:
+    """A field's description in `words`' language.
+
+    The developer's part is their own text (`own_text`); the automatic hint the reducer added
+    (`typed_elicit._forms.hints`) is told in the library's words of that language.
+    """
+    found = HINTS.get(text)
+    if found is None or not speaks(words):
+        return own_text(words, text)
+    own, phrase = found
+    return with_hint(None if own is None else words.text(own), phrased(words, phrase)) or text
+
+
+def phrased(words: Said, phrase: Phrase) -> str:
+    """An automatic hint in `words`' language (its numbers written as the language does)."""
+    values: dict[str, object] = dict(phrase.values)
+    if phrase.rules:
+        values["rules"] = listed([phrased(words, rule) for rule in phrase.rules], words.say)
+    counts = MESSAGES[phrase.key].counts
+    if counts is not None:
+        return words.count(phrase.key, cast("float", values[counts]), **values)
+    return words.say(phrase.key, **values)
 
 
 def counted(words: Mapping[str, str], key: str, count: int) -> str:

@@ -191,7 +191,7 @@ def _spoken(
         "dir": words.direction,
         "words": words.table(_WORDS),
         "fields": {
-            f.id: [words.text(f.label), None if f.description is None else words.text(f.description), f.hint]
+            f.id: [f.label, f.description, f.hint]  # in `words`' language already (`field_views`)
             for f in views
         },
         "title": None if title is None else words.text(title),
