@@ -72,11 +72,10 @@ def test_an_unknown_token_is_refused_naming_the_field_the_token_and_the_nearest_
 
 
 def test_a_token_that_is_no_text_is_refused() -> None:
+    class M(BaseModel):
+        x: str = Field(json_schema_extra={"autocomplete": True})
+
     with pytest.raises(SchemaError, match=r"M\.x: .*takes an HTML autofill token .* not a bool"):
-
-        class M(BaseModel):
-            x: str = Field(json_schema_extra={"autocomplete": True})
-
         reduce_schema(M)
 
 

@@ -128,7 +128,7 @@ def test_a_row_of_a_list_of_models_is_called_by_the_items_title_else_its_class_n
     class HTTPHeader(BaseModel):
         value: str
 
-    class line_item(BaseModel):  # noqa: N801 - a class named as some code names them
+    class line_item(BaseModel):
         sku: str
 
     class Titled(BaseModel):

@@ -14,7 +14,6 @@ from starlette.testclient import TestClient
 
 from tests.pages.test_serve import ORIGIN, Client
 from typed_elicit import form
-
 from typed_elicit._forms.page.files import FileLimits, UploadedFile
 from typed_elicit._forms.page.tree import page_tree
 from typed_elicit._views.words import PAGE_WORDS

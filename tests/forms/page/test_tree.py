@@ -266,13 +266,15 @@ def test_a_leaf_carries_its_declared_token_at_every_depth_and_in_rows_of_plain_v
 
     tree = page_tree(Guest)
     name, home, mails = tree.root.children
-    assert isinstance(name, Leaf) and name.autocomplete == "given-name"
+    assert isinstance(name, Leaf)
+    assert name.autocomplete == "given-name"
     assert isinstance(home, Group)
     assert [(c.key, c.autocomplete) for c in home.children if isinstance(c, Leaf)] == [
         ("line", "address-line1"),
         ("city", None),
     ]
-    assert isinstance(mails, Rows) and isinstance(mails.item, Leaf)
+    assert isinstance(mails, Rows)
+    assert isinstance(mails.item, Leaf)
     assert mails.item.autocomplete == "work email"
 
     class PlainHome(BaseModel):
@@ -291,5 +293,6 @@ def test_a_row_of_a_list_of_models_is_labelled_by_the_item_model_not_the_list():
     tree = page_reduced(Order).tree
     assert tree is not None
     items = tree.root.by_key["items"]
-    assert isinstance(items, Rows) and isinstance(items.item, Group)
+    assert isinstance(items, Rows)
+    assert isinstance(items.item, Group)
     assert (items.label, items.item.label) == ("items", "Item")
