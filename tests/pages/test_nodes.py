@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Literal
 
+import anyio
 import pytest
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, Field, SecretStr
@@ -193,3 +194,61 @@ def test_a_declared_token_shows_on_a_flat_page_and_on_a_page_with_groups(client:
     assert autocompletes(grouped) == {"where": "shipping postal-code", "recipients.0.mail": "work email"}
     again = client.submit(ticket, {"recipients._n": "2", "where": "75001"}, action="add:recipients")
     assert autocompletes(again.text)["recipients.1.mail"] == "work email"
+
+
+class Household(BaseModel):
+    country: Literal["fr", "de"] = Field(json_schema_extra={"autocomplete": "shipping country"})
+
+
+@form(page=True)
+class Move(BaseModel):
+    """Every place a declared token shows: a flat field, a secret, a list, a group's rows."""
+
+    where: str = Field(json_schema_extra={"autocomplete": "shipping postal-code"})
+    code: SecretStr = Field(json_schema_extra={"autocomplete": "one-time-code"})
+    recipients: list[Recipient] = Field(min_length=2)
+    homes: list[Household] = Field(min_length=1)
+
+
+@pytest.mark.anyio
+@pytest.mark.browser
+@pytest.mark.slow
+async def test_axe_reports_no_violation_on_a_page_of_declared_tokens() -> None:
+    from tests.axe import CHROMIUM, axe_source, browser_or_skip, violations
+    from tests.pages.test_pages_browser import serving
+    from typed_elicit._calls.plugs import host_for
+    from typed_elicit._forms.reduce import page_reduced
+    from typed_elicit.pages._host import Pages
+
+    async_playwright = browser_or_skip()
+    servers: list[MCPServer] = []
+
+    def build(origin: str) -> MCPServer:
+        servers.append(MCPServer("tokens"))
+        serve_pages(servers[0], origin)
+        return servers[0]
+
+    async with serving(build), async_playwright() as playwright:
+        host = host_for(servers[0])
+        assert isinstance(host, Pages)
+        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            with anyio.fail_after(30):
+                ticket = host.mint("move", "move:req-1", 600)
+                await host.open(ticket, Move, "Please answer", "move", None, page_reduced(Move))
+                page = await launched.new_page()
+                await page.goto(host.url(ticket))
+                shown = await page.locator("[autocomplete]").evaluate_all(
+                    "nodes => nodes.map(n => n.getAttribute('autocomplete'))"
+                )
+                found = await violations(page, axe_source())
+        finally:
+            await launched.close()
+    assert shown == [
+        "shipping postal-code",
+        "one-time-code",
+        "work email",
+        "work email",
+        "shipping country",
+    ]
+    assert found == []  # the instrument can fail: tests/pages/test_render_accessibility.py shows it
