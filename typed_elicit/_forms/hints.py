@@ -7,6 +7,8 @@ Each becomes a `Phrase`: a message of the library's words (`typed_elicit._views.
 `hint_*`) with its values. Its English text is appended to the description the wire carries;
 `HINTS` keeps, by that whole description, the developer's own part and the phrase, so a page
 or a view in another language tells the hint in that language (`_views.fields.described`).
+`json_schema_extra` is read here too (`own_extra`): only its `hint` and `autocomplete` keys
+(`_forms.autofill`), as nothing else of it can travel.
 """
 
 from __future__ import annotations

@@ -120,11 +120,12 @@ def item_noun(model: type[BaseModel]) -> str:
     """What a row of a list of `model` is called (`Contact` in "Contact 2"): its title, else its name.
 
     GOV.UK's "add another" names a row by the item's noun: `PhoneNumber` -> `Phone number`,
-    `HTTPHeader` -> `HTTP header`.
+    `HTTPHeader` -> `HTTP header`, `Entry[int]` -> `Entry`.
     """
     title = model.model_config.get("title")
     if title:
         return str(title)  # the developer's own text, as written (a catalog may translate it)
-    words = _HUMPS.findall(model.__name__) or [model.__name__]
+    name = model.__name__.split("[", 1)[0]  # a generic model's parameters (`Entry[int]`) are no noun
+    words = _HUMPS.findall(name) or [name]
     first, rest = words[0], (word if word.isupper() else word.lower() for word in words[1:])
     return " ".join([first[:1].upper() + first[1:], *rest])
