@@ -108,10 +108,11 @@ def reduce_field(
         prop = _scalar_property(annotation, metadata, page=page)
 
     _check_ranges(prop)
-    secret = page and (
-        annotation in (SecretStr, SecretBytes) or looks_secret(field_name) or looks_secret(key)
-    )
-    checked_token(info.json_schema_extra, secret=secret, checkbox=prop["type"] in ("boolean", "array"))
+    if info.json_schema_extra is not None:  # a declared autocomplete token (most fields have none)
+        secret = page and (
+            annotation in (SecretStr, SecretBytes) or looks_secret(field_name) or looks_secret(key)
+        )
+        checked_token(info.json_schema_extra, secret=secret, checkbox=prop["type"] in ("boolean", "array"))
     if info.title is not None:
         prop["title"] = info.title
     description = described(info, annotation, metadata)
