@@ -123,3 +123,18 @@ def test_without_a_title_the_view_has_no_header_and_the_message_names_the_page()
     assert "<header>" not in html
     assert 'class="brand"' not in html
     assert f"<title>{form_message(Order)}</title>" in html
+
+
+def test_the_view_shows_a_fields_declared_token_and_the_one_its_name_implies() -> None:
+    @form(app=True)
+    class Shipping(BaseModel):
+        where: str = Field(alias="zip", json_schema_extra={"autocomplete": "shipping postal-code"})
+        email: str
+        note: str = ""
+
+    html = render(Shipping, AppView(), "1.0")
+    tags = re.findall(r'<input type="text" [^>]*>', html)
+    names = [re.search(r' name="([^"]+)"', tag) for tag in tags]
+    tokens = [re.search(r' autocomplete="([^"]+)"', tag) for tag in tags]
+    inputs = {n.group(1): t.group(1) if t else "" for n, t in zip(names, tokens, strict=True) if n}
+    assert inputs == {"zip": "shipping postal-code", "email": "email", "note": ""}

@@ -42,3 +42,21 @@ def test_rules_are_listed_as_english_lists_them() -> None:
     assert listed(["a"], say_english) == "a"
     assert listed(["a", "b"], say_english) == "a and b"
     assert english(Phrase("hint_digits", (("count", 1),))) == "Must be 1 digit."
+
+
+def test_the_hint_and_the_autocomplete_token_are_the_only_extra_keys_read() -> None:
+    import pytest
+
+    from typed_elicit._forms.fieldinfo import FieldProblem
+    from typed_elicit._forms.hints import chosen_hint, own_extra
+
+    assert own_extra({"hint": "Five digits", "autocomplete": "postal-code"}) == {
+        "hint": "Five digits",
+        "autocomplete": "postal-code",
+    }
+    assert chosen_hint({"autocomplete": "postal-code"}) is True  # the automatic hint stays
+    assert chosen_hint({"hint": False, "autocomplete": "off"}) is False
+    with pytest.raises(FieldProblem, match=r'only json_schema_extra=\{"hint": .*"autocomplete"'):
+        own_extra({"autocomplete": "off", "examples": [1]})
+    with pytest.raises(FieldProblem, match="cannot travel"):
+        own_extra(lambda schema: None)

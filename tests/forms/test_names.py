@@ -112,3 +112,42 @@ def test_alias_choices_are_rejected_for_want_of_one_wire_name() -> None:
 
     with pytest.raises(SchemaError, match=r"M\.x: AliasPath/AliasChoices.*plain `alias=`"):
         reduce_schema(M)
+
+
+def test_a_row_of_a_list_of_models_is_called_by_the_items_title_else_its_class_name_in_words() -> None:
+    from typing import Generic, TypeVar
+
+    from pydantic import ConfigDict
+
+    from typed_elicit._forms.names import item_noun
+
+    class Contact(BaseModel):
+        name: str
+
+    class PhoneNumber(BaseModel):
+        number: str
+
+    class HTTPHeader(BaseModel):
+        value: str
+
+    class line_item(BaseModel):
+        sku: str
+
+    T = TypeVar("T")
+
+    class Entry(BaseModel, Generic[T]):
+        value: T
+
+    class Titled(BaseModel):
+        model_config = ConfigDict(title="guest of honour")
+        name: str
+
+    models = (Contact, PhoneNumber, HTTPHeader, line_item, Entry[int], Titled)
+    assert [item_noun(m) for m in models] == [
+        "Contact",
+        "Phone number",
+        "HTTP header",
+        "Line item",
+        "Entry",
+        "guest of honour",  # the developer's own text, as written (a catalog may translate it)
+    ]

@@ -91,3 +91,52 @@ def test_a_blank_fields_markup_is_the_same_as_one_written_out() -> None:
     shared.template = None
     assert field_html(shared, None) == written
     assert blank_view(spec, False, PAGE_WORDS) is blank_view(spec, False, PAGE_WORDS)
+
+
+def test_a_declared_token_wins_over_the_one_its_name_implies_and_a_blank_is_kept_per_token() -> None:
+    from typed_elicit._views.fields import field_view
+
+    @form(page=True)
+    class Parcel(BaseModel):
+        postcode: str  # its name implies postal-code
+        country: Annotated[str, Field(json_schema_extra={"autocomplete": "shipping country"})]
+
+    form_spec = page_reduced(Parcel).form
+    views = field_views(
+        form_spec, frozenset(), values={}, errors={}, words=PAGE_WORDS, tokens={"postcode": "off"}
+    )
+    assert [v.attrs.get("autocomplete") for v in views] == [
+        "off",
+        "country-name",
+    ]  # tokens name only postcode
+    spec = form_spec.fields[0]
+    inferred = field_view(spec, 0, False, {}, None, PAGE_WORDS)
+    declared = field_view(spec, 0, False, {}, None, PAGE_WORDS, autocomplete="billing postal-code")
+    assert 'autocomplete="postal-code"' in inferred.html()
+    assert 'autocomplete="billing postal-code"' in declared.html()  # not the cached blank of the inferred one
+    typed = field_view(spec, 0, False, {"postcode": ["75001"]}, None, PAGE_WORDS, autocomplete="off")
+    assert 'autocomplete="off"' in typed.html()
+
+
+def test_a_secret_field_keeps_off_unless_it_declares_a_password_token() -> None:
+    from typed_elicit._views.fields import field_view
+
+    @form(page=True)
+    class Vault(BaseModel):
+        api_key: SecretStr
+
+    spec = page_reduced(Vault).form.fields[0]
+    assert field_view(spec, 0, True, {}, None, PAGE_WORDS).attrs["autocomplete"] == "off"
+    chosen = field_view(spec, 0, True, {}, None, PAGE_WORDS, autocomplete="new-password")
+    assert chosen.attrs["autocomplete"] == "new-password"
+
+
+def test_a_list_shows_its_token_too() -> None:
+    from typing import Literal
+
+    @form(page=True)
+    class Where(BaseModel):
+        country: Literal["fr", "de"]
+
+    (view,) = field_views(page_reduced(Where).form, frozenset(), values={}, errors={}, words=PAGE_WORDS)
+    assert '<select id="f0" name="country" required autocomplete="country-name">' in view.html()

@@ -4,7 +4,7 @@
 (text with its format and lengths, numbers with their bounds, booleans, options), or
 raises a `FieldProblem` naming the fix. Constraints the wire cannot carry (a pattern,
 `multiple_of`, an exclusive bound on a float, bounds on dates) become a hint appended to
-the description.
+the description. A declared `autocomplete` token is checked here (`_forms.autofill`); it never travels.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from pydantic_core import (
     PydanticUndefined,
 )
 
+from typed_elicit._forms.autofill import checked_token
 from typed_elicit._forms.defaults import wire_default
 from typed_elicit._forms.fieldinfo import (
     FieldProblem,
@@ -107,6 +108,11 @@ def reduce_field(
         prop = _scalar_property(annotation, metadata, page=page)
 
     _check_ranges(prop)
+    if info.json_schema_extra is not None:  # a declared autocomplete token (most fields have none)
+        secret = page and (
+            annotation in (SecretStr, SecretBytes) or looks_secret(field_name) or looks_secret(key)
+        )
+        checked_token(info.json_schema_extra, secret=secret, checkbox=prop["type"] in ("boolean", "array"))
     if info.title is not None:
         prop["title"] = info.title
     description = described(info, annotation, metadata)

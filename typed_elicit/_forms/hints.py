@@ -7,6 +7,8 @@ Each becomes a `Phrase`: a message of the library's words (`typed_elicit._views.
 `hint_*`) with its values. Its English text is appended to the description the wire carries;
 `HINTS` keeps, by that whole description, the developer's own part and the phrase, so a page
 or a view in another language tells the hint in that language (`_views.fields.described`).
+`json_schema_extra` is read here too (`own_extra`): only its `hint` and `autocomplete` keys
+(`_forms.autofill`), as nothing else of it can travel.
 """
 
 from __future__ import annotations
@@ -71,31 +73,49 @@ _DIGITS: Final = re.compile(r"\^(?:\\d|\[0-9\])\{(\d+)(?:,(\d+))?\}\$")
 """A pattern of digits only, `^\\d{5}$` or `^[0-9]{4,6}$`: told as "5 digits"."""
 
 
-def chosen_hint(extra: object) -> str | bool:
-    """The field's own hint from `json_schema_extra={"hint": ...}`: its text, False for none, else True.
+OWN_EXTRA: Final = ("hint", "autocomplete")
+"""The `json_schema_extra` keys typed_elicit reads itself (`chosen_hint`, `_forms.autofill`)."""
 
-    `json_schema_extra` cannot travel (the wire schema admits only the spec's keys), so
-    it is refused, except for the one key typed_elicit reads itself.
+
+def own_extra(extra: object) -> dict[str, object]:
+    """A field's `json_schema_extra`: only the keys typed_elicit reads (`OWN_EXTRA`); {} for none.
+
+    `json_schema_extra` cannot travel (the wire schema admits only the spec's keys), so any
+    other key, or a callable, is refused.
 
     Raises:
-        FieldProblem: If `json_schema_extra` holds another key, or a hint that is no text or False.
+        FieldProblem: If `json_schema_extra` holds another key, or is no dict.
     """
     if extra is None:
-        return True
-    if isinstance(extra, dict) and list(cast("dict[str, object]", extra)) == ["hint"]:
-        value = cast("dict[str, object]", extra)["hint"]
-        if value is False or (isinstance(value, str) and value.strip()):
-            if isinstance(value, str):
-                valid_text(value, "hint")
-            return value
-        raise FieldProblem(
-            'json_schema_extra={"hint": ...} takes a text (sent instead of the automatic hint) or '
-            f"False (no hint), not {value!r}; fix it"
-        )
+        return {}
+    if isinstance(extra, dict) and all(key in OWN_EXTRA for key in cast("dict[object, object]", extra)):
+        return dict(cast("dict[str, object]", extra))
     raise FieldProblem(
         "json_schema_extra cannot travel: the wire schema admits only the spec's keys; "
         "remove it and enforce extra rules with a validator (checked when the answer arrives); "
-        'only json_schema_extra={"hint": "..." or False} is read, to word or drop the hint'
+        'only json_schema_extra={"hint": "..." or False, "autocomplete": "<HTML autofill token>"} is read, '
+        "to word or drop the hint and to tell browsers what the field holds"
+    )
+
+
+def chosen_hint(extra: object) -> str | bool:
+    """The field's own hint from `json_schema_extra={"hint": ...}`: its text, False for none, else True.
+
+    Raises:
+        FieldProblem: If `json_schema_extra` holds a key typed_elicit does not read (`own_extra`), or a
+            hint that is no text or False.
+    """
+    own = own_extra(extra)
+    if "hint" not in own:
+        return True
+    value = own["hint"]
+    if value is False or (isinstance(value, str) and value.strip()):
+        if isinstance(value, str):
+            valid_text(value, "hint")
+        return value
+    raise FieldProblem(
+        'json_schema_extra={"hint": ...} takes a text (sent instead of the automatic hint) or '
+        f"False (no hint), not {value!r}; fix it"
     )
 
 

@@ -3,14 +3,14 @@
 `wire_name` is the one name an answer is keyed by (the validation alias, else the alias,
 else the field name). Form mode MUST NOT collect secrets (MCP spec): `looks_secret` matches
 whole words of a name (`api_key`, `cardNumber`, `otp`, ...), and `secret_fields` lists the
-fields a page renders as password inputs.
+fields a page renders as password inputs. `item_noun` is what a page calls one row of a list of a model.
 """
 
 from __future__ import annotations
 
 import re
 import types
-from typing import Any, Union, get_args, get_origin
+from typing import Any, Final, Union, get_args, get_origin
 
 from pydantic import BaseModel, SecretBytes, SecretStr
 from pydantic.fields import FieldInfo
@@ -111,3 +111,21 @@ def secret_fields(model: type[BaseModel]) -> frozenset[str]:
         if annotation in (SecretStr, SecretBytes) or looks_secret(field_name) or looks_secret(key):
             found.add(key)
     return frozenset(found)
+
+
+_HUMPS: Final = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+|[a-z0-9]+")
+
+
+def item_noun(model: type[BaseModel]) -> str:
+    """What a row of a list of `model` is called (`Contact` in "Contact 2"): its title, else its name.
+
+    GOV.UK's "add another" names a row by the item's noun: `PhoneNumber` -> `Phone number`,
+    `HTTPHeader` -> `HTTP header`, `Entry[int]` -> `Entry`.
+    """
+    title = model.model_config.get("title")
+    if title:
+        return str(title)  # the developer's own text, as written (a catalog may translate it)
+    name = model.__name__.split("[", 1)[0]  # a generic model's parameters (`Entry[int]`) are no noun
+    words = _HUMPS.findall(name) or [name]
+    first, rest = words[0], (word if word.isupper() else word.lower() for word in words[1:])
+    return " ".join([first[:1].upper() + first[1:], *rest])

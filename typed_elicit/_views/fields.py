@@ -103,17 +103,19 @@ def field_view(
     *,
     name: str | None = None,
     label: str | None = None,
+    autocomplete: str | None = None,
 ) -> FieldView:
     """What the template shows of one field (the server's texts without bidi controls).
 
     `name` is the input's name when it is not the field's own (a dotted path on a page with groups),
-    `label` its label when it is not the field's title (a row's); the `autocomplete` token comes
-    from the field's own name. A field shown without a value or an error is the copy of one made
-    once per field and words (`blank_view`), which carries its markup as a template.
+    `label` its label when it is not the field's title (a row's); the `autocomplete` token is the
+    one the field declares (`autocomplete`), else inferred from the field's own name
+    (`autocomplete_for`). A field shown without a value or an error is the copy of one made once
+    per field, token and words (`blank_view`), which carries its markup as a template.
     """
     name = spec.name if name is None else name
     if error is None and name not in values:
-        blank = blank_view(spec, is_secret, words)
+        blank = blank_view(spec, is_secret, words, autocomplete)
         if blank is not None:
             view = object.__new__(FieldView)
             view.__dict__.update(blank.__dict__)
@@ -122,14 +124,15 @@ def field_view(
             if label is not None:
                 view.label = label
             return view
-    view = _field_view(spec, index, is_secret, values, error, words, name)
+    view = _field_view(spec, index, is_secret, values, error, words, name, autocomplete)
     if label is not None:
         view.label = label
     return view
 
 
-_BLANKS: dict[tuple[int, bool, int], tuple[FieldSpec, Mapping[str, str], FieldView | None]] = {}
-"""Per field, secrecy and words table: the field's view without a value or an error (bounded)."""
+_BLANKS: dict[tuple[int, bool, int, str | None], tuple[FieldSpec, Mapping[str, str], FieldView | None]] = {}
+"""Per field, secrecy, words table and declared token: the field's view without a value or an error
+(bounded)."""
 
 MAX_BLANKS: Final = 4096
 """How many blank views a process keeps (the oldest goes first)."""
@@ -138,17 +141,20 @@ _SLOTS: Final = ("\x01", "\x02", "\x03")
 """Where a blank view's markup takes its id, input name and label (`{0}`, `{1}`, `{2}`)."""
 
 
-def blank_view(spec: FieldSpec, is_secret: bool, words: Mapping[str, str]) -> FieldView | None:
+def blank_view(
+    spec: FieldSpec, is_secret: bool, words: Mapping[str, str], autocomplete: str | None = None
+) -> FieldView | None:
     """`spec`'s view without a value or an error, with its markup as a format template; None for checkboxes.
 
-    Made once per field (the server's), secrecy and words table (one per language), so a
-    page's many rows of one field cost a lookup and a format each.
+    Made once per field (the server's), secrecy, words table (one per language) and declared
+    `autocomplete` token (the model's), so a page's many rows of one field cost a lookup and a
+    format each.
     """
-    key = (id(spec), is_secret, id(words))
+    key = (id(spec), is_secret, id(words), autocomplete)
     found = _BLANKS.get(key)
     if found is not None and found[0] is spec and found[1] is words:
         return found[2]
-    view = _field_view(spec, 0, is_secret, {}, None, words, spec.name)
+    view = _field_view(spec, 0, is_secret, {}, None, words, spec.name, autocomplete)
     if view.input == "checkboxes":  # each option's id follows the field's
         blank = None
     else:
@@ -173,6 +179,7 @@ def _field_view(
     error: str | None,
     words: Mapping[str, str],
     name: str,
+    declared: str | None,
 ) -> FieldView:
     given = values.get(name)
     attrs: dict[str, str] = {}
@@ -239,7 +246,7 @@ def _field_view(
             hint_parts.append(said(words, "min_items", spec.min_items))
         if spec.max_items is not None:
             hint_parts.append(said(words, "max_items", spec.max_items))
-    autocomplete = autocomplete_for(spec.name, is_secret)
+    autocomplete = autocomplete_for(spec.name, is_secret) if declared is None else declared
     if autocomplete is not None and kind not in ("checkbox", "checkboxes"):
         attrs["autocomplete"] = autocomplete
     return FieldView(
@@ -323,7 +330,9 @@ def field_html(f: FieldView, first_error: str | None) -> str:
         out.append(f'<label for="{ident}" dir="auto">{esc(f.label)}{req}</label>{desc}{hint}')
         required = " required" if f.required else ""
         if kind == "select":
-            out.append(f'<select id="{ident}" name="{esc(f.name)}"{required}{aria}{focus}>')
+            token = f.attrs.get("autocomplete")
+            auto = f' autocomplete="{esc(token)}"' if token else ""
+            out.append(f'<select id="{ident}" name="{esc(f.name)}"{required}{auto}{aria}{focus}>')
             if not f.required or not any(o["selected"] for o in f.options):
                 out.append(f'<option value="">{esc(f.empty)}</option>')
             out.extend(
@@ -361,6 +370,7 @@ def field_views(
     values: Mapping[str, list[str]],
     errors: Mapping[str, str],
     words: Mapping[str, str],
+    tokens: Mapping[str, str] | None = None,
 ) -> list[FieldView]:
     """What a template shows of each field of `form`, in order.
 
@@ -370,12 +380,23 @@ def field_views(
         values: What a submit held, by field name (empty on a first show).
         errors: What to tell of each invalid field, by name.
         words: The texts of hints (`PAGE_WORDS` with a server's overrides).
+        tokens: The `autocomplete` token each field declares, by name (`_forms.autofill.declared_tokens`);
+            a field without one gets the token its name implies.
 
     Returns:
         One `FieldView` per field, ids `f0`, `f1`, ... in the form's order.
     """
+    declared = tokens or {}
     return [
-        field_view(spec, i, spec.name in secret, values, errors.get(spec.name), words)
+        field_view(
+            spec,
+            i,
+            spec.name in secret,
+            values,
+            errors.get(spec.name),
+            words,
+            autocomplete=declared.get(spec.name),
+        )
         for i, spec in enumerate(form.fields)
     ]
 

@@ -25,6 +25,7 @@ from mcp.server.apps import ResourceCsp
 from pydantic import BaseModel
 
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
+from typed_elicit._forms.autofill import declared_tokens
 from typed_elicit._forms.reduce import form_message, reduced, shaped
 from typed_elicit._forms.registry import known, layout
 from typed_elicit._views.fields import TEMPLATES as FIELD_TEMPLATES
@@ -147,7 +148,7 @@ def render(model: type[BaseModel], view: AppView, version: str, languages: Langu
         "languages": {"fixed": languages.locale, "default": languages.default, "offered": offered},
     }
     words = languages.words(first)
-    fields = field_views(form, frozenset(), values={}, errors={}, words=words)
+    fields = field_views(form, frozenset(), values={}, errors={}, words=words, tokens=declared_tokens(model))
     shown = offered[first]
     context: dict[str, Any] = {
         "brand": {"title": shown["title"], "logo_url": view.brand.logo_url},

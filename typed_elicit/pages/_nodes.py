@@ -178,6 +178,7 @@ class _Maker:
             self.words,
             name=path,
             label=label,
+            autocomplete=leaf.autocomplete,
         )
 
     def leaf_node(self, leaf: Leaf, path: str, label: str | None = None) -> NodeView:
@@ -187,7 +188,7 @@ class _Maker:
             if key in blanks:  # the rows of a list share their item's leaves: looked up once a page
                 blank = blanks[key]
             else:
-                blank = blanks[key] = blank_view(leaf.spec, leaf.secret, self.words)
+                blank = blanks[key] = blank_view(leaf.spec, leaf.secret, self.words, leaf.autocomplete)
             if blank is not None:
                 self.n += 1
                 return NodeView(

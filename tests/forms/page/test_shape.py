@@ -163,3 +163,21 @@ def test_options_that_would_make_the_page_show_too_many_inputs_are_refused():
     assert fits.tree.inputs <= MAX_PAGE_INPUTS
     with pytest.raises(OptionsError, match=rf"more than the {MAX_PAGE_INPUTS} a page may hold; offer fewer"):
         shaped(Sheet, LATEST_PROTOCOL_VERSION, options={"boxes": [f"o{i}" for i in range(100)]}, page=True)
+
+
+def test_a_shaped_tree_and_the_tree_another_replica_carries_keep_each_leafs_declared_token():
+    from typed_elicit._forms.page.shape import carried_tree
+    from typed_elicit._forms.registry import tree_of
+
+    @form(page=True)
+    class Parcel(BaseModel):
+        carrier: Annotated[str, Choices()]
+        postcode: str = Field(json_schema_extra={"autocomplete": "shipping postal-code"})
+        address: Address
+
+    tree = shaped(Parcel, LATEST_PROTOCOL_VERSION, options={"carrier": ["ups"]}, page=True).tree
+    assert tree is not None
+    again = carried_tree(tree_of(Parcel), tree.carried())
+    for each in (tree_of(Parcel), tree, again):
+        tokens = {c.key: c.autocomplete for c in each.root.children if c.kind == "leaf"}
+        assert tokens == {"carrier": None, "postcode": "shipping postal-code"}

@@ -13,6 +13,9 @@ from typed_elicit._forms.page.tree import (
     MAX_PAGE_DEPTH,
     MAX_PAGE_INPUTS,
     MAX_PAGE_ROWS,
+    Group,
+    Leaf,
+    Rows,
     needs_tree,
     page_tree,
 )
@@ -246,3 +249,50 @@ def test_optional_unions_constrained_items_and_option_values_fit():
     assert codes.item.spec.max_length == 3
     assert marks.kind == "pairs"
     assert marks.value.spec.kind == "choice"
+
+
+def test_a_leaf_carries_its_declared_token_at_every_depth_and_in_rows_of_plain_values():
+    from pydantic import EmailStr
+
+    class Home(BaseModel):
+        line: str = Field(json_schema_extra={"autocomplete": "address-line1"})
+        city: str
+
+    @form(page=True)
+    class Guest(BaseModel):
+        name: str = Field(json_schema_extra={"autocomplete": "given-name"})
+        home: Home
+        mails: list[Annotated[EmailStr, Field(json_schema_extra={"autocomplete": "work email"})]] = []
+
+    tree = page_tree(Guest)
+    name, home, mails = tree.root.children
+    assert isinstance(name, Leaf)
+    assert name.autocomplete == "given-name"
+    assert isinstance(home, Group)
+    assert [(c.key, c.autocomplete) for c in home.children if isinstance(c, Leaf)] == [
+        ("line", "address-line1"),
+        ("city", None),
+    ]
+    assert isinstance(mails, Rows)
+    assert isinstance(mails.item, Leaf)
+    assert mails.item.autocomplete == "work email"
+
+    class PlainHome(BaseModel):
+        line: str
+        city: str
+
+    class PlainGuest(BaseModel):
+        name: str
+        home: PlainHome
+        mails: list[EmailStr] = []
+
+    assert tree.digest == page_tree(PlainGuest).digest  # shown, never part of what an answer is pinned to
+
+
+def test_a_row_of_a_list_of_models_is_labelled_by_the_item_model_not_the_list():
+    tree = page_reduced(Order).tree
+    assert tree is not None
+    items = tree.root.by_key["items"]
+    assert isinstance(items, Rows)
+    assert isinstance(items.item, Group)
+    assert (items.label, items.item.label) == ("items", "Item")

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from typed_elicit._forms.layout import newest_schema
-from typed_elicit._forms.page.tree import Leaf, Node, PageTree, tree_inputs, tree_shape
+from typed_elicit._forms.page.tree import Node, PageTree, tree_inputs, tree_shape
 from typed_elicit._wire.parse import parse_requested_schema
 
 _WHAT = {
@@ -87,7 +87,7 @@ def shape_tree(
     schema = newest_schema(properties, required)
     form = parse_requested_schema(schema, cached=False)
     children: list[Node] = [
-        Leaf(child.key, form.by_name[child.key], child.secret, properties[child.key])
+        dataclasses.replace(child, spec=form.by_name[child.key], prop=properties[child.key])
         if child.kind == "leaf"
         else child
         for child in tree.root.children

@@ -25,10 +25,11 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 from typed_elicit._core.digests import schema_digest
+from typed_elicit._forms.autofill import declared_token
 from typed_elicit._forms.fieldinfo import FieldProblem, flat, strip_annotated
 from typed_elicit._forms.fields import reduce_field
 from typed_elicit._forms.layout import Layout, leaf_property, newest_schema
-from typed_elicit._forms.names import looks_secret, secret_fields, wire_name
+from typed_elicit._forms.names import item_noun, looks_secret, secret_fields, wire_name
 from typed_elicit._forms.options import has_choices, option_values, with_options
 from typed_elicit._forms.page.files import MAX_FILE_LIMIT, FileLimits, UploadedFile
 from typed_elicit._wire.parse import parse_requested_schema
@@ -57,6 +58,8 @@ class Leaf:
     secret: bool
     prop: Mapping[str, Any] = field(default_factory=lambda: types.MappingProxyType({}))
     """Its property as a flat form's schema writes it (what `typed-elicit schema` shows)."""
+    autocomplete: str | None = None
+    """Its declared `autocomplete` token (`_forms.autofill`): a page's only, it never travels."""
     kind: Literal["leaf"] = "leaf"
 
 
@@ -295,6 +298,7 @@ class _Builder:
         nodes: dict[str, str] = {}
         multi: list[str] = []
         choices: list[str] = []
+        tokens: dict[str, str | None] = {}
         for field_name, info in model.model_fields.items():
             if field_name == skip:
                 continue
@@ -317,6 +321,7 @@ class _Builder:
                 self._add(f"{at_field}: {problem}")
                 continue
             leaves[leaf_key] = prop
+            tokens[leaf_key] = declared_token(info.json_schema_extra)
             keys[field_name] = leaf_key
             multi.extend([field_name] if is_multi else [])
             choices.extend([field_name] if is_choices else [])
@@ -344,7 +349,8 @@ class _Builder:
         children: list[Node] = []
         for what, item_key, payload in planned:
             if what == "leaf":
-                children.append(Leaf(item_key, form.by_name[item_key], item_key in payload, leaves[item_key]))
+                spec, prop = form.by_name[item_key], leaves[item_key]
+                children.append(Leaf(item_key, spec, item_key in payload, prop, tokens[item_key]))
             elif payload is not None:
                 children.append(payload)
         return Group(key, label, description, required, optional, tuple(children), form, schema)
@@ -439,8 +445,9 @@ class _Builder:
         item: Leaf | Group | None
         if _is_model(item_annotation):
             item = self.group(
-                item_annotation, key, label, None, required=True, optional=False, depth=depth + 1, where=where
-            )
+                item_annotation, key, item_noun(item_annotation), None, required=True, optional=False,
+                depth=depth + 1, where=where,
+            )  # fmt: skip
             if item is None:
                 return None
         elif is_tree_field(args[0] if args else Any):
@@ -518,7 +525,7 @@ class _Builder:
         )
         base = strip_annotated(annotation)[0]
         secret = base in (SecretStr, SecretBytes) or looks_secret(field_name)
-        return Leaf(key, form.by_name[key], secret, prop)
+        return Leaf(key, form.by_name[key], secret, prop, declared_token(info.json_schema_extra))
 
 
 def _empty_default(info: FieldInfo) -> bool:
@@ -575,12 +582,8 @@ def tree_shape(node: Node) -> dict[str, Any]:
         return {"group": node.key, "optional": node.optional, "form": node.schema,
                 "children": [tree_shape(c) for c in node.children]}  # fmt: skip
     if node.kind == "rows":
-        return {
-            "rows": node.key,
-            "min": node.min_rows,
-            "max": node.max_rows,
-            "item": tree_shape(node.item),
-        }
+        return {"rows": node.key, "min": node.min_rows, "max": node.max_rows,
+                "item": tree_shape(node.item)}  # fmt: skip
     if node.kind == "pairs":
         return {"pairs": node.key, "max": node.max_rows, "value": tree_shape(node.value)}
     return {
