@@ -57,6 +57,15 @@ class Keys:
     def __init__(self, page: Any) -> None:
         self.page = page
         self.pressed: list[str] = []
+        # The file chooser is intercepted from the start: a listener added just before the key
+        # press may reach the browser after it on a busy machine, and the native dialog opens instead.
+        self.choosers: list[Any] = []
+        self.chosen = anyio.Event()
+        page.on("filechooser", self._chooser)
+
+    def _chooser(self, chooser: Any) -> None:
+        self.choosers.append(chooser)
+        self.chosen.set()
 
     async def focused(self, selector: str) -> bool:
         return bool(
@@ -158,10 +167,11 @@ async def test_a_person_completes_the_page_with_groups_using_the_keyboard_only(b
 async def choose_file(keys: Keys) -> None:
     """Space on the file input opens the chooser; the person picks the PDF there."""
     await keys.tab_to('input[type="file"]')
-    async with keys.page.expect_file_chooser() as chooser:
-        await keys.press("Space")
+    keys.chosen = anyio.Event()
+    await keys.press("Space")
+    await keys.chosen.wait()  # bounded by the test's FLOW_BOUND
     files = [{"name": "customs.pdf", "mimeType": "application/pdf", "buffer": PDF}]
-    await (await chooser.value).set_files(files)
+    await keys.choosers.pop().set_files(files)
 
 
 async def test_after_an_invalid_submit_the_error_summary_has_the_focus(browser: Any):
