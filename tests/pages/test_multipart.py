@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from mcp.server.mcpserver import MCPServer
+from python_multipart.multipart import parse_options_header
 from starlette.testclient import TestClient
 
 from tests.pages.test_files import PNG, Claim
@@ -18,6 +19,7 @@ from typed_elicit.pages._multipart import (
     MAX_BODY_BYTES,
     MAX_MULTIPART_BYTES,
     BadBody,
+    _disposition,  # pyright: ignore[reportPrivateUsage]
     multipart_limit,
     read_multipart,
 )
@@ -85,3 +87,27 @@ def test_a_file_part_for_no_file_input_or_sent_twice_is_refused_whole(client: Cl
             headers={"Origin": ORIGIN},
         )
         assert refused.status_code == 400, files
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        b'form-data; name="address.street"',
+        b'form-data; name="scan"; filename="scan.txt"',
+        b'form-data; name=""',
+        b'form-data; name="caf\xc3\xa9"; filename="r\xc3\xa9sum\xc3\xa9.pdf"',
+        b'form-data; name="a;b"; filename="x;y.png"',
+        b'form-data; name="a\\"b"',
+        b'form-data; name="scan"; filename="C:\\\\Users\\\\me\\\\scan.png"',
+        b'Form-Data; NAME="title"',
+        b'form-data;name="title"',
+        b"form-data; name=title",
+        b"form-data; name=\"title\"; filename*=UTF-8''x.png",
+        b'attachment; name="title"',
+        b"form-data",
+        b"",
+    ],
+)
+def test_a_parts_disposition_reads_as_the_general_parser_reads_it(header: bytes):
+    kind, options = parse_options_header(header)
+    assert _disposition(header) == (kind, options.get(b"name"), options.get(b"filename"))
