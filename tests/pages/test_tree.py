@@ -3,7 +3,9 @@ nested errors by path, and a nested answer handed back as the typed model."""
 
 from __future__ import annotations
 
+import gc
 import re
+import weakref
 from collections.abc import Iterator
 from typing import Annotated, Literal
 
@@ -438,3 +440,12 @@ def test_names_a_submit_makes_up_never_grow_what_the_server_remembers():
         check_names(each, {"name": ["Ada"]})
     assert len(_KNOWN) == _MAX_TREES  # the oldest went first
     assert _names(fresh[-1]) == {"name": False}
+
+
+def test_the_names_remembered_keep_no_tree_alive():
+    tree = page_tree(Order)
+    check_names(tree, {"name": ["Ada"]})
+    gone = weakref.ref(tree)
+    del tree
+    gc.collect()
+    assert gone() is None

@@ -16,6 +16,7 @@ union's chosen fields.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -79,8 +80,8 @@ def check_names(tree: PageTree, data: Mapping[str, list[str]]) -> None:
             raise BadSubmit
 
 
-_KNOWN: dict[int, tuple[PageTree, dict[str, bool]]] = {}
-"""The input names found in lately checked trees, by tree (bounded: `_MAX_TREES` trees)."""
+_KNOWN: dict[int, tuple[weakref.ref[PageTree], dict[str, bool]]] = {}
+"""The input names found in lately checked trees, by tree (bounded: `_MAX_TREES` trees; none kept alive)."""
 
 _MAX_TREES: Final = 64
 _MAX_KNOWN: Final = 2 * MAX_SUBMIT_FIELDS
@@ -90,12 +91,12 @@ _MAX_KNOWN: Final = 2 * MAX_SUBMIT_FIELDS
 def _names(tree: PageTree) -> dict[str, bool]:
     """The names of `tree` found so far: input name -> whether it may be sent more than once."""
     found = _KNOWN.get(id(tree))
-    if found is not None and found[0] is tree:
+    if found is not None and found[0]() is tree:
         return found[1]
-    if len(_KNOWN) >= _MAX_TREES:
+    if found is None and len(_KNOWN) >= _MAX_TREES:
         del _KNOWN[next(iter(_KNOWN))]
     names: dict[str, bool] = {}
-    _KNOWN[id(tree)] = (tree, names)
+    _KNOWN[id(tree)] = (weakref.ref(tree), names)  # a tree gone and its id reused: found anew
     return names
 
 
