@@ -3,7 +3,9 @@ nested errors by path, and a nested answer handed back as the typed model."""
 
 from __future__ import annotations
 
+import gc
 import re
+import weakref
 from collections.abc import Iterator
 from typing import Annotated, Literal
 
@@ -17,7 +19,10 @@ from tests.conftest import BOUND
 from tests.pages.test_host import URL_ERAS, Browser, answering
 from tests.pages.test_serve import ORIGIN, Client, page_outcome
 from typed_elicit import Accepted, ElicitContext, elicits, form
+from typed_elicit._forms.page.tree import page_tree
+from typed_elicit._forms.reduce import page_reduced
 from typed_elicit.pages import UploadedFile, serve_pages
+from typed_elicit.pages._tree import _KNOWN, _MAX_TREES, BadSubmit, _names, check_names  # pyright: ignore[reportPrivateUsage]
 from typed_elicit.testing import connect
 
 
@@ -407,3 +412,40 @@ def test_every_problem_of_a_page_with_groups_is_shown_at_once_with_the_right_cou
     for path in ("email", "zip.code", "reference", "w9", "password"):
         assert re.search(rf'name="{re.escape(path)}"[^>]*aria-invalid="true"', html), path
     assert client.answer(page) is None
+
+
+def test_a_name_once_found_is_remembered_but_a_repeat_of_a_one_value_field_is_still_refused():
+    tree = page_reduced(Order).tree
+    assert tree is not None
+    check_names(tree, {"name": ["Ada"], "lines.0.product": ["tea"], "_csrf": ["t"]})
+    remembered = _names(tree)
+    assert remembered["name"] is False
+    assert remembered["lines.0.product"] is False
+    assert "_csrf" not in remembered  # the page's own names are never looked up in the tree
+    for repeated in ({"name": ["Ada", "Eve"]}, {"lines.0.product": ["tea", "tea"]}, {"_csrf": ["t", "u"]}):
+        with pytest.raises(BadSubmit):
+            check_names(tree, repeated)
+
+
+def test_names_a_submit_makes_up_never_grow_what_the_server_remembers():
+    tree = page_reduced(Order).tree
+    assert tree is not None
+    before = dict(_names(tree))
+    for i in range(200):
+        with pytest.raises(BadSubmit):
+            check_names(tree, {f"made.up.{i}": ["x"], "lines.9999.product": ["x"]})
+    assert _names(tree) == before
+    fresh = [page_tree(Order) for _ in range(_MAX_TREES + 5)]  # trees come and go
+    for each in fresh:
+        check_names(each, {"name": ["Ada"]})
+    assert len(_KNOWN) == _MAX_TREES  # the oldest went first
+    assert _names(fresh[-1]) == {"name": False}
+
+
+def test_the_names_remembered_keep_no_tree_alive():
+    tree = page_tree(Order)
+    check_names(tree, {"name": ["Ada"]})
+    gone = weakref.ref(tree)
+    del tree
+    gc.collect()
+    assert gone() is None

@@ -6,13 +6,15 @@ files it can hold, at most `MAX_MULTIPART_BYTES`. The body is refused at once wh
 `Content-Length` says more, and while it streams as soon as it passes that; it may hold at
 most `MAX_SUBMIT_FIELDS` parts, each with a few short headers; its text parts together at most
 `MAX_BODY_BYTES`. A file part is accepted only for a file input of the page, and is kept only
-up to its field's `max_bytes` (one byte more says "too large"), so memory stays bounded by the
-page's own limits whatever is sent. Nothing read here is logged.
+up to its field's `max_bytes` (one byte more says "too large"). The body is read whole before
+it is cut into parts, so memory stays bounded by the page's own limit whatever is sent. Nothing
+read here is logged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -33,6 +35,25 @@ _PART_HEADERS: Final = 4
 """The most headers one part may have (a browser sends two)."""
 _HEADER_BYTES: Final = 1024
 """The longest header line of one part."""
+
+
+_DISPOSITION: Final = re.compile(rb'form-data; name="([^"\\;]*)"(?:; filename="([^"\\;]*)")?')
+"""The `Content-Disposition` of a part as browsers write it: read without the general parser.
+
+A quoted name or file name holding a backslash, a quote or a semicolon does not match, nor does any
+other spelling: those go through `parse_options_header`, which gives the same result for these.
+"""
+
+
+def _disposition(header: bytes) -> tuple[bytes, bytes | None, bytes | None]:
+    """A part's `Content-Disposition`: its kind, its `name` and its `filename` (None when absent)."""
+    found = _DISPOSITION.fullmatch(header)
+    if found is not None:
+        return b"form-data", found[1], found[2]
+    from python_multipart.multipart import parse_options_header  # the SDK's own dependency
+
+    kind, options = parse_options_header(header)
+    return kind, options.get(b"name"), options.get(b"filename")
 
 
 class BadBody(Exception):
@@ -87,149 +108,114 @@ async def read_multipart(
 ) -> tuple[dict[str, list[str]], dict[str, RawFile]]:
     """The text fields and the files of a multipart submit of `tree`'s page.
 
+    The body is read whole (it is at most `multipart_limit(tree)`), then cut into its parts
+    (`_parts`).
+
     Raises:
         BadBody: 413 past the page's limit (by `Content-Length` or while streaming), 400 for a
             body that is no well-formed multipart, holds too many parts, a file part for no
             file input of the page, a name twice for a file, or text that is not UTF-8.
     """
-    from python_multipart.multipart import MultipartParser  # the SDK's own dependency
-
     limit = multipart_limit(tree)
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
         raise BadBody(413 if declared.isdigit() else 400)
-    reader = _Reader(tree)
-    try:
-        parser = MultipartParser(
-            boundary,
-            reader.callbacks(),
-            max_size=limit,
-            max_header_count=_PART_HEADERS,
-            max_header_size=_HEADER_BYTES,
-        )
-    except ValueError:
-        raise BadBody(400) from None
-    seen = 0
+    body = bytearray()
     async for chunk in request.stream():
-        seen += len(chunk)
-        if seen > limit:
+        if len(body) + len(chunk) > limit:  # before it is kept: a chunk may be the whole body
             raise BadBody(413)
-        try:
-            parser.write(chunk)
-        except BadBody:
-            raise
-        except Exception:  # the parser's own errors: no well-formed multipart
-            raise BadBody(400) from None
-    try:
-        parser.finalize()
-    except Exception:
-        raise BadBody(400) from None
-    if not reader.ended:
+        body += chunk
+    return _parts(body, tree, boundary)
+
+
+_HEAD_BYTES: Final = _PART_HEADERS * (_HEADER_BYTES + 2) + 2
+"""The longest a part's headers may be, with their line ends."""
+
+_HEADER: Final = re.compile(rb"([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\r\n]*)")
+"""One header line of a part: a token, a colon, a value without line breaks."""
+
+
+def _parts(
+    body: bytearray, tree: PageTree, boundary: bytes
+) -> tuple[dict[str, list[str]], dict[str, RawFile]]:
+    """A whole `multipart/form-data` body cut into its text fields and its files (RFC 7578).
+
+    It starts with the delimiter (`--` and the boundary) and each part follows a line end,
+    its headers, an empty line and its bytes, up to the next delimiter (preceded by a line
+    end); the close delimiter (`--` after it) ends the body, and what follows it is ignored.
+    Each part is checked as its headers end: its kind and name, a file for a file input only.
+
+    Raises:
+        BadBody: As `read_multipart` does.
+    """
+    delimiter = b"--" + boundary
+    if not body.startswith(delimiter):
         raise BadBody(400)
-    return reader.texts(), reader.files
-
-
-class _Reader:
-    """The parser's callbacks: one part at a time, each checked as its headers end."""
-
-    def __init__(self, tree: PageTree) -> None:
-        self.tree = tree
-        self.parts = 0
-        self.text_bytes = 0
-        self.raw: dict[str, list[bytearray]] = {}
-        self.files: dict[str, RawFile] = {}
-        self.field = b""
-        self.value = b""
-        self.headers: dict[bytes, bytes] = {}
-        self.current: bytearray | None = None
-        self.file: RawFile | None = None
-        self.limit = 0
-        self.ended = False
-
-    def callbacks(self) -> Any:
-        def on(method: Callable[..., None]) -> Callable[..., None]:
-            return method
-
-        return {
-            "on_part_begin": on(self.part_begin),
-            "on_header_field": on(self.header_field),
-            "on_header_value": on(self.header_value),
-            "on_header_end": on(self.header_end),
-            "on_headers_finished": on(self.headers_finished),
-            "on_part_data": on(self.part_data),
-            "on_end": on(self.end),
-        }
-
-    def part_begin(self) -> None:
-        self.parts += 1
-        if self.parts > MAX_SUBMIT_FIELDS:
+    between = b"\r\n" + delimiter
+    texts: dict[str, list[str]] = {}
+    files: dict[str, RawFile] = {}
+    text_bytes = parts = 0
+    at = len(delimiter)
+    while not body.startswith(b"--", at):  # the close delimiter ends the body
+        parts += 1
+        if parts > MAX_SUBMIT_FIELDS or not body.startswith(b"\r\n", at):
             raise BadBody(400)
-        self.headers = {}
-        self.current = None
-        self.file = None
-
-    def header_field(self, data: bytes, start: int, end: int) -> None:
-        self.field += data[start:end]
-
-    def header_value(self, data: bytes, start: int, end: int) -> None:
-        self.value += data[start:end]
-
-    def header_end(self) -> None:
-        self.headers[self.field.strip().lower()] = self.value.strip()
-        self.field = self.value = b""
-
-    def headers_finished(self) -> None:
-        from python_multipart.multipart import parse_options_header
-
-        kind, options = parse_options_header(self.headers.get(b"content-disposition", b""))
-        raw_name = options.get(b"name")
-        if kind != b"form-data" or raw_name is None or len(raw_name) > MAX_NAME_LENGTH:
-            raise BadBody(400)
-        try:
-            name = raw_name.decode("utf-8")
-        except UnicodeDecodeError:
-            raise BadBody(400) from None
-        filename = options.get(b"filename")
+        head = at + 2
+        head_end = body.find(b"\r\n\r\n", head, head + _HEAD_BYTES)
+        if head_end < 0 or body.startswith(b"\r\n", head):
+            raise BadBody(400)  # no headers, or longer than a part's may be
+        end = body.find(between, head_end + 4)
+        if end < 0:
+            raise BadBody(400)  # a part that never ends
+        name, filename, media = _head(bytes(body[head:head_end]))
         if filename is None:
-            self.current = bytearray()
-            self.raw.setdefault(name, []).append(self.current)
-            return
-        node = node_at(self.tree, name)
-        if not isinstance(node, FileField) or name in self.files:
+            text_bytes += end - head_end - 4
+            if text_bytes > MAX_BODY_BYTES:
+                raise BadBody(413)
+            try:
+                texts.setdefault(name, []).append(body[head_end + 4 : end].decode("utf-8"))
+            except UnicodeDecodeError:
+                raise BadBody(400) from None
+        else:
+            node = node_at(tree, name)
+            if not isinstance(node, FileField) or name in files:
+                raise BadBody(400)
+            size = end - head_end - 4
+            kept = body[head_end + 4 : head_end + 4 + min(size, node.limits.max_bytes + 1)]
+            files[name] = RawFile(filename, media, kept, too_large=size > node.limits.max_bytes)
+        at = end + len(between)
+    return texts, files
+
+
+def _head(block: bytes) -> tuple[str, str | None, str]:
+    """A part's name, file name (None for a text field) and media type, from its header lines.
+
+    Raises:
+        BadBody: 400 for too many or too long header lines, a line that is no header, or a part
+            that is no form field with a UTF-8 name of at most `MAX_NAME_LENGTH` bytes.
+    """
+    lines = block.split(b"\r\n")
+    if len(lines) > _PART_HEADERS:
+        raise BadBody(400)
+    headers: dict[bytes, bytes] = {}
+    for line in lines:
+        found = _HEADER.fullmatch(line) if len(line) <= _HEADER_BYTES else None
+        if found is None:
             raise BadBody(400)
-        media = parse_options_header(self.headers.get(b"content-type", b""))[0].decode("latin-1").lower()
-        self.file = RawFile(filename.decode("utf-8", "replace"), media)
-        self.files[name] = self.file
-        self.limit = node.limits.max_bytes
+        headers[found[1].lower()] = found[2].strip()
+    kind, raw_name, filename = _disposition(headers.get(b"content-disposition", b""))
+    if kind != b"form-data" or raw_name is None or len(raw_name) > MAX_NAME_LENGTH:
+        raise BadBody(400)
+    try:
+        name = raw_name.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadBody(400) from None
+    if filename is None:
+        return name, None, ""
+    from python_multipart.multipart import parse_options_header  # the SDK's own dependency
 
-    def part_data(self, data: bytes, start: int, end: int) -> None:
-        size = end - start
-        if self.file is not None:
-            room = self.limit + 1 - len(self.file.data)
-            if room > 0:
-                self.file.data += data[start : start + min(size, room)]
-            if len(self.file.data) > self.limit:
-                self.file.too_large = True
-            return
-        self.text_bytes += size
-        if self.text_bytes > MAX_BODY_BYTES:
-            raise BadBody(413)
-        if self.current is not None:
-            self.current += data[start:end]
-
-    def end(self) -> None:
-        self.ended = True
-
-    def texts(self) -> dict[str, list[str]]:
-        """The text parts, by name, decoded.
-
-        Raises:
-            BadBody: 400 for text that is not UTF-8.
-        """
-        try:
-            return {name: [bytes(v).decode("utf-8") for v in values] for name, values in self.raw.items()}
-        except UnicodeDecodeError:
-            raise BadBody(400) from None
+    media = parse_options_header(headers.get(b"content-type", b""))[0].decode("latin-1").lower()
+    return name, filename.decode("utf-8", "replace"), media
 
 
 def checked_files(

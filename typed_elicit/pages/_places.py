@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from typed_elicit._forms.page.files import UploadedFile
 
@@ -19,21 +19,25 @@ Place = list[str | int]
 
 def split_files(content: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[Place, UploadedFile]]]:
     """`content` without its files (each replaced by None), and each file with its place."""
-    if not any(isinstance(value, UploadedFile | dict | list) for value in content.values()):
+    if not any(isinstance(value, _HOLDERS) for value in content.values()):
         return dict(content), []  # flat, without files: nothing to walk
     found: list[tuple[Place, UploadedFile]] = []
 
-    def walk(value: Any, place: Place) -> Any:
+    def walk(value: Any, place: Place) -> Any:  # a file, a dict or a list: a plain value is not walked
         if isinstance(value, UploadedFile):
             found.append((place, value))
             return None
         if isinstance(value, dict):
-            return {k: walk(v, [*place, k]) for k, v in cast("dict[str, Any]", value).items()}
-        if isinstance(value, list):
-            return [walk(v, [*place, i]) for i, v in enumerate(cast("list[object]", value))]
-        return value
+            items = cast("dict[str, Any]", value).items()
+            return {k: walk(v, [*place, k]) if isinstance(v, _HOLDERS) else v for k, v in items}
+        rows = enumerate(cast("list[object]", value))
+        return [walk(v, [*place, i]) if isinstance(v, _HOLDERS) else v for i, v in rows]
 
     return walk(dict(content), []), found
+
+
+_HOLDERS: Final = (UploadedFile, dict, list)
+"""What a file may be, or be inside, in an answer's content."""
 
 
 def put_back(content: dict[str, Any], files: list[tuple[Place, UploadedFile]]) -> dict[str, Any]:

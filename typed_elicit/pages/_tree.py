@@ -16,6 +16,7 @@ union's chosen fields.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -54,44 +55,79 @@ class BadSubmit(Exception):
 def check_names(tree: PageTree, data: Mapping[str, list[str]]) -> None:
     """Refuse a submit holding a name the tree cannot show, or a repeated name of a one-value field.
 
+    A name found once is remembered with the tree (`_names`): only names the tree can show are,
+    so what a submit sends never grows the table beyond the page's own inputs.
+
     Raises:
         BadSubmit: Naming nothing the user sent.
     """
     if len(data) > MAX_SUBMIT_FIELDS:
         raise BadSubmit
+    known = _names(tree)
     for name, values in data.items():
-        if name in _PAGE_NAMES:
-            if len(values) > 1 and name == "_csrf":
+        many = known.get(name)
+        if many is None:
+            if name in _PAGE_NAMES:
+                if len(values) > 1 and name == "_csrf":
+                    raise BadSubmit
+                continue
+            many = _kind(tree, name)
+            if many is None:
                 raise BadSubmit
-            continue
-        if not _known(tree, name, len(values)):
+            if len(known) < _MAX_KNOWN:
+                known[name] = many
+        if len(values) > 1 and not many:
             raise BadSubmit
 
 
-def _known(tree: PageTree, name: str, count: int) -> bool:
-    """Whether `name` is an input of `tree` that may be sent `count` times."""
+_KNOWN: dict[int, tuple[weakref.ref[PageTree], dict[str, bool]]] = {}
+"""The input names found in lately checked trees, by tree (bounded: `_MAX_TREES` trees; none kept alive)."""
+
+_MAX_TREES: Final = 64
+_MAX_KNOWN: Final = 2 * MAX_SUBMIT_FIELDS
+"""The most names remembered of one tree (a tree shows at most `MAX_PAGE_INPUTS` inputs)."""
+
+
+def _names(tree: PageTree) -> dict[str, bool]:
+    """The names of `tree` found so far: input name -> whether it may be sent more than once."""
+    found = _KNOWN.get(id(tree))
+    if found is not None and found[0]() is tree:
+        return found[1]
+    if found is None and len(_KNOWN) >= _MAX_TREES:
+        del _KNOWN[next(iter(_KNOWN))]
+    names: dict[str, bool] = {}
+    _KNOWN[id(tree)] = (weakref.ref(tree), names)  # a tree gone and its id reused: found anew
+    return names
+
+
+def _kind(tree: PageTree, name: str) -> bool | None:
+    """Whether `name`, an input of `tree`, may be sent more than once; None if `tree` has no such input.
+
+    Only a multi-select's name may repeat; a page's own suffixes, a dict's key and value, a file,
+    any other field are sent once.
+    """
     if len(name) > MAX_NAME_LENGTH:
-        return False
+        return None
     parts = name.split(".")
     if len(parts) > 2 * MAX_PAGE_DEPTH + 4:
-        return False
+        return None
     node: Node = tree.root
     last = len(parts) - 1
     for i, part in enumerate(parts):
         if i == last and _suffix_of(node, part, tree):
-            return count == 1
+            return False
         if isinstance(node, Pairs):
             fits = _INDEX.fullmatch(part) is not None and int(part) < node.max_rows
-            return fits and i + 1 == last and parts[last] in ("key", "value") and count == 1
+            return False if fits and i + 1 == last and parts[last] in ("key", "value") else None
         if isinstance(node, Rows) and (not _INDEX.fullmatch(part) or int(part) >= node.max_rows):
-            return False
+            return None
         found = child_of(node, part)
         if found is None:
-            return False
+            return None
         node = found
     if isinstance(node, Leaf):
-        return count == 1 or node.spec.kind == "multi_choice"
-    return isinstance(node, FileField) and count == 1
+        return node.spec.kind == "multi_choice"
+    return False if isinstance(node, FileField) else None
 
 
 def _suffix_of(node: Node, part: str, tree: PageTree) -> bool:

@@ -79,7 +79,7 @@ def _group(
     problems: Problems,
     offered: Mapping[str, frozenset[str]] | None = None,
 ) -> dict[str, Any]:
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):  # a dict, the commonest, tested first
         problems.append((path.rstrip(".") or "(form)", f"expected an object, got {kind_of(value)}"))
         return {}
     given = cast("Mapping[object, Any]", value)
@@ -96,10 +96,13 @@ def _group(
         elif child.kind == "leaf":
             leaves[child.key] = item
         elif item is not None:
-            cleaned[child.key] = _node(child, item, f"{path}{child.key}", problems)
+            cleaned[child.key] = _node(child, item, path + child.key, problems)
     checked, leaf_problems = check_content(group.form, leaves, offered)
-    problems.extend((f"{path}{key}", problem) for key, problem in leaf_problems)
-    return {**checked, **cleaned}
+    if leaf_problems:
+        problems.extend((f"{path}{key}", problem) for key, problem in leaf_problems)
+    if cleaned:
+        checked.update(cleaned)
+    return checked
 
 
 def _node(node: Node, value: object, path: str, problems: Problems) -> Any:
