@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from mcp.server.mcpserver import MCPServer
@@ -54,3 +55,19 @@ def test_every_page_response_carries_the_security_headers(client: Client):
 
 def test_the_error_pages_send_no_referrer(client: Client):
     assert client.http.get("/elicit-pages/" + "A" * 43).headers["referrer-policy"] == "no-referrer"
+
+
+def test_pages_and_views_move_nothing_so_reduced_motion_is_respected_by_construction() -> None:
+    """WCAG 2.3.3: no transition, animation or smooth scrolling in the styles a person gets."""
+    import typed_elicit.apps
+    import typed_elicit.pages
+
+    styles = [
+        path.read_text()
+        for package in (typed_elicit.pages, typed_elicit.apps)
+        for path in (Path(package.__file__).parent / "templates").iterdir()
+        if path.suffix in (".html", ".css", ".js")
+    ]
+    assert len(styles) >= 5
+    moving = re.compile(r"transition|animation|@keyframes|scroll-behavior:\s*smooth")
+    assert [m.group(0) for text in styles for m in moving.finditer(text)] == []
