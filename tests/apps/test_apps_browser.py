@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import shutil
 import socket
-import subprocess
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -54,6 +53,7 @@ from tests.apps.under_test import (
     build_server,
     elicitation_handler,
 )
+from tests.axe import playwright_or_skip
 from tests.conftest import _Uvicorn
 from typed_elicit import Accepted, Cancelled, Declined
 from typed_elicit._wire.draft import PIN
@@ -70,33 +70,13 @@ INSTALL = HOST_DIR / "install.sh"
 pytestmark = [pytest.mark.anyio, pytest.mark.browser, pytest.mark.slow]
 
 
-def _install_host() -> None:
-    """Run tests/apps/host/install.sh when npm is here (idempotent: well under a second when installed)."""
-    if shutil.which("npm") is None:
-        return
-    done = subprocess.run([str(INSTALL)], capture_output=True, text=True, timeout=300, check=False)
-    if done.returncode != 0:
-        pytest.fail(f"tests/apps/host/install.sh failed:\n{done.stderr[-2000:]}")
-
-
 def _browser_or_skip() -> Any:
-    _install_host()
-    missing = []
-    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-        missing.append(f"Chromium at {CHROMIUM} (apt-get install -y chromium)")
-    try:
-        from playwright.async_api import async_playwright
-    except ImportError:
-        missing.append("the playwright package (pip install -e '.[dev]')")
-        async_playwright = None
-    if not BUNDLE.is_file():
-        missing.append("npm, to install the test host (apt-get install -y npm; tests/apps/host/install.sh)")
-    if missing:
-        message = "the app host test needs " + " and ".join(missing)
-        if os.environ.get("CI"):
-            pytest.fail(message + "; .ci/run installs Chromium and runs tests/apps/host/install.sh")
-        pytest.skip(message)
-    return async_playwright
+    return playwright_or_skip(
+        "the app host test",
+        INSTALL,
+        BUNDLE,
+        "npm, to install the test host (apt-get install -y npm; tests/apps/host/install.sh)",
+    )
 
 
 @pytest.fixture(scope="module")

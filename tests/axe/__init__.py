@@ -38,18 +38,21 @@ _RUN: Final = """async (tags) => {
 }"""
 
 
-def _install() -> None:
-    """Run tests/axe/install.sh when npm is here (idempotent: a few milliseconds once installed)."""
+def _install(script: Path) -> None:
+    """Run an install script when npm is here (idempotent: well under a second once installed)."""
     if shutil.which("npm") is None:
         return
-    done = subprocess.run([str(INSTALL)], capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run([str(script)], capture_output=True, text=True, timeout=300, check=False)
     if done.returncode != 0:
-        pytest.fail(f"tests/axe/install.sh failed:\n{done.stderr[-2000:]}")
+        pytest.fail(f"{script.relative_to(HERE.parent.parent)} failed:\n{done.stderr[-2000:]}")
 
 
-def browser_or_skip() -> Any:
-    """Playwright's `async_playwright`, axe-core installed; else skip (CI: fail) saying what is missing."""
-    _install()
+def playwright_or_skip(test: str, script: Path, installed: Path, install: str) -> Any:
+    """Playwright's `async_playwright` once `script` put `installed` in place; else skip (CI: fail).
+
+    `test` names the test in the message, `install` says how to get what `script` installs.
+    """
+    _install(script)
     missing = []
     if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
         missing.append(f"Chromium at {CHROMIUM} (apt-get install -y chromium)")
@@ -58,14 +61,22 @@ def browser_or_skip() -> Any:
     except ImportError:
         missing.append("the playwright package (pip install -e '.[dev]')")
         async_playwright = None
-    if not SCRIPT.is_file():
-        missing.append("axe-core (apt-get install -y npm; tests/axe/install.sh)")
+    if not installed.is_file():
+        missing.append(install)
     if missing:
-        message = "the accessibility test needs " + " and ".join(missing)
+        message = f"{test} needs " + " and ".join(missing)
         if os.environ.get("CI"):
-            pytest.fail(message + "; .ci/run installs Chromium and runs tests/axe/install.sh")
+            ran = script.relative_to(HERE.parent.parent)
+            pytest.fail(f"{message}; .ci/run installs Chromium and runs {ran}")
         pytest.skip(message)
     return async_playwright
+
+
+def browser_or_skip() -> Any:
+    """Playwright's `async_playwright`, axe-core installed; else skip (CI: fail) saying what is missing."""
+    return playwright_or_skip(
+        "the accessibility test", INSTALL, SCRIPT, "axe-core (apt-get install -y npm; tests/axe/install.sh)"
+    )
 
 
 def axe_source() -> str:
