@@ -151,13 +151,6 @@ class ReplayState(_Record):
         """Every question the last round ended on, in the order they were asked."""
         return () if self.pending is None else (self.pending, *self.others)
 
-    def answer_to(self, key: str) -> Answer | None:
-        """The recorded answer to the question with wire key `key`, if any."""
-        for answer in self.answers:
-            if answer.question.key == key:
-                return answer
-        return None
-
     def encode(self) -> str:
         """Serialise for `InputRequiredResult.request_state` (the SDK seals it), in layout 3.
 
