@@ -21,7 +21,6 @@ from typed_elicit import Accepted, ElicitContext, elicits, form
 from typed_elicit._forms.reduce import page_reduced
 from typed_elicit.client import UrlRequest, elicitation_handler
 from typed_elicit.pages import FileLimits, UploadedFile, serve_pages
-from typed_elicit.pages._files import FILE_PREFIX
 from typed_elicit.pages._multipart import (
     MAX_BODY_BYTES,
     multipart_limit,
@@ -77,14 +76,15 @@ def test_a_page_with_a_file_field_is_a_multipart_form_with_a_file_input(client: 
     assert "Files up to 2 KB" in html
 
 
-def test_an_uploaded_file_reaches_the_model_whole_and_its_bytes_are_stored_sealed(
+def test_an_uploaded_file_reaches_the_model_whole_and_its_bytes_are_stored_sealed_in_the_answer(
     client: Client, store: KeyedStore
 ):
     page = client.open(Claim)
     done = upload(client, page, {"title": "Dent"}, {"scan": ("C:\\photos\\dent.png", PNG, "image/png")})
     assert done.status_code == 200, done.text
-    stored = [k for k in store.held() if k.startswith(FILE_PREFIX)]
-    assert len(stored) == 1
+    held = store.held()
+    assert [k for k in held if k.startswith(ANSWER_PREFIX)] == [ANSWER_PREFIX + page.id]  # files inside
+    assert len(held) == 2  # the ticket and the answer: no key of its own for a file
     assert all(PNG[8:20] not in value for value, _ in store._values.values())  # sealed, never in clear
     answer = client.answer(page)
     assert answer is not None
@@ -114,7 +114,7 @@ def test_a_file_over_its_size_of_another_type_or_mislabelled_is_told_and_must_be
     assert "Choose the file again" in refused.text
     assert 'value="Dent"' in refused.text
     assert client.answer(page) is None
-    assert not [k for k in store.held() if k.startswith(FILE_PREFIX)]
+    assert [k for k in store.held() if k.startswith(ANSWER_PREFIX)] == []
 
 
 def test_a_required_file_left_empty_is_told_to_be_filled_in(client: Client):
@@ -177,9 +177,8 @@ async def test_the_tool_gets_the_file_and_its_bytes_never_reach_the_client_or_th
     assert marker.decode() not in repr(result)
     assert all(marker.decode() not in text for text in wire)
     assert marker.decode() not in caplog.text
-    # Taken by the call (held for its rounds on 2026-07-28): the stored copy is deleted at once.
-    assert not [k for k in store.held() if k.startswith(FILE_PREFIX)]
-    assert [k for k in store.held() if k.startswith(ANSWER_PREFIX)]  # the answer stays: single use
+    # The call ended in the round that took it: nothing is held, the answer stays (single use).
+    assert sorted(k.partition(":")[0] for k in store.held()) == ["page", "page-ticket"]
 
 
 @pytest.mark.anyio

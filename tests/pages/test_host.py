@@ -506,6 +506,45 @@ async def take_the_page_then_ask_the_nickname(server: MCPServer, session: Any) -
     return nickname, _page_id(request.params.url)
 
 
+class PutsNoted(CountingStore):
+    """The in-process store, noting the namespace of every value put."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.put_into: list[str] = []
+
+    async def put(self, key: str, value: bytes, expires_at: float, /) -> bool:
+        self.put_into.append(key.partition(":")[0])
+        return await super().put(key, value, expires_at)
+
+
+@pytest.mark.anyio
+async def test_on_2026_07_28_a_page_answer_is_held_only_when_its_call_goes_on_past_the_round_that_took_it():
+    from mcp_types import InputRequiredResult
+
+    ended_there = PutsNoted()
+    server, _ = make_server(poll=0.01, store=ended_there)
+    browser = Browser(server)
+    async with connect(server, "2026-07-28", elicitation_callback=answering(browser, VALID)) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("link_bank", {})
+    assert result.content[0].text.startswith("linked ada")  # type: ignore[union-attr]
+    assert "page-kept" not in ended_there.put_into  # the call ended in the round that took it
+    assert ended_there.put_into.count("page") == 1  # the answer, files and all, in one value
+
+    goes_on = PutsNoted()
+    server = bank_then_nickname(goes_on)
+    async with connect(server, "2026-07-28", elicitation_callback=elicitation_handler(no_form)) as client:
+        with anyio.fail_after(BOUND):
+            nickname, page_id = await take_the_page_then_ask_the_nickname(server, client.session)
+            assert isinstance(nickname, InputRequiredResult)
+            assert goes_on.put_into.count("page-kept") == 1  # held as the round ended
+            assert await goes_on.get(f"page-kept:{page_id}") is not None
+            done = await _final_round(client.session, nickname)
+    assert done.content[0].text.startswith("ada as countess")  # type: ignore[union-attr]
+    assert await goes_on.get(f"page-kept:{page_id}") is None  # and forgotten when the call ended
+
+
 @pytest.mark.anyio
 async def test_a_page_answer_taken_in_time_survives_a_later_question_answered_after_the_page_timeout(
     monkeypatch: pytest.MonkeyPatch,

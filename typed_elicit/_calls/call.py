@@ -39,6 +39,7 @@ class Call:
     __slots__ = (
         "_answers",
         "_cleanups",
+        "_holds",
         "_index",
         "_once",
         "_pages",
@@ -82,6 +83,7 @@ class Call:
         self._pages: dict[str, PageRecord] | None = None
         self._index = 0
         self._cleanups: list[Callable[[], Awaitable[None]]] | None = None
+        self._holds: list[Callable[[], Awaitable[None]]] | None = None
 
     @property
     def once(self) -> dict[str, Any]:
@@ -143,6 +145,26 @@ class Call:
         if self._cleanups is None:
             self._cleanups = []
         self._cleanups.append(cleanup)
+
+    def on_suspend(self, hold: Callable[[], Awaitable[None]]) -> None:
+        """Run `hold` when a 2026-07-28 round ends with an `InputRequiredResult` (the call goes on).
+
+        What a round took and later rounds need (a page's answer) is held then, and only then:
+        a call that ends in the round that took it holds nothing.
+        """
+        if self._holds is None:
+            self._holds = []
+        self._holds.append(hold)
+
+    async def suspend(self) -> None:
+        """Run the `on_suspend` holds (`@elicits` calls it before a round's result goes out).
+
+        Raises:
+            StoreUnavailable: If a hold failed (the round fails: its next round could not go on).
+        """
+        holds, self._holds = self._holds or (), None
+        for hold in holds:
+            await hold()
 
     async def end(self) -> None:
         """Run the `on_end` cleanups (`@elicits` calls it): shielded, each failure logged, never raised.

@@ -257,7 +257,9 @@ def _wrap(
                 if record.cleanups:  # the call failed: what it held for later rounds goes
                     await record.end()
                 raise
-            if record.cleanups and not created:  # the call's final result (not a round that asks)
+            if created:  # a round that asks: what it took and later rounds need is held now
+                await record.suspend()
+            elif record.cleanups:  # the call's final result
                 await record.end()
             return result
         except RoundRefused as spent:

@@ -58,8 +58,8 @@ class PageQuestion(Generic[M]):
     principal: str | None = None
     asker: str = "ctx.elicit_page"
     locale: str | None = None
-    answered: bool = False
-    """Whether this round took the page's answer (its answer key holds it: closing needs no mark)."""
+    took: tuple[PageAnswer, float] | None = None
+    """The answer this run took, and until when its call may hold it (`hold`); None if it took none."""
 
     kind: ClassVar[Kind] = "page"
     mode: ClassVar[Mode] = "url"
@@ -100,26 +100,24 @@ class PageQuestion(Generic[M]):
         )
 
     async def watch(self, wait: float) -> PageAnswer | None:
-        """The page's answer as soon as it is submitted within `wait` seconds; its stored files then go.
+        """The page's answer as soon as it is submitted within `wait` seconds.
 
         Raises:
             StoreUnavailable: If the store failed.
         """
         wait = min(wait, self.page.expires_at - clock.now())
-        answer = None if wait <= 0 else await self.host.answer(self.page, wait)
-        if answer is not None:
-            await self.host.consumed(self.page, answer)  # its files are in `answer` now: not kept twice
-        return answer
+        return None if wait <= 0 else await self.host.answer(self.page, wait)
 
     async def take(
         self, wait: float, until: float, function: str, *, claimed: bool = False
     ) -> tuple[PageAnswer | None, PageRecord]:
-        """This call's answer: held since an earlier round took it, or taken now (once), held until `until`.
+        """This call's answer: held since an earlier round took it, or taken now (once).
 
         Taken once: the page's answer is claimed in the store, unless this run `claimed` the
         round that brought the consent. That claim makes it the only run of that round, and
         only a round it ends without the answer (requestState only) lets a later run wait for
-        the page: finding the answer now, it is the only run that ever can.
+        the page: finding the answer now, it is the only run that ever can. If this round
+        ends while the call goes on, the answer is held then (`hold`), until `until` at most.
 
         Raises:
             RoundRefused: If another round took the answer, or the call that took it has ended.
@@ -137,9 +135,18 @@ class PageQuestion(Generic[M]):
             return None, page
         if not claimed and not await host.take(page):
             raise RoundRefused.page_taken(function)
-        await host.keep(page, found, until)
-        self.answered = True
+        self.took = (found, until)
         return found, page.model_copy(update={"taken": True})
+
+    async def hold(self) -> None:
+        """This round ends and the call goes on: hold the answer it took for the later rounds.
+
+        Raises:
+            StoreUnavailable: If the store failed.
+        """
+        if self.took is not None:
+            answer, until = self.took
+            await self.host.keep(self.page, answer, until)
 
     async def close(self) -> None:
         """The call has ended: forget a held answer; the page says it is closed and stores nothing more.
@@ -147,7 +154,8 @@ class PageQuestion(Generic[M]):
         Raises:
             StoreUnavailable: If the store failed.
         """
-        await self.host.close(self.page, answered=self.answered or self.page.taken)
+        taken = self.page.taken  # held by the round that took it, which the call outlived
+        await self.host.close(self.page, answered=taken or self.took is not None, held=taken)
 
     @property
     def id(self) -> QuestionId:

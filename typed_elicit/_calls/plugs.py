@@ -33,8 +33,6 @@ class PageAnswer:
 
     action: PageAction
     content: dict[str, Any] = field(default_factory=dict[str, Any])
-    stored: tuple[str, ...] = field(default=(), compare=False, repr=False)
-    """The store keys its files were read from (deleted once the call holds the answer: `consumed`)."""
 
 
 class PageHost(Protocol):
@@ -83,19 +81,18 @@ class PageHost(Protocol):
         ...
 
     async def keep(self, page: PageRecord, answer: PageAnswer, until: float) -> None:
-        """Hold a taken answer for the rest of its call (at most until `until`), sealed."""
-        ...
+        """Hold a taken answer, sealed, for its call's later rounds (at most until `until`).
 
-    async def consumed(self, page: PageRecord, answer: PageAnswer) -> None:
-        """The call holds the page's `answer` (push eras): delete what the store keeps of its files."""
+        Called only when a round that took the answer ends while the call goes on.
+        """
         ...
 
     async def kept(self, page: PageRecord) -> PageAnswer | None:
         """The answer `keep` holds for the page, or None once it is released or expired."""
         ...
 
-    async def close(self, page: PageRecord, *, answered: bool) -> None:
-        """Its call has ended: forget the held answer, and close the page unless the call got its answer."""
+    async def close(self, page: PageRecord, *, answered: bool, held: bool = False) -> None:
+        """Its call has ended: forget the `held` answer, and close the page unless the call got its answer."""
         ...
 
 

@@ -166,13 +166,17 @@ class Beside(Protocol):
     async def take(
         self, wait: float, until: float, function: str, *, claimed: bool = False
     ) -> tuple[Reply | None, PageRecord]:
-        """Rounds: this call's answer, taken once and held until `until`; None if it did not come in `wait`.
+        """Rounds: this call's answer, taken once (held until `until`); None if it did not come in `wait`.
 
         `claimed`: this run claimed the round that brought the consent (single use), so it is
         the only run that can take the answer now (no round after it exists yet).
 
         Returns it with the page's record as later rounds must carry it.
         """
+        ...
+
+    async def hold(self) -> None:
+        """Rounds: this round ends while the call goes on: hold what `take` took for the later rounds."""
         ...
 
     async def close(self) -> None:

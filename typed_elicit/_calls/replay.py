@@ -12,8 +12,8 @@ round raises; concurrent questions of one call (`elicit_all`, a task group) end 
 A question answered beside the client (a page, `Beside`) has its consent asked like a URL
 question; once consented, each round waits a while for the answer (`Beside.poll_seconds`)
 and ends with a round that carries only `requestState` until it comes. The round that finds
-the answer takes it once and has it held until the call ends; later rounds read it there,
-never from the state.
+the answer takes it once and, if the call goes on past that round, has it held until the call
+ends (`Call.on_suspend`); later rounds read it there, never from the state.
 """
 
 from __future__ import annotations
@@ -88,6 +88,7 @@ class ReplayAsker:
         beside = question.beside
         if beside is not None:  # whatever this round does, the call's end closes the page
             call.on_end(beside.close)
+            call.on_suspend(beside.hold)
         answer = self._answered.get(question.key)
         if answer is not None:
             if answer.question != question.id:

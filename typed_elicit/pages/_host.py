@@ -1,17 +1,17 @@
 """The pages of one server as a call reaches them: the `PageHost` that `serve_pages` plugs in.
 
 A call mints a page once (its record travels with the call), opens it when it first asks,
-and then reads its answer: at once, or waiting (waits for one page are shared in a process).
-The round that takes the answer claims it (`page-taken:<id>`, single use; a run that has just
-claimed the consent's own round needs no second claim) and has it held, sealed, under
-`page-kept:<id>` until the call ends, at most until the call's deadline.
+and then reads its answer, files and all, in one value: at once, or waiting (waits for one
+page are shared in a process). The round that takes the answer claims it (`page-taken:<id>`,
+single use; a run that has just claimed the consent's own round needs no second claim). If
+that round ends while the call goes on, the answer is held, sealed, under `page-kept:<id>`
+for the call's later rounds until the call ends, at most until the call's deadline.
 """
 
 from __future__ import annotations
 
 import secrets
 import uuid
-from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
@@ -21,8 +21,6 @@ from typed_elicit._calls.state import PageRecord
 from typed_elicit._core import clock as _clock
 from typed_elicit._forms.record import Reduced
 from typed_elicit.pages._config import PageConfig
-from typed_elicit.pages._files import delete_stored, load_files
-from typed_elicit.pages._places import put_back
 from typed_elicit.pages._tickets import (
     ANSWER_PREFIX,
     CLOSED,
@@ -101,12 +99,10 @@ class Pages:
         key = TICKET_PREFIX + page.id
         sealed = seal(self.config.sealer, key, ticket.to_bytes())
         await store_for(self.server).put(key, sealed, page.expires_at)
-        remember(self.config.sealer, sealed, ticket)
+        remember(self.config.sealer, ticket)
 
     async def answer(self, page: PageRecord, wait: float | None) -> PageAnswer | None:
         """The page's answer: at once (`wait=None`), or as soon as it is submitted within `wait` seconds.
-
-        Its files are loaded from the store into their places (`UploadedFile`s).
 
         Raises:
             StoreUnavailable: If the store failed.
@@ -114,54 +110,32 @@ class Pages:
         key = ANSWER_PREFIX + page.id
         store = store_for(self.server)
         sealed = await (store.get(key) if wait is None else wait_shared(store, key, wait))
-        return await self._with_files(page, opened(self.config.sealer, key, sealed))
+        return opened(self.config.sealer, key, sealed)
 
     async def take(self, page: PageRecord) -> bool:
         """Claim the page's answer for this round; False if a round took it already."""
         return await store_for(self.server).claim(TAKEN_PREFIX + page.id, page.expires_at)
 
     async def keep(self, page: PageRecord, answer: PageAnswer, until: float) -> None:
-        """Hold a taken answer, sealed, for the rest of its call (at most until `until`).
-
-        Its files travel inside the held answer, so their stored copies are deleted now.
-        """
+        """Hold a taken answer, sealed, for its call's later rounds (at most until `until`)."""
         key = KEPT_PREFIX + page.id
         await store_for(self.server).put(key, seal(self.config.sealer, key, answer_bytes(answer)), until)
-        await self.consumed(page, answer)
-
-    async def consumed(self, page: PageRecord, answer: PageAnswer) -> None:
-        """The call holds the page's `answer` now: delete the stored copies of its files.
-
-        The answer itself stays until the page expires, so a second submit is still refused.
-        """
-        await delete_stored(self.server, page.id, answer.stored)
 
     async def kept(self, page: PageRecord) -> PageAnswer | None:
         """The answer `keep` holds, or None once it is released or expired."""
         key = KEPT_PREFIX + page.id
-        found = opened(self.config.sealer, key, await store_for(self.server).get(key))
-        return None if found is None else found[0]
+        return opened(self.config.sealer, key, await store_for(self.server).get(key))
 
-    async def close(self, page: PageRecord, *, answered: bool) -> None:
-        """Its call has ended: forget the held answer (files and all), and close a page never answered.
+    async def close(self, page: PageRecord, *, answered: bool, held: bool = False) -> None:
+        """Its call has ended: forget the `held` answer, and close a page never answered.
 
         A closed page says so and stores nothing more: the `CLOSED` mark takes the answer's place,
         which a later submit cannot take (`put` stores once). A page whose answer the call got
-        (`answered`) holds that answer under its key already: no mark is needed.
+        (`answered`) holds that answer under its key already, until the page expires: no mark
+        is needed, and a second submit is refused all the same.
         """
         store = store_for(self.server)
-        await store.delete(KEPT_PREFIX + page.id)
+        if held:
+            await store.delete(KEPT_PREFIX + page.id)
         if not answered and page.expires_at > _clock.now():  # an expired page is gone already
             await store.put(ANSWER_PREFIX + page.id, CLOSED, page.expires_at)
-
-    async def _with_files(
-        self, page: PageRecord, found: tuple[PageAnswer, list[dict[str, Any]]] | None
-    ) -> PageAnswer | None:
-        if found is None:
-            return None
-        answer, refs = found
-        if not refs:
-            return answer
-        files = await load_files(self.server, self.config.sealer, page.id, refs)
-        stored = tuple(str(ref.get("key", "")) for ref in refs)
-        return PageAnswer(answer.action, put_back(dict(answer.content), files), stored)

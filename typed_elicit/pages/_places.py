@@ -1,8 +1,7 @@
 """Where files are in a page answer: taken out before it is stored, put back when it is read.
 
 The answer's JSON names each file by its place (keys and list indexes from the top), with its
-bytes inline (an answer a call holds for the rest of its run) or a reference to the stored
-bytes (`typed_elicit.pages._files`).
+bytes inline: a page's answer is one sealed value in the store, files and all.
 """
 
 from __future__ import annotations
@@ -61,32 +60,28 @@ def put_back(content: dict[str, Any], files: list[tuple[Place, UploadedFile]]) -
 
 
 def inline(files: list[tuple[Place, UploadedFile]]) -> list[dict[str, Any]]:
-    """Files as JSON with their bytes (base64), for an answer held sealed for the rest of its call."""
+    """Files as JSON with their bytes (base64), for an answer stored sealed."""
     return [
         {"place": place, "name": f.name, "type": f.media_type, "data": base64.b64encode(f.data).decode()}
         for place, f in files
     ]
 
 
-def from_json(entries: object) -> tuple[list[tuple[Place, UploadedFile]], list[dict[str, Any]]]:
-    """The files of an answer's JSON: those held inline, and the references to stored ones.
+def from_json(entries: object) -> list[tuple[Place, UploadedFile]]:
+    """The files of an answer's JSON (what `inline` wrote), each with its place.
 
     Raises:
-        ValueError: If `entries` is not what `inline` or `store_files` wrote.
+        ValueError: If `entries` is not what `inline` wrote.
     """
     if entries is None:
-        return [], []
+        return []
     if not isinstance(entries, list):
         raise ValueError("not a page answer")
     held: list[tuple[Place, UploadedFile]] = []
-    stored: list[dict[str, Any]] = []
     for entry in cast("list[object]", entries):
-        if not isinstance(entry, dict):
+        if not isinstance(entry, dict) or "data" not in entry:
             raise ValueError("not a page answer")
         item = cast("dict[str, Any]", entry)
-        if "data" in item:
-            data = base64.b64decode(item["data"], validate=True)
-            held.append((item["place"], UploadedFile(item["name"], item["type"], data)))
-        else:
-            stored.append(item)
-    return held, stored
+        data = base64.b64decode(item["data"], validate=True)
+        held.append((item["place"], UploadedFile(item["name"], item["type"], data)))
+    return held

@@ -33,7 +33,6 @@ from typed_elicit._views.fields import TEMPLATES as FIELD_TEMPLATES
 from typed_elicit._views.words import page_words
 from typed_elicit.errors import PageSetupError
 from typed_elicit.pages._config import PAGE_POLL_SECONDS, Identify, PageConfig
-from typed_elicit.pages._files import delete_files, store_files
 from typed_elicit.pages._host import Pages
 from typed_elicit.pages._multipart import (
     MAX_BODY_BYTES,
@@ -43,7 +42,6 @@ from typed_elicit.pages._multipart import (
     checked_files,
     read_multipart,
 )
-from typed_elicit.pages._places import split_files
 from typed_elicit.pages._problems import page_problems
 from typed_elicit.pages._render import TEMPLATES, closed, gone, not_found, plain, tree_page
 from typed_elicit.pages._tickets import (
@@ -296,7 +294,7 @@ async def _handle(server: MCPServer, config: PageConfig, request: Any) -> Any:
 
 async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> Any:
     page_id = str(request.path_params.get("page_id", ""))
-    ticket, answered = await load_page(server, config.sealer, page_id)
+    ticket, answered = await load_page(server, config.sealer, page_id, submit=request.method == "POST")
     words = _words(config, request, ticket)
     if ticket is None:
         return not_found(config, words)
@@ -331,7 +329,15 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
             max_age=max(1, math.ceil(ticket.expires_at - _clock.now())),
         )
         return response
-    return await _submit(server, config, request, ticket, model, tree, words)
+    submitted = await _submit(config, request, ticket, model, tree, words)
+    if isinstance(submitted, PageAnswer):
+        return await _store_answer(server, config, words, ticket, submitted)
+    # Refused or shown again: a page answered or closed says so first (a submit with a known
+    # ticket has not read its answer key yet; one that is stored needs no read: `put` stores once).
+    answered = await store_for(server).get(ANSWER_PREFIX + page_id)
+    if answered is not None:
+        return closed(config, words) if answered == CLOSED else gone(config, words)
+    return submitted
 
 
 def _words(config: PageConfig, request: Any, ticket: Ticket | None) -> Words:
@@ -377,7 +383,6 @@ def _same_origin(config: PageConfig, request: Any) -> Literal["same", "other", "
 
 
 async def _submit(
-    server: MCPServer,
     config: PageConfig,
     request: Any,
     ticket: Ticket,
@@ -385,7 +390,11 @@ async def _submit(
     tree: PageTree,
     words: Mapping[str, str],
 ) -> Any:
-    """A submit from the page's origin with its CSRF token: an action re-shows the page, else the answer."""
+    """A submit from the page's origin with its CSRF token: the answer to store, else the page to show.
+
+    Returns:
+        The `PageAnswer` to store, or the response (a refusal, the page shown again).
+    """
     verdict = _same_origin(config, request)
     if verdict == "unsaid":
         logger.warning("page %s: a submit without Origin or Referer was refused", ticket.id[:8])
@@ -432,7 +441,7 @@ async def _submit(
         logger.warning("page %s: a submit with inputs this page does not have was refused", ticket.id[:8])
         return plain(config, 400, words, "refused", "refused_unreadable")
     if action in ("decline", "cancel"):
-        return await _store_answer(server, config, words, ticket, PageAnswer(action))  # type: ignore[arg-type]
+        return PageAnswer(action)  # type: ignore[arg-type]
     if changed is not None:
         values = kept_values(tree, changed)
         return tree_page(
@@ -460,7 +469,7 @@ async def _submit(
             status=422,
             files_again=tree.files,
         )
-    return await _store_answer(server, config, words, ticket, PageAnswer("accept", content))
+    return PageAnswer("accept", content)
 
 
 def _refused_body(config: PageConfig, words: Mapping[str, str], status: int) -> Any:
@@ -473,13 +482,8 @@ async def _store_answer(
     server: MCPServer, config: PageConfig, words: Mapping[str, str], ticket: Ticket, answer: PageAnswer
 ) -> Any:
     key = ANSWER_PREFIX + ticket.id
-    split = split_files(answer.content)
-    found = split[1]
-    refs = await store_files(server, config.sealer, ticket.id, ticket.expires_at, found) if found else None
-    sealed = seal(config.sealer, key, answer_bytes(answer, refs, split))
-    if not await store_for(server).put(key, sealed, ticket.expires_at):
-        if refs:
-            await delete_files(server, ticket.id, refs)
+    sealed = seal(config.sealer, key, answer_bytes(answer))
+    if not await store_for(server).put(key, sealed, ticket.expires_at):  # answered or closed already
         return closed(config, words) if await store_for(server).get(key) == CLOSED else gone(config, words)
     logger.debug("page %s answered (%s)", ticket.id[:8], answer.action)
     if answer.action == "accept":

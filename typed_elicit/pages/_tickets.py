@@ -29,11 +29,10 @@ from typed_elicit._calls.sealer import Sealer
 from typed_elicit._calls.state import model_id
 from typed_elicit._core import clock as _clock
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
-from typed_elicit._forms.page.files import UploadedFile
 from typed_elicit._forms.page.shape import carried_tree
 from typed_elicit._forms.reduce import Reduced, check_page, page_forms, page_reduced
 from typed_elicit._forms.registry import tree_of
-from typed_elicit.pages._places import Place, from_json, inline, put_back, split_files
+from typed_elicit.pages._places import from_json, inline, put_back, split_files
 from typed_elicit.stores._config import store_for
 from typed_elicit.stores._protocol import Store, get_many
 
@@ -151,17 +150,25 @@ def page_expiry(timeout: float) -> float:
     return _clock.now() + min(timeout, MAX_PAGE_SECONDS)
 
 
-async def load_page(server: MCPServer, sealer: Sealer, page_id: str) -> tuple[Ticket | None, bytes | None]:
+async def load_page(
+    server: MCPServer, sealer: Sealer, page_id: str, *, submit: bool = False
+) -> tuple[Ticket | None, bytes | None]:
     """The ticket of `page_id`, and what stands under its answer key, read in one store operation.
 
     The ticket is None if there is none (unknown, expired, or not sealed by us); the answer
-    key's value None if it holds nothing.
+    key's value None if it holds nothing. A `submit` whose ticket this process knows (it
+    sealed or opened it) reads nothing: the answer's `put` is refused if the key holds a
+    value, and only then is it read (`_store_answer`).
 
     Raises:
         StoreUnavailable: If the store failed.
     """
     if not _ID_PATTERN.match(page_id):
         return None, None
+    if submit:
+        known = _OPENED.get((sealer, page_id))
+        if known is not None:
+            return known, None
     key = TICKET_PREFIX + page_id
     sealed, answered = await get_many(store_for(server), key, ANSWER_PREFIX + page_id)
     if sealed is None:
@@ -170,29 +177,29 @@ async def load_page(server: MCPServer, sealer: Sealer, page_id: str) -> tuple[Ti
     return (None, None) if ticket is None else (ticket, answered)
 
 
-_OPENED: dict[tuple[Sealer, bytes], Ticket] = {}
-"""Tickets opened lately, by the sealed bytes they were opened from (bounded: `MAX_OPENED`)."""
+_OPENED: dict[tuple[Sealer, str], Ticket] = {}
+"""Tickets this process sealed or opened lately, by sealer and page id (bounded: `MAX_OPENED`)."""
 
 MAX_OPENED: Final = 512
-"""How many opened tickets a process keeps, so a page's GET and POST unseal it once."""
+"""How many tickets a process keeps, so a page's GET and POST unseal it once and a submit reads none."""
 
 
-def remember(sealer: Sealer, sealed: bytes, ticket: Ticket) -> None:
-    """Keep `ticket`, just sealed into `sealed`, as opened: this process need not open it again."""
+def remember(sealer: Sealer, ticket: Ticket) -> None:
+    """Keep `ticket`, sealed or opened by `sealer`: this process need not open it again."""
     if len(_OPENED) >= MAX_OPENED:
         del _OPENED[next(iter(_OPENED))]
-    _OPENED[(sealer, sealed)] = ticket
+    _OPENED[(sealer, ticket.id)] = ticket
 
 
 def opened_ticket(sealer: Sealer, key: str, page_id: str, sealed: bytes) -> Ticket | None:
     """The ticket `sealer` sealed under `key` for `page_id`, or None (tampered, moved, foreign).
 
-    Opened once: only a ticket that opened is kept, by the exact bytes it came from and the
-    sealer that opened it, at most `MAX_OPENED` (the oldest goes first), so nothing a client
-    sends grows the table.
+    Opened once: only a ticket that opened is kept, by its page id and the sealer that
+    opened it, at most `MAX_OPENED` (the oldest goes first), so nothing a client sends
+    grows the table. A ticket is written once and never changes, so the one kept is the
+    one in the store.
     """
-    slot = (sealer, sealed)
-    ticket = _OPENED.get(slot)
+    ticket = _OPENED.get((sealer, page_id))
     if ticket is None:
         raw = sealer.unseal(key, sealed)
         if raw is None:
@@ -201,17 +208,19 @@ def opened_ticket(sealer: Sealer, key: str, page_id: str, sealed: bytes) -> Tick
             ticket = Ticket.from_bytes(raw)
         except (ValueError, TypeError):  # pragma: no cover - sealed by us, so well-formed
             return None
-        remember(sealer, sealed, ticket)
-    return ticket if ticket.id == page_id else None
+        if ticket.id != page_id:  # pragma: no cover - the seal binds the key, and so the id
+            return None
+        remember(sealer, ticket)
+    return ticket
 
 
-def opened(sealer: Sealer, key: str, sealed: bytes | None) -> tuple[PageAnswer, list[dict[str, Any]]] | None:
-    """The answer sealed under `key` and the references to its stored files, or None (none, or not ours)."""
+def opened(sealer: Sealer, key: str, sealed: bytes | None) -> PageAnswer | None:
+    """The answer sealed under `key`, or None (none, or not ours)."""
     raw = None if sealed is None else sealer.unseal(key, sealed)
     if raw is None:
         return None
     try:
-        return answer_parts(raw)
+        return answer_from_bytes(raw)
     except (ValueError, TypeError, KeyError):  # pragma: no cover - sealed by us, so well-formed
         return None
 
@@ -270,21 +279,12 @@ KEPT_PREFIX: Final = "page-kept:"
 """Where a 2026-07-28 call holds a page answer it took, until the call ends (at most its deadline)."""
 
 
-def answer_bytes(
-    answer: PageAnswer,
-    refs: list[dict[str, Any]] | None = None,
-    split: tuple[dict[str, Any], list[tuple[Place, UploadedFile]]] | None = None,
-) -> bytes:
-    """A page's answer as compact JSON (sealed before it reaches the store).
-
-    Its files (`UploadedFile`s in its content) are named by their place: by `refs`, the
-    references to their stored bytes (`typed_elicit.pages._files`), else with their bytes inline.
-    `split` is `split_files(answer.content)` when the caller has it already.
-    """
-    content, found = split_files(answer.content) if split is None else split
+def answer_bytes(answer: PageAnswer) -> bytes:
+    """A page's answer as compact JSON, its files inline by their place (sealed before it is stored)."""
+    content, found = split_files(answer.content)
     data: dict[str, Any] = {"action": answer.action, "content": content}
     if found:
-        data["files"] = refs if refs is not None else inline(found)
+        data["files"] = inline(found)
     return _compact(data).encode()
 
 
@@ -293,16 +293,7 @@ _compact: Final = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def answer_from_bytes(raw: bytes) -> PageAnswer:
-    """An answer from `answer_bytes` (its inline files put back; stored ones are not loaded here).
-
-    Raises:
-        ValueError: If `raw` is not one.
-    """
-    return answer_parts(raw)[0]
-
-
-def answer_parts(raw: bytes) -> tuple[PageAnswer, list[dict[str, Any]]]:
-    """An answer from `answer_bytes`, and the references to its stored files (to load).
+    """An answer from `answer_bytes`, its files put back in their places.
 
     Raises:
         ValueError: If `raw` is not one.
@@ -315,6 +306,5 @@ def answer_parts(raw: bytes) -> tuple[PageAnswer, list[dict[str, Any]]]:
     content = data.get("content")
     if action not in ("accept", "decline", "cancel") or not isinstance(content, dict):
         raise ValueError("not a page answer")
-    held, stored = from_json(data.get("files"))
-    content = put_back(cast("dict[str, Any]", content), held)
-    return PageAnswer(action=action, content=content), stored
+    content = put_back(cast("dict[str, Any]", content), from_json(data.get("files")))
+    return PageAnswer(action=action, content=content)

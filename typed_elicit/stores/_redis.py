@@ -6,7 +6,7 @@
 - `put`: the same `SET NX PXAT` with the sealed value, then `PUBLISH` on the key's
   channel when it was stored, so a replica waiting for it wakes up; the message carries the
   value (`=<value>`), so the waiter needs no `GET`. A value nothing waits for (a page's
-  ticket, its stored files, an answer a call holds: `UNWAITED`) is put without a `PUBLISH`.
+  ticket, an answer a call holds: `UNWAITED`) is put without a `PUBLISH`.
 - `get`: `GET`; `get_many`: one `MGET` (on a cluster, the keys of one question share a slot);
   `delete`: `DEL` (best effort: a value it cannot delete expires anyway).
 - `wait`: `GET` first (a value stored already costs nothing more); else subscribe to the
@@ -77,8 +77,8 @@ DEFAULT_PREFIX: Final = "typed_elicit:"
 DEFAULT_TIMEOUT: Final = 2.0
 """Seconds each store operation may take before the call fails with `StoreUnavailable`."""
 DEFAULT_MAX_CONNECTIONS: Final = 50
-UNWAITED: Final = frozenset({"page-ticket", "page-file", "page-kept"})
-"""Namespaces whose values nothing waits for (a page's ticket, its stored files, an answer a call
+UNWAITED: Final = frozenset({"page-ticket", "page-kept"})
+"""Namespaces whose values nothing waits for (a page's ticket, an answer a call
 holds): a `put` of one sends no `PUBLISH`."""
 DISCOVERY_TIMEOUTS: Final = 3
 """Learning a cluster's slot map may take this many `timeout`s (a node that does not answer, the
