@@ -18,6 +18,7 @@ import typed_elicit._core.clock as clock
 from tests.conftest import BOUND
 from tests.stores import redis_procs
 from typed_elicit.stores import RedisStore
+from typed_elicit.stores._redis_waits import CARRY_LIMIT, wake_message
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 
@@ -68,12 +69,18 @@ async def test_values_nothing_waits_for_are_put_without_a_publish(server, admin)
     await store.aclose()
 
 
-async def test_a_wait_for_a_value_stored_already_reads_it_once_and_subscribes_to_nothing(server, admin):
+async def test_a_wait_reads_once_and_only_a_replicas_first_wait_subscribes(server, admin):
     store = RedisStore.from_url(url(server), prefix="counts:")
     with anyio.fail_after(BOUND):
         assert await store.put("page:b", b"sealed", clock.now() + 60)
+        await store.get("page:warm")  # (connected)
         before = calls(admin)
-        assert await store.wait("page:b", 30) == b"sealed"
+        assert await store.wait("page:a-missing", 0.01) is None  # the first: read, subscribe, read
+        first = calls(admin) - before
+        assert (first["get"], first["subscribe"]) == (2, 1)
+        assert set(first) <= {"get", "subscribe", "hello", "ping", "client|setinfo"}  # (its connection made)
+        before = calls(admin)
+        assert await store.wait("page:b", 30) == b"sealed"  # the subscription stays: one GET
         assert calls(admin) - before == Counter({"get": 1})
     await store.aclose()
 
@@ -88,15 +95,16 @@ async def test_a_woken_wait_takes_the_value_its_message_carries_without_reading_
 
     with anyio.fail_after(BOUND):
         await putting.get("page:warm")
+        assert await waiting.wait("page:warm", 0.01) is None  # (subscribed: its first wait)
         before = calls(admin)
         async with anyio.create_task_group() as group:
             group.start_soon(waiter)
-            while not admin.execute_command("PUBSUB", "NUMSUB", "counts:wake:page:c")[1]:
+            while not admin.execute_command("PUBSUB", "NUMSUB", "counts:wake")[1]:
                 await anyio.sleep(0.01)  # (a condition polled: the subscription reaches Redis)
             assert await putting.put("page:c", b"sealed", clock.now() + 60)
     assert got == [b"sealed"]
-    # The waiter read before and after subscribing; the message carried the value: no third GET.
-    assert (calls(admin) - before)["get"] == 2
+    # The waiter read once, subscribed; the message carried the value: no second GET.
+    assert (calls(admin) - before)["get"] == 1
     await waiting.aclose()
     await putting.aclose()
 
@@ -111,12 +119,35 @@ async def test_a_wake_up_without_a_value_still_ends_the_wait_with_the_value_read
     with anyio.fail_after(BOUND):
         async with anyio.create_task_group() as group:
             group.start_soon(waiter)
-            while not admin.execute_command("PUBSUB", "NUMSUB", "counts:wake:page:d")[1]:
+            while not admin.execute_command("PUBSUB", "NUMSUB", "counts:wake")[1]:
                 await anyio.sleep(0.01)
-            admin.set("counts:page:d", b"sealed", px=60_000)  # what a replica of an older version sends
-            admin.publish("counts:wake:page:d", b"1")
-    assert got == [b"sealed"]
+            admin.publish("counts:wake", b"page:other\n=not this one")  # another key's: no wake-up
+            admin.set("counts:page:d", b"x" * (CARRY_LIMIT + 1), px=60_000)
+            admin.publish("counts:wake", b"page:d\n")  # what a put of a value too large to carry sends
+    assert got == [b"x" * (CARRY_LIMIT + 1)]
     await store.aclose()
+
+
+async def test_a_value_too_large_to_carry_wakes_its_waiter_who_reads_it(server, admin):
+    waiting = RedisStore.from_url(url(server), prefix="counts:")
+    putting = RedisStore.from_url(url(server), prefix="counts:")
+    large = b"s" * (CARRY_LIMIT + 1)
+    got: list[bytes | None] = []
+
+    async def waiter() -> None:
+        got.append(await waiting.wait("page:f", 30))
+
+    with anyio.fail_after(BOUND):
+        async with anyio.create_task_group() as group:
+            group.start_soon(waiter)
+            while not admin.execute_command("PUBSUB", "NUMSUB", "counts:wake")[1]:
+                await anyio.sleep(0.01)
+            assert await putting.put("page:f", large, clock.now() + 60)
+    assert got == [large]  # woken by a message without it, then read
+    assert wake_message("page:f", large) == b"page:f\n"
+    assert wake_message("page:f", b"small") == b"page:f\n=small"
+    await waiting.aclose()
+    await putting.aclose()
 
 
 async def test_the_keys_of_one_question_are_read_in_one_mget(server, admin):

@@ -103,7 +103,7 @@ async def test_a_store_on_rediss_with_the_tests_own_ca_claims_once_and_a_put_wak
                 got.append(await store.wait(key, BOUND))
 
             tasks.start_soon(waiter)
-            while not server.client().execute_command("PUBSUB", "NUMSUB", f"typed_elicit:wake:{key}")[1]:
+            while not server.client().execute_command("PUBSUB", "NUMSUB", "typed_elicit:wake")[1]:
                 await anyio.sleep(redis_procs.POLL)  # bounded by fail_after: until the wait subscribed
             assert await other.put(key, b"sealed", clock.now() + 60) is True
         assert await other.get_many(key, f"{key}-none") == [b"sealed", None]  # (a page's GET: `+mget`)

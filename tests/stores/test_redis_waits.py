@@ -55,12 +55,38 @@ async def test_many_concurrent_waits_on_one_store_use_one_subscriber_connection(
                     group.start_soon(waiter, keys[n % 5])
                 await store.all_read.wait()  # every waiter is subscribed and has read its key once
                 assert await subscribers(client, name) == 1
-                numsub = dict(await client.pubsub_numsub(*(f"test:wake:{key}" for key in keys)))
-                assert set(numsub.values()) == {1}
+                assert dict(await client.pubsub_numsub("test:wake")) == {b"test:wake": 1}
                 for key in keys:
                     assert await store.put(key, b"sealed-" + key.encode(), clock.now() + 60)
         assert sorted(got) == sorted(b"sealed-" + keys[n % 5].encode() for n in range(40))
-        assert store._subscriber._channels == {}  # pyright: ignore[reportPrivateUsage]
+        channels = store._subscriber._channels  # pyright: ignore[reportPrivateUsage]
+        assert list(channels) == ["test:wake"]  # subscribed still, for the next wait ...
+        assert channels["test:wake"].watches == {}  # ... and no key is held
+    finally:
+        await store.aclose()
+        await client.aclose()
+
+
+async def test_the_subscription_goes_once_no_one_has_waited_for_a_while(
+    redis_url,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+):
+    import uuid
+
+    from typed_elicit.stores import _redis_waits
+
+    monkeypatch.setattr(_redis_waits, "LINGER_SECONDS", 0.0)
+    name = f"te-test-{uuid.uuid4().hex[:12]}"
+    store = CountingGets(redis_url, name, expected=1)
+    client: Any = redis_asyncio.Redis.from_url(redis_url)
+    try:
+        with anyio.fail_after(BOUND):
+            assert await store.wait("page:gone", 0.01) is None
+            channels = store._subscriber._channels  # pyright: ignore[reportPrivateUsage]
+            while channels or await subscribers(client, name):  # (polled: the reader lets it go)
+                await anyio.sleep(0.01)
+            assert await store.put("page:gone", b"sealed", clock.now() + 60)
+            assert await store.wait("page:gone", 30) == b"sealed"  # the next wait subscribes again
     finally:
         await store.aclose()
         await client.aclose()

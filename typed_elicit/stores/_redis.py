@@ -3,21 +3,23 @@
 - `claim`: `SET key <random value> NX PXAT <expiry>`: atomic, exactly one of concurrent
   claims wins; the value tells a claim whose reply was lost whether it won, and a claim
   whose outcome stays unknown is marked abandoned (`_redis_claims`).
-- `put`: the same `SET NX PXAT` with the sealed value, then `PUBLISH` on the key's
-  channel when it was stored, so a replica waiting for it wakes up; the message carries the
-  value (`=<value>`), so the waiter needs no `GET`. A value nothing waits for (a page's
-  ticket, an answer a call holds: `UNWAITED`) is put without a `PUBLISH`.
+- `put`: the same `SET NX PXAT` with the sealed value, then `PUBLISH` on the store's wake-up
+  channel when it was stored, so a replica waiting for it wakes up; the message names the key
+  and carries the value (up to 64 KiB), so the waiter needs no `GET`. A value nothing waits
+  for (a page's ticket, an answer a call holds: `UNWAITED`) is put without a `PUBLISH`.
 - `get`: `GET`; `get_many`: one `MGET` (on a cluster, the keys of one question share a slot);
   `delete`: `DEL` (best effort: a value it cannot delete expires anyway).
-- `wait`: `GET` first (a value stored already costs nothing more); else subscribe to the
-  key's channel, `GET` again (a put between the two still counts), then wait for a message
-  (or the timeout): the value it carries, else `GET` again.
+- `wait`: be subscribed to the store's channel (once: the subscription stays while waits
+  come and go; the first wait reads before it subscribes), then `GET` (a value stored already
+  costs nothing more), then wait for a message for the key (or the timeout): the value it
+  carries, else `GET` again.
 
 Waits never take a connection from the pool that claims and puts use: every wait of one
 `RedisStore` goes through its one `Subscriber` (`_redis_waits`), which holds ONE pub/sub
-connection of its own, subscribes to a channel when its first waiter comes and unsubscribes
-when its last leaves. However many waits there are, they cost one connection (on a cluster,
-one per master waited on: `SPUBLISH` and `SSUBSCRIBE`, the keys of one question in one slot).
+connection of its own, subscribes to the store's channel when its first waiter comes and
+unsubscribes once no one has waited for a minute. However many waits there are, they cost one
+connection and one subscription (on a cluster, `SPUBLISH` and `SSUBSCRIBE` on the master of
+the channel's slot).
 
 The URL forms (one Redis, a cluster, Sentinel; TLS, ACL users) are read in `_redis_urls`, and
 the cluster and Sentinel clients built in `_redis_clients`.
@@ -59,12 +61,12 @@ from typed_elicit.stores._redis_claims import Unmarked, abandoned_name, take
 from typed_elicit.stores._redis_clients import cluster_client, sentinel_client
 from typed_elicit.stores._redis_urls import parse_store_url
 from typed_elicit.stores._redis_waits import (
-    CARRIED,
     REREAD_SECONDS,
     PubSubSubscriber,
     ShardedSubscriber,
     Subscriber,
     own_pubsub,
+    wake_message,
 )
 
 if TYPE_CHECKING:
@@ -325,7 +327,7 @@ class RedisStore:
         expiry = self._expiry(expires_at)
         stored = bool(await self._run("put", key, lambda: self._set(self._key(key), value, expiry)))
         if stored and key.partition(":")[0] not in UNWAITED:
-            channel, message = self._channel(key), CARRIED + value
+            channel, message = self._wake, wake_message(key, value)
             # (SPUBLISH by name: the asyncio cluster client has no `spublish` before redis-py 8.)
             await self._run(
                 "put",
@@ -384,12 +386,13 @@ class RedisStore:
             StoreUnavailable: If Redis fails or stops answering while waiting.
         """
         deadline = anyio.current_time() + timeout
-        # Read first: a value stored already needs no subscription (and on a cluster a moved
-        # slot is learnt, by MOVED, before subscribing; a failure to connect is named).
-        value = await self._read("wait", key)
-        if value is not None:
-            return value
-        async with self._subscriber.watch(self._channel(key), key.partition(":")[0]) as watch:
+        if not self._subscriber.subscribed(self._wake):
+            # Read first: a value stored already needs no subscription, and a store that cannot
+            # be reached is named by the commands' connection (a TLS mismatch, a refused password).
+            value = await self._read("wait", key)
+            if value is not None:
+                return value
+        async with self._subscriber.watch(self._wake, key, key.partition(":")[0]) as watch:
             while True:
                 try:
                     value = await self.get(key)
@@ -423,13 +426,10 @@ class RedisStore:
         namespace, _, rest = key.partition(":")
         return f"{self._prefix}{namespace}:{{{rest}}}"
 
-    def _channel(self, key: str) -> str:
-        # On a cluster, `<prefix>wake:page:{<id>}`: the slot of the key it wakes the waiters of.
-        return (
-            f"{self._prefix}wake:{key}"
-            if not self._cluster
-            else self._key(key).replace(self._prefix, f"{self._prefix}wake:", 1)
-        )
+    @property
+    def _wake(self) -> str:
+        """The store's one wake-up channel (`<prefix>wake`): every waited value's message goes there."""
+        return f"{self._prefix}wake"
 
     async def _read(self, operation: StoreOperation, key: str) -> bytes | None:
         value = await self._run(operation, key, lambda: self._client.get(self._key(key)))

@@ -1,4 +1,10 @@
-"""Waking the waiters of a `RedisStore`: one subscription per channel, one connection for all.
+"""Waking the waiters of a `RedisStore`: one channel, one subscription, one connection for all.
+
+Every waited value of a store wakes its waiters on one channel (`<prefix>wake`): a message is
+the key, a newline, and the value put when it is small enough to carry (`=<value>`). A
+replica subscribes when its first waiter comes and stays subscribed while waits come and go,
+so a wait costs one `GET` and no `SUBSCRIBE`; the subscription goes once no one has waited
+for `LINGER_SECONDS`.
 
 - `PubSubSubscriber`: one plain pub/sub connection of its own (never one from the pool that
   claims and puts use) for every channel waited on; `SSUBSCRIBE` instead on a cluster.
@@ -22,14 +28,23 @@ from typed_elicit.stores._redis_causes import Cause, cause_of
 REREAD_SECONDS: Final = 1.0
 """A wait reads its key at least this often, so a wake-up lost in a reconnect costs at most this."""
 CARRIED: Final = b"="
-"""The start of a wake-up message that carries the value put (`=<value>`); any other message only wakes."""
+"""After the key and its newline, the start of a value carried (`=<value>`); nothing else there only wakes."""
+CARRY_LIMIT: Final = 64 * 1024
+"""The largest value a wake-up message carries (every replica subscribed gets it); a larger one is read."""
+LINGER_SECONDS: Final = 60.0
+"""How long a replica stays subscribed with no one waiting, so the next wait need not subscribe again."""
 
 
-# --- waking waiters: one subscription per channel, one connection for all -----------------------
+def wake_message(key: str, value: bytes) -> bytes:
+    """The message that wakes the waiters of `key`: with `value` when it is at most `CARRY_LIMIT`."""
+    return key.encode() + b"\n" + (CARRIED + value if len(value) <= CARRY_LIMIT else b"")
+
+
+# --- waking waiters: one subscription, one connection for all ------------------------------------
 
 
 class Watch:
-    """One waiter's subscription to a channel: woken by each message on it, or failed with it."""
+    """One waiter's watch of a key: woken by each message for it, or failed with the subscription."""
 
     __slots__ = ("_event", "_failure", "carried")
 
@@ -39,9 +54,9 @@ class Watch:
         self.carried: bytes | None = None
         """The value the last message carried (`=<value>`), or None if it carried none."""
 
-    def wake(self, data: object = None) -> None:
-        """A message came on the channel, with `data` (the value put, after `=`, or anything else)."""
-        self.carried = data[len(CARRIED) :] if isinstance(data, bytes) and data.startswith(CARRIED) else None
+    def wake(self, data: bytes = b"") -> None:
+        """A message came for its key, with `data` after the key (`=<value>`, or nothing)."""
+        self.carried = data[len(CARRIED) :] if data.startswith(CARRIED) else None
         self._event.set()
 
     def fail(self, error: StoreUnavailable) -> None:
@@ -59,7 +74,7 @@ class Watch:
             raise self._failure
 
     async def wait(self, timeout: float) -> bool:
-        """Wait for the next message on the channel, at most `timeout` seconds.
+        """Wait for the next message for its key, at most `timeout` seconds.
 
         Returns:
             Whether a message came (False: the timeout passed).
@@ -77,22 +92,27 @@ class Watch:
 
 
 class Subscriber(Protocol):
-    """Subscribes the waits of one store to their channels: one subscription per channel, shared.
+    """Subscribes the waits of one store to their channel: one subscription, shared and kept a while.
 
     `RedisStore` uses `PubSubSubscriber` (one pub/sub connection for every channel). A Redis
     Cluster's sharded pub/sub (SSUBSCRIBE, a connection per shard) can take its place.
     """
 
-    def watch(self, channel: str, namespace: str) -> AbstractAsyncContextManager[Watch]:
-        """Be woken by the messages on `channel` inside the block (subscribed once it is entered).
+    def watch(self, channel: str, key: str, namespace: str) -> AbstractAsyncContextManager[Watch]:
+        """Be woken by the messages for `key` on `channel` inside the block (subscribed once it is entered).
 
         Args:
             channel: The channel.
-            namespace: What the key behind the channel protects (for error messages).
+            key: The key waited for (a message names it first).
+            namespace: What the key protects (for error messages).
 
         Raises:
             StoreUnavailable: If the subscription could not be made in time (on entering).
         """
+        ...
+
+    def subscribed(self, channel: str) -> bool:
+        """Whether `channel` is subscribed now (a watch of it needs no `SUBSCRIBE`)."""
         ...
 
     async def aclose(self) -> None:
@@ -101,24 +121,27 @@ class Subscriber(Protocol):
 
 
 class _Channel:
-    """One subscribed channel: its watches, and whether Redis has confirmed the subscription."""
+    """One subscribed channel: its watches by key, and whether Redis has confirmed the subscription."""
 
-    __slots__ = ("namespace", "ready", "watches")
+    __slots__ = ("idle_since", "namespace", "ready", "watches")
 
     def __init__(self, namespace: str) -> None:
         self.namespace = namespace
-        self.watches: set[Watch] = set()
+        self.watches: dict[str, set[Watch]] = {}
         self.ready = anyio.Event()
+        self.idle_since: float | None = None
+        """When its last watch left (event-loop time); None while any watch is open."""
 
 
 class PubSubSubscriber:
     """A `Subscriber` on one plain pub/sub connection of its own (not from the commands' pool).
 
-    The first watch of a channel sends `SUBSCRIBE` and waits for Redis to confirm it; the last
-    one to leave sends `UNSUBSCRIBE`. A reader task runs while any channel is subscribed and
-    wakes the watches of each message's channel. If the connection fails, every watch open
-    fails with `StoreUnavailable` and the next watch connects afresh. Its channel map holds
-    the channels waited on right now, nothing else.
+    The first watch of a channel sends `SUBSCRIBE` and waits for Redis to confirm it; later
+    watches join it. A reader task runs while any channel is subscribed and wakes the
+    watches of each message's key; it sends `UNSUBSCRIBE` once a channel has had no watch for
+    `LINGER_SECONDS`. If the connection fails, every watch open fails with `StoreUnavailable`
+    and the next watch connects afresh. Its channel map holds the channels waited on lately
+    (one per store), and each the keys waited on right now, nothing else.
     """
 
     def __init__(
@@ -141,12 +164,11 @@ class PubSubSubscriber:
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._channels: dict[str, _Channel] = {}
-        self._dropped: set[str] = set()
         self._lock = asyncio.Lock()
 
     @asynccontextmanager
-    async def watch(self, channel: str, namespace: str) -> AsyncGenerator[Watch, None]:
-        """Be woken by the messages on `channel` inside the block (see `Subscriber.watch`).
+    async def watch(self, channel: str, key: str, namespace: str) -> AsyncGenerator[Watch, None]:
+        """Be woken by the messages for `key` on `channel` inside the block (see `Subscriber.watch`).
 
         Raises:
             StoreUnavailable: If the subscription failed or was not confirmed in time.
@@ -157,7 +179,8 @@ class PubSubSubscriber:
         first = entry is None
         if entry is None:
             entry = self._channels[channel] = _Channel(namespace)
-        entry.watches.add(watch)
+        entry.watches.setdefault(key, set()).add(watch)
+        entry.idle_since = None
         try:
             if first:  # shielded (and bounded): the watches that join it rely on it
                 with anyio.CancelScope(shield=True):
@@ -169,10 +192,17 @@ class PubSubSubscriber:
             watch.check()
             yield watch
         finally:
-            entry.watches.discard(watch)
-            if not entry.watches and self._channels.get(channel) is entry:
-                del self._channels[channel]
-                await self._unsubscribe(channel)
+            watches = entry.watches.get(key, set())
+            watches.discard(watch)
+            if not watches:
+                entry.watches.pop(key, None)
+            if not entry.watches:  # subscribed still: the reader lets it go once idle long enough
+                entry.idle_since = anyio.current_time()
+
+    def subscribed(self, channel: str) -> bool:
+        """Whether `channel` is subscribed now, in this event loop (see `Subscriber.subscribed`)."""
+        entry = self._channels.get(channel)
+        return entry is not None and entry.ready.is_set() and self._loop is asyncio.get_running_loop()
 
     async def aclose(self) -> None:
         """Fail every watch still open and close the connection (see `Subscriber.aclose`)."""
@@ -187,7 +217,6 @@ class PubSubSubscriber:
             self._pubsub = None
             self._reader = None
             self._channels = {}
-            self._dropped = set()
             self._lock = asyncio.Lock()
 
     async def _subscribe(self, channel: str) -> None:
@@ -207,8 +236,7 @@ class PubSubSubscriber:
 
     async def _unsubscribe(self, channel: str) -> None:
         pubsub = self._pubsub
-        if pubsub is None or channel in self._dropped:
-            self._dropped.discard(channel)  # (moved away: its node unsubscribed it already)
+        if pubsub is None:
             return
         # Shielded and bounded; if it fails, the reader meets the broken connection.
         with (
@@ -220,9 +248,10 @@ class PubSubSubscriber:
                 await (pubsub.sunsubscribe if self._sharded else pubsub.unsubscribe)(channel)
 
     async def _read(self, pubsub: Any) -> None:
-        """Wake the watches of each message's channel while any channel is subscribed."""
+        """Wake the watches of each message's key while any channel is subscribed; let idle ones go."""
         try:
             while self._pubsub is pubsub:
+                await self._let_idle_go()
                 if not self._channels:  # idle: the next watch starts a new reader
                     self._reader = None
                     return
@@ -234,6 +263,14 @@ class PubSubSubscriber:
                 self._reader = None
                 await self._fail(cause_of(exc, timeout=self._timeout))
 
+    async def _let_idle_go(self) -> None:
+        """Unsubscribe the channels no one has waited on for `LINGER_SECONDS`."""
+        now = anyio.current_time()
+        for channel, entry in list(self._channels.items()):
+            if entry.idle_since is not None and now - entry.idle_since >= LINGER_SECONDS:
+                del self._channels[channel]
+                await self._unsubscribe(channel)
+
     def _deliver(self, message: dict[str, Any]) -> None:
         raw = message.get("channel")
         channel = raw.decode() if isinstance(raw, bytes) else str(raw)
@@ -244,19 +281,21 @@ class PubSubSubscriber:
         if kind in ("subscribe", "ssubscribe"):
             entry.ready.set()
         elif kind in ("message", "smessage"):
-            for watch in entry.watches:
-                watch.wake(message.get("data"))
+            data = message.get("data")
+            key, _, rest = data.partition(b"\n") if isinstance(data, bytes) else (b"", b"", b"")
+            for watch in entry.watches.get(key.decode(errors="replace"), ()):
+                watch.wake(rest)
         elif kind == "sunsubscribe" and entry.ready.is_set():
             # Not asked for: the channel's slot moved to another node, which unsubscribed it.
-            # Its waits still end: each re-reads its key at least every REREAD_SECONDS.
-            self._dropped.add(channel)
+            # Its waits still end (each re-reads its key at least every REREAD_SECONDS); the
+            # next wait subscribes again, on the slot's new owner.
+            del self._channels[channel]
 
     async def _fail(self, cause: Cause) -> None:
         """Fail every open watch with `StoreUnavailable` and drop the connection."""
         channels, self._channels = self._channels, {}
-        self._dropped = set()
         for entry in channels.values():
-            for watch in entry.watches:
+            for watch in (watch for watches in entry.watches.values() for watch in watches):
                 watch.fail(
                     cause.unavailable(
                         "wait", store=self._where, namespace=entry.namespace, timeout=self._timeout
@@ -278,14 +317,13 @@ class PubSubSubscriber:
 class ShardedSubscriber:
     """A `Subscriber` on a Redis Cluster: sharded pub/sub, one connection per master in use.
 
-    A channel lives in the slot of its key (the same hash tag), so the message `put` sends
-    with `SPUBLISH` goes to one master only, and the wait for it subscribes with `SSUBSCRIBE`
-    on a connection to that master: one `PubSubSubscriber` per master whose slots are waited
-    on, each holding ONE connection of its own (never one from the cluster's pools). If a
-    master fails, the waits on its channels fail with `StoreUnavailable`; if a slot moves to
-    another master, that master unsubscribes the channel and its waits in progress find
-    their value by re-reading it (at least every `REREAD_SECONDS`); the next wait on it
-    subscribes on the new owner.
+    The store's channel lives in one slot, so the message `put` sends with `SPUBLISH` goes to
+    one master only, and a wait subscribes with `SSUBSCRIBE` on a connection to that master:
+    one `PubSubSubscriber` per master whose channel is waited on, each holding ONE connection
+    of its own (never one from the cluster's pools). If a master fails, the waits on its
+    channel fail with `StoreUnavailable`; if the channel's slot moves to another master, that
+    master unsubscribes it and the waits in progress find their value by re-reading it (at
+    least every `REREAD_SECONDS`); the next wait subscribes on the new owner.
     """
 
     def __init__(
@@ -307,8 +345,8 @@ class ShardedSubscriber:
         self._nodes: dict[str, PubSubSubscriber] = {}
 
     @asynccontextmanager
-    async def watch(self, channel: str, namespace: str) -> AsyncGenerator[Watch, None]:
-        """Be woken by the messages on `channel` inside the block (see `Subscriber.watch`).
+    async def watch(self, channel: str, key: str, namespace: str) -> AsyncGenerator[Watch, None]:
+        """Be woken by the messages for `key` on `channel` inside the block (see `Subscriber.watch`).
 
         Raises:
             StoreUnavailable: If the cluster's slot map could not be read, or the
@@ -325,10 +363,14 @@ class ShardedSubscriber:
                 subscriber = self._nodes[node.name] = PubSubSubscriber(
                     _node_pubsub(node), where=self._where, timeout=self._timeout, sharded=True
                 )
-            async with subscriber.watch(channel, namespace) as watch:
+            async with subscriber.watch(channel, key, namespace) as watch:
                 yield watch
             return
         raise cause.unavailable("wait", store=self._where, namespace=namespace, timeout=self._timeout)
+
+    def subscribed(self, channel: str) -> bool:
+        """Whether `channel` is subscribed now on any master (see `Subscriber.subscribed`)."""
+        return any(subscriber.subscribed(channel) for subscriber in self._nodes.values())
 
     async def aclose(self) -> None:
         """Fail every watch still open and close each master's connection."""
