@@ -12,8 +12,8 @@ from mcp.server.mcpserver import MCPServer
 from python_multipart.multipart import MultipartParser, parse_options_header
 from starlette.testclient import TestClient
 
-from tests.pages.test_files import PNG, Claim
 from tests.pages.test_serve import ORIGIN, Client
+from tests.pages.test_serve_files import PNG, Claim
 from typed_elicit._forms.page.files import MAX_FILE_BYTES
 from typed_elicit._forms.reduce import page_reduced
 from typed_elicit.pages import serve_pages

@@ -26,8 +26,8 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 from starlette.testclient import TestClient
 
-from tests.pages.test_files import PDF, PNG
 from tests.pages.test_serve import ORIGIN, Client, hosted
+from tests.pages.test_serve_files import PDF, PNG
 from tests.pages.test_tree import Order
 from typed_elicit import form
 from typed_elicit._calls.state import PageRecord

@@ -19,9 +19,9 @@ from starlette.testclient import TestClient
 
 from tests import otel_kit
 from tests.conftest import BOUND
-from tests.pages.test_files import PNG, Claim
 from tests.pages.test_host import URL_ERAS, no_form
 from tests.pages.test_serve import ORIGIN, Client
+from tests.pages.test_serve_files import PNG, Claim
 from tests.pages.test_tree import Order, valid
 from typed_elicit import Accepted, ElicitContext, elicits
 from typed_elicit.client import UrlRequest, elicitation_handler
