@@ -17,7 +17,7 @@ from typing import Final
 
 from markupsafe import Markup
 
-from typed_elicit._forms.page.tree import Group, Leaf, Node, PageTree, Pairs, Rows
+from typed_elicit._forms.page.tree import Choice, Group, Leaf, Node, PageTree, Pairs, Rows
 from typed_elicit._views.fields import (
     CHECKED,
     FieldView,
@@ -126,30 +126,22 @@ def tree_views(
         share: Give a leaf without a value or an error its field's shared blank view (`NodeView.shared`):
             for the page's own renderer, which reads a leaf's id, name and label from its node.
     """
-    maker = _Maker(values, errors, words, files_again, share)
-    return maker.group_children(tree.root, "")
+    return _Maker(values, errors, words, files_again, share).group_children(tree.root, "")
 
 
+@dataclass
 class _Maker:
-    def __init__(
-        self,
-        values: Mapping[str, list[str]],
-        errors: Mapping[str, str],
-        words: Mapping[str, str],
-        again: bool,
-        share: bool,
-    ) -> None:
-        self.share = share
-        self.blanks: dict[int, FieldView | None] = {}
-        self.values = values
-        self.errors = errors
-        self.words = words
-        self.again = again
-        self.n = 0
-        """How many ids the page has given (`f0`, `f1`, ...)."""
-        self.trail: list[str] = []
-        self.where = ""
-        """The groups and rows the maker is inside, as the error summary names them."""
+    values: Mapping[str, list[str]]
+    errors: Mapping[str, str]
+    words: Mapping[str, str]
+    again: bool
+    share: bool
+    blanks: dict[int, FieldView | None] = dataclasses.field(default_factory=dict[int, FieldView | None])
+    n: int = 0
+    """How many ids the page has given (`f0`, `f1`, ...)."""
+    trail: list[str] = dataclasses.field(default_factory=list[str])
+    where: str = ""
+    """The groups and rows the maker is inside, as the error summary names them."""
 
     def group_children(self, group: Group, prefix: str, where: str | None = None) -> list[NodeView]:
         if where is None:
@@ -157,11 +149,10 @@ class _Maker:
         above = self.where
         self.trail.append(where)
         self.where = " \u203a ".join(self.trail)
-        try:
-            return [self.node(child, f"{prefix}{child.key}") for child in group.children]
-        finally:
-            self.trail.pop()
-            self.where = above
+        children = [self.node(child, f"{prefix}{child.key}") for child in group.children]
+        self.trail.pop()
+        self.where = above
+        return children
 
     def next_id(self) -> int:
         """The next id's number."""
@@ -190,11 +181,10 @@ class _Maker:
             else:
                 blank = blanks[key] = blank_view(leaf.spec, leaf.secret, self.words, leaf.autocomplete)
             if blank is not None:
-                self.n += 1
                 return NodeView(
                     "leaf",
                     path,
-                    f"f{self.n - 1}",
+                    f"f{self.next_id()}",
                     blank.label if label is None else label,
                     field=blank,
                     where=self.where,
@@ -235,14 +225,13 @@ class _Maker:
                 parts.append(said(self.words, "file_again"))
             base.hint = sentences(parts)
             return base
-        if node.kind == "group":
+        if isinstance(node, Group | Choice):
             base.optional = node.optional
             base.on = not node.optional or is_on(path, self.values)
+        if node.kind == "group":
             base.children = self.group_children(node, f"{path}.", base.label)
             return base
         if node.kind == "union":
-            base.optional = node.optional
-            base.on = not node.optional or is_on(path, self.values)
             base.tag_name = f"{path}.{node.tag}"
             given = self.values.get(base.tag_name)
             tags = list(node.groups)
