@@ -50,8 +50,6 @@ class Catalog:
     plural: Callable[[int], int] = _one
     """The form index for a count (the `Plural-Forms` rule; English's without one)."""
     nplurals: int = 2
-    language: str | None = None
-    """The `Language` header, when given."""
 
     def form(self, key: str, count: int) -> str | None:
         """The form of plural message `key` for `count`, or None if this catalog lacks it."""
@@ -101,8 +99,7 @@ def read_mo(data: bytes) -> Catalog:
                 plurals[singular] = forms
         elif translation:
             messages[singular] = translation
-    language = headers.get("language")
-    return Catalog(messages, plurals, plural, nplurals, None if not language else normal_tag(language))
+    return Catalog(messages, plurals, plural, nplurals)
 
 
 def _headers(text: str) -> dict[str, str]:

@@ -213,12 +213,10 @@ def _field_view(
         kind = "number"
         attrs["inputmode"] = "numeric" if spec.kind == "integer" else "decimal"
         attrs["step"] = "1" if spec.kind == "integer" else "any"
-        low = spec.minimum
-        high = spec.maximum
-        if low is not None:
-            attrs["min"] = shown(low)
-        if high is not None:
-            attrs["max"] = shown(high)
+        if spec.minimum is not None:
+            attrs["min"] = shown(spec.minimum)
+        if spec.maximum is not None:
+            attrs["max"] = shown(spec.maximum)
         if spec.exclusive_minimum is not None:
             hint_parts.append(said(words, "gt", spec.exclusive_minimum))
         if spec.exclusive_maximum is not None:
@@ -231,7 +229,7 @@ def _field_view(
         kind = {"email": "email", "uri": "url", "date": "date"}.get(spec.format or "", "text")
         if spec.format == "date-time":
             hint_parts.append(said(words, "date_time"))
-    if spec.kind in ("string",):
+    if spec.kind == "string":
         if spec.min_length is not None:
             attrs["minlength"] = str(spec.min_length)
         if spec.max_length is not None:
@@ -269,8 +267,7 @@ def _field_view(
 
 def word(words: Mapping[str, str], key: str) -> str:
     """The message `key` in `words`, or its English text when `words` is a table without it (`PAGE_WORDS`)."""
-    found = words.get(key)
-    return MESSAGES[key].english if found is None else found
+    return words.get(key) or MESSAGES[key].english
 
 
 _SPECIAL: Final = re.compile("[&<>\"']")

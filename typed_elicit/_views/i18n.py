@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from typed_elicit._views.catalogs import (
     DOMAIN,
@@ -132,21 +132,13 @@ class Words(Said):
         Whole floats lose their `.0`; a float keeps all the digits Python shows of it (never
         rounded), in plain notation. A date is left as `YYYY-MM-DD`.
         """
-        kind = type(value)
-        if kind is float:
-            number = cast("float", value)
-            if not math.isfinite(number):
-                return str(number)
-            if number.is_integer() and abs(number) < 1e16:
-                value, kind = int(number), int
-            else:
-                value, kind = Decimal(repr(number)), Decimal
-        if kind is int:
-            whole = cast("int", value)
-            if -1000 < whole < 1000:
-                return str(whole)
-            text = f"{whole:,}"
-        elif isinstance(value, Decimal):
+        if type(value) is float:
+            if not math.isfinite(value):
+                return str(value)
+            value = int(value) if value.is_integer() and abs(value) < 1e16 else Decimal(repr(value))
+        if type(value) is int and -1000 < value < 1000:
+            return str(value)
+        if isinstance(value, Decimal):
             text = f"{value:,f}"
         elif isinstance(value, int) and not isinstance(value, bool):
             text = f"{int(value):,}"
@@ -307,17 +299,32 @@ def words_for(locale: str | None) -> Words:
 
     `de-DE` gets `de`; `pt` gets English. Loaded once per shipped language (thread-safe).
     """
-    words = _SHIPPED_WORDS.get(locale or SOURCE_LOCALE)
+    return _cached(_SHIPPED_WORDS, _LOCK, locale, SOURCE_LOCALE, SHIPPED, _shipped_words)
+
+
+def _shipped_words(locale: str) -> Words:
+    return Words(locale, *_resolved(locale, _shipped(locale), None))
+
+
+def _cached(
+    cache: dict[str, Words],
+    lock: threading.Lock,
+    locale: str | None,
+    default: str,
+    available: Sequence[str],
+    make: Callable[[str], Words],
+) -> Words:
+    """The `Words` of the `available` locale nearest `locale` (else `default`), made once (thread-safe)."""
+    words = cache.get(locale or default)
     if words is not None:
         return words
-    chosen = (best_match(locale, SHIPPED) if locale else None) or SOURCE_LOCALE
-    words = _SHIPPED_WORDS.get(chosen)
+    chosen = (best_match(locale, available) if locale else None) or default
+    words = cache.get(chosen)
     if words is None:
-        with _LOCK:
-            words = _SHIPPED_WORDS.get(chosen)
+        with lock:
+            words = cache.get(chosen)
             if words is None:
-                texts, plurals = _resolved(chosen, _shipped(chosen), None)
-                words = _SHIPPED_WORDS[chosen] = Words(chosen, texts, plurals)
+                words = cache[chosen] = make(chosen)
     return words
 
 
@@ -425,20 +432,12 @@ class Languages:
 
     def words(self, locale: str | None = None) -> Words:
         """The `Words` of `locale` (its nearest offered one, else `default`), loaded once per locale."""
-        found = self._words.get(locale or self.default)
-        if found is not None:
-            return found
-        chosen = (best_match(locale, self.available) if locale else None) or self.default
-        words = self._words.get(chosen)
-        if words is None:
-            with self._lock:
-                words = self._words.get(chosen)
-                if words is None:
-                    catalogs = [*self._library[chosen], *_shipped(chosen)]
-                    texts, plurals = _resolved(chosen, catalogs, self._overrides.get(chosen))
-                    words = Words(chosen, texts, plurals, self._own[chosen], self._translate)
-                    self._words[chosen] = words
-        return words
+        return _cached(self._words, self._lock, locale, self.default, self.available, self._made)
+
+    def _made(self, locale: str) -> Words:
+        catalogs = [*self._library[locale], *_shipped(locale)]
+        texts, plurals = _resolved(locale, catalogs, self._overrides.get(locale))
+        return Words(locale, texts, plurals, self._own[locale], self._translate)
 
     def directions(self) -> dict[str, Direction]:
         """Each offered locale's direction (`rtl` for Arabic, ...)."""
