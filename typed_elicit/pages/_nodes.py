@@ -159,7 +159,7 @@ class _Maker:
         self.n += 1
         return self.n - 1
 
-    def leaf(self, leaf: Leaf, path: str, label: str | None = None) -> FieldView:
+    def field_of(self, leaf: Leaf, path: str, label: str | None = None) -> FieldView:
         return field_view(
             leaf.spec,
             self.next_id(),
@@ -170,6 +170,19 @@ class _Maker:
             name=path,
             label=label,
             autocomplete=leaf.autocomplete,
+        )
+
+    def own_node(self, view: FieldView, where: str = "") -> NodeView:
+        """A leaf's node around its own field view."""
+        return NodeView(
+            "leaf",
+            view.name,
+            view.id,
+            view.label,
+            error=view.error,
+            field=view,
+            where=where,
+            words=self.words,
         )
 
     def leaf_node(self, leaf: Leaf, path: str, label: str | None = None) -> NodeView:
@@ -191,17 +204,7 @@ class _Maker:
                     words=self.words,
                     shared=True,
                 )
-        view = self.leaf(leaf, path, label)
-        return NodeView(
-            "leaf",
-            path,
-            view.id,
-            view.label,
-            error=view.error,
-            field=view,
-            where=self.where,
-            words=self.words,
-        )
+        return self.own_node(self.field_of(leaf, path, label), self.where)
 
     def node(self, node: Node, path: str) -> NodeView:
         if node.kind == "leaf":
@@ -263,27 +266,9 @@ class _Maker:
             row_path = f"{path}.{i}"
             row = RowView(i, row_path, heading=say(self.words, "item", label=item, number=i + 1))
             if node.kind == "pairs":
-                row.key = field_view(
-                    _key_spec(say(self.words, "key")),
-                    self.next_id(),
-                    False,
-                    self.values,
-                    self.errors.get(f"{row_path}.key"),
-                    self.words,
-                    name=f"{row_path}.key",
-                )
-                value = self.leaf(node.value, f"{row_path}.value", say(self.words, "value"))
-                row.children = [
-                    NodeView(
-                        "leaf",
-                        value.name,
-                        value.id,
-                        value.label,
-                        error=value.error,
-                        field=value,
-                        words=self.words,
-                    )
-                ]
+                row.key = self.field_of(_key_leaf(say(self.words, "key")), f"{row_path}.key")
+                value = self.field_of(node.value, f"{row_path}.value", say(self.words, "value"))
+                row.children = [self.own_node(value)]
             elif node.item.kind == "leaf":
                 row.children = [self.leaf_node(node.item, row_path, row.heading)]
             else:
@@ -295,9 +280,9 @@ class _Maker:
 
 
 @lru_cache(maxsize=32)
-def _key_spec(title: str) -> FieldSpec:
+def _key_leaf(title: str) -> Leaf:
     """The field of a key of a dict's row, titled in the page's words (one per language)."""
-    return FieldSpec(name="key", attr="key", kind="string", required=True, title=title)
+    return Leaf("key", FieldSpec(name="key", attr="key", kind="string", required=True, title=title), False)
 
 
 _REQ: Final = ' <span class="req" aria-hidden="true">*</span>'
@@ -326,15 +311,8 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
     label = esc(n.label)
     desc = f'<p class="desc" id="{ident}-desc" dir="auto">{esc(n.description)}</p>' if n.description else ""
     if n.kind == "file":
-        ids = " ".join(
-            i
-            for i, on in (
-                (f"{ident}-desc", n.description),
-                (f"{ident}-hint", n.hint),
-                (f"{ident}-error", n.error),
-            )
-            if on
-        )
+        parts = (("desc", n.description), ("hint", n.hint), ("error", n.error))
+        ids = " ".join(f"{ident}-{part}" for part, on in parts if on)
         hint = f'<p class="hint" id="{ident}-hint" dir="auto">{esc(n.hint)}</p>' if n.hint else ""
         out.append(
             f'<div class="field{invalid}"><label for="{ident}" dir="auto">{label}'
