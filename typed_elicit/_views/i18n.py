@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
+from typed_elicit._forms.hints import listed
 from typed_elicit._views.catalogs import (
     DOMAIN,
     LOCALE_DIR,
@@ -155,14 +156,7 @@ class Words(Said):
 
     def listing(self, items: Sequence[str]) -> str:
         """Items as one list in the language's words: `a`, `a and b`, `a, b and c`."""
-        if not items:
-            return ""
-        text = items[-1]
-        if len(items) > 1:
-            text = self.say("list_pair", first=items[-2], last=text)
-        for item in reversed(items[:-2]):
-            text = self.say("list_more", first=item, rest=text)
-        return text
+        return listed(list(items), self.say) if items else ""
 
     def text(self, text: str) -> str:
         """A developer's own text (a title, a description, an option's label) in this language.

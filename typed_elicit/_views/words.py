@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import difflib
 import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar, Final, TypeGuard, cast
@@ -376,10 +376,12 @@ def checked_words(override: Mapping[str, str], known: Mapping[str, object], tabl
     for key, text in override.items():
         message = MESSAGES.get(key) if key in known else None
         if message is None:
-            near = difflib.get_close_matches(str(key), list(known), n=1)
+            keys = list(known)
+            near = difflib.get_close_matches(str(key), keys, n=1)
             advice = f"did you mean {near[0]!r}? " if near else ""
+            named = keys if len(keys) <= len(PAGE_WORDS) else [*keys[:5], f"... ({len(keys)} in all)"]
             raise PageSetupError.words(
-                f"it has no key {quoted(str(key))}: {advice}the keys are {', '.join(_listed(known))} "
+                f"it has no key {quoted(str(key))}: {advice}the keys are {', '.join(named)} "
                 f"(see the default table in {table})"
             )
         if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance] - callers may pass anything
@@ -389,11 +391,6 @@ def checked_words(override: Mapping[str, str], known: Mapping[str, object], tabl
         _check_words(message, text)
         words[key] = text
     return words
-
-
-def _listed(known: Mapping[str, object]) -> Iterator[str]:
-    keys = list(known)
-    yield from keys if len(keys) <= len(PAGE_WORDS) else [*keys[:5], f"... ({len(keys)} in all)"]
 
 
 def _check_words(message: Message, text: str) -> None:

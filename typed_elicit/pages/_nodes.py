@@ -296,10 +296,8 @@ def node_html(n: NodeView, first_error: str | None) -> str:
     calls it (`n.html(first_error)`), and the page calls it directly. No script: rows are added
     and removed, and a union's fields shown, by submit buttons that show the page again.
     """
-    if n.kind == "leaf":
-        return _leaf_html(n, first_error)
     out: list[str] = []
-    _node(n, first_error, out)
+    write_node(n, first_error, out)
     return "".join(out)
 
 
@@ -325,13 +323,8 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
         return
     path = esc(n.path)
     if n.kind in ("group", "union"):
-        mark = (
-            _REQ
-            if n.required
-            else f' <span class="opt">{esc(say(words, "optional"))}</span>'
-            if n.optional
-            else ""
-        )
+        optional = f' <span class="opt">{esc(say(words, "optional"))}</span>' if n.optional else ""
+        mark = _REQ if n.required else optional
         out.append(
             f'<fieldset class="group{invalid}" id="{ident}"><legend dir="auto">{label}{mark}</legend>'
             f"{desc}{error}"
@@ -360,7 +353,7 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
                 f"{esc(say(words, 'show_fields'))}</button></div></div>"
             )
         for child in n.children:
-            _child(child, first_error, out)
+            write_node(child, first_error, out)
         out.append("</details></fieldset>" if n.optional else "</fieldset>")
         return
     out.append(
@@ -376,7 +369,7 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
         if r.key is not None:
             out.append(field_html(r.key, first_error))
         for child in r.children:
-            _child(child, first_error, out)
+            write_node(child, first_error, out)
         if n.can_remove:
             number = r.index + 1
             out.append(
@@ -394,7 +387,8 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
     out.append("</fieldset>")
 
 
-def _child(n: NodeView, first_error: str | None, out: list[str]) -> None:
+def write_node(n: NodeView, first_error: str | None, out: list[str]) -> None:
+    """Append `n`'s markup to `out` (what `node_html` returns, without a string per node)."""
     field = n.field
     if n.shared and field is not None and field.template is not None and n.id != first_error:
         label = field.label_html if n.label is field.label else esc(n.label)  # the commonest node, inline

@@ -25,7 +25,7 @@ from typed_elicit._views.fields import esc
 from typed_elicit._views.fields import plain as plain_text
 from typed_elicit._views.words import counted, own_text, say
 from typed_elicit.pages._config import PageConfig
-from typed_elicit.pages._nodes import NodeView, node_html, tree_views
+from typed_elicit.pages._nodes import NodeView, tree_views, write_node
 from typed_elicit.pages._tickets import Ticket
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
@@ -274,7 +274,8 @@ def _form_body(c: Mapping[str, Any], chrome: _Chrome) -> str:
     out.append(chrome.default_submit)
     out.append(f'<input type="hidden" name="_csrf" value="{esc(c["csrf"])}">\n')
     nodes: list[NodeView] = c["nodes"]
-    out.extend(node_html(n, None) for n in nodes)
+    for n in nodes:
+        write_node(n, None, out)
     out.append(chrome.tail)
     return "".join(out)
 
