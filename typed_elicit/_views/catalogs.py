@@ -34,7 +34,8 @@ class CatalogError(ValueError):
     """A file that is not a compiled catalog this module can read (the caller says which file)."""
 
 
-def _one(n: int) -> int:
+def english_plural(n: int) -> int:
+    """English's plural rule (a catalog's without a `Plural-Forms` header): form 0 for one, 1 else."""
     return 0 if n == 1 else 1
 
 
@@ -47,7 +48,7 @@ class Catalog:
     singular id (the forms are in `plurals`). Untranslated entries are left out."""
     plurals: Mapping[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
     """A plural message's forms, by the same key."""
-    plural: Callable[[int], int] = _one
+    plural: Callable[[int], int] = english_plural
     """The form index for a count (the `Plural-Forms` rule; English's without one)."""
     nplurals: int = 2
 
@@ -118,7 +119,7 @@ def _plural_rule(header: str | None) -> tuple[Callable[[int], int], int]:
         CatalogError: If the header is malformed.
     """
     if header is None:
-        return _one, 2
+        return english_plural, 2
     import gettext  # the standard library's parser of the C expression
 
     parts: dict[str, str] = {}

@@ -30,6 +30,7 @@ from typed_elicit._views.catalogs import (
     LOCALE_DIR,
     Catalog,
     CatalogError,
+    english_plural,
     find_catalogs,
     key_of,
     load,
@@ -50,6 +51,9 @@ logger = logging.getLogger("typed_elicit.i18n")
 SHIPPED: Final = ("en", "de", "fr", "es", "ja", "ar")
 """The languages the library's words are translated into (`typed_elicit/locale`)."""
 
+Forms = tuple[tuple[str, ...], Callable[[int], int]]
+"""A plural message's forms and the rule that picks one for a count (`Plural-Forms`)."""
+
 Translate = Callable[[str, str], "str | None"]
 """`translate(text, locale) -> str | None`: a developer's own text in `locale`, or None for as written."""
 
@@ -67,7 +71,7 @@ class Words(Said):
         self,
         locale: str,
         texts: Mapping[str, str],
-        plurals: Mapping[str, tuple[Catalog, str]],
+        plurals: Mapping[str, Forms],
         own: Sequence[Catalog] = (),
         translate: Translate | None = None,
     ) -> None:
@@ -75,9 +79,7 @@ class Words(Said):
         self.locale = locale
         self.direction: Direction = direction(locale)
         self._texts = texts
-        self._forms = {
-            key: (catalog.plurals[ident], catalog.plural) for key, (catalog, ident) in plurals.items()
-        }
+        self._forms = plurals
         self._own = own
         self._translate = translate
         decimal, group = texts["decimal_sign"], texts["group_sign"]
@@ -219,21 +221,22 @@ class Words(Said):
 
 def _resolved(
     locale: str, catalogs: Sequence[Catalog], overrides: Mapping[str, str] | None
-) -> tuple[dict[str, str], dict[str, tuple[Catalog, str]]]:
-    """Every message's text and plural source for `locale`: overrides, then `catalogs` in order, then English.
+) -> tuple[dict[str, str], dict[str, Forms]]:
+    """Every message's text and plural forms for `locale`: overrides, then `catalogs` in order, then English.
 
     A translation with other placeholders than its English text is passed over (logged once
     per locale and key, when the catalogs are loaded).
     """
-    english = Catalog({}, {key_of(k, m.text): (m.text, m.plural or m.text) for k, m in MESSAGES.items()})
     texts: dict[str, str] = {}
-    plurals: dict[str, tuple[Catalog, str]] = {}
+    plurals: dict[str, Forms] = {}
     for key, message in MESSAGES.items():
         if overrides and key in overrides:
             texts[key] = overrides[key]
             continue
         ident = key_of(key, message.text)
         texts[key] = message.english
+        if message.plural is not None:
+            plurals[key] = ((message.text, message.plural), english_plural)
         for catalog in catalogs:
             if message.plural is None:
                 found = catalog.messages.get(ident)
@@ -243,12 +246,9 @@ def _resolved(
             else:
                 forms = catalog.plurals.get(ident)
                 if forms and len(forms) == catalog.nplurals and _fits(locale, message, forms):
-                    plurals[key] = (catalog, ident)
+                    plurals[key] = (forms, catalog.plural)
                     texts[key] = forms[-1]
                     break
-        else:
-            if message.plural is not None:
-                plurals[key] = (english, ident)
     return texts, plurals
 
 
