@@ -393,18 +393,10 @@ def write_node(n: NodeView, first_error: str | None, out: list[str]) -> None:
     if n.shared and field is not None and field.template is not None and n.id != first_error:
         label = field.label_html if n.label is field.label else esc(n.label)  # the commonest node, inline
         out.append(field.template.format(n.id, esc(n.path), label))
-    elif n.kind == "leaf":
-        out.append(_leaf_html(n, first_error))
-    else:
+    elif n.kind != "leaf":
         _node(n, first_error, out)
-
-
-def _leaf_html(n: NodeView, first_error: str | None) -> str:
-    field = n.field
-    assert field is not None
-    if n.shared:  # its field's blank view: the id, name and label are the node's
-        if field.template is not None and n.id != first_error:
-            label = field.label_html if n.label is field.label else esc(n.label)
-            return field.template.format(n.id, esc(n.path), label)
-        field = dataclasses.replace(field, id=n.id, name=n.path, label=n.label, template=None)
-    return field_html(field, first_error)
+    else:
+        assert field is not None
+        if n.shared:  # its field's blank view: the id, name and label are the node's
+            field = dataclasses.replace(field, id=n.id, name=n.path, label=n.label, template=None)
+        out.append(field_html(field, first_error))
