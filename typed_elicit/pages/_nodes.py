@@ -194,10 +194,11 @@ class _Maker:
             else:
                 blank = blanks[key] = blank_view(leaf.spec, leaf.secret, self.words, leaf.autocomplete)
             if blank is not None:
+                self.n += 1  # not next_id(): a call per leaf shows in a big page's render
                 return NodeView(
                     "leaf",
                     path,
-                    f"f{self.next_id()}",
+                    f"f{self.n - 1}",
                     blank.label if label is None else label,
                     field=blank,
                     where=self.where,
