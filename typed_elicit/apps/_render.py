@@ -181,10 +181,9 @@ def _spoken(
     (labels, descriptions, title, message) go through the server's translations (`Words.text`).
     """
     views = field_views(form, frozenset(), values={}, errors={}, words=words)
-    if default is not None:
-        message = words.say("default_message", title=words.text(default))
-    else:
-        message = words.text(message)
+    message = (
+        words.text(message) if default is None else words.say("default_message", title=words.text(default))
+    )
     return {
         "dir": words.direction,
         "words": words.table(_WORDS),
