@@ -34,7 +34,8 @@ class CatalogError(ValueError):
     """A file that is not a compiled catalog this module can read (the caller says which file)."""
 
 
-def _one(n: int) -> int:
+def english_plural(n: int) -> int:
+    """English's plural rule (a catalog's without a `Plural-Forms` header): form 0 for one, 1 else."""
     return 0 if n == 1 else 1
 
 
@@ -47,11 +48,9 @@ class Catalog:
     singular id (the forms are in `plurals`). Untranslated entries are left out."""
     plurals: Mapping[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
     """A plural message's forms, by the same key."""
-    plural: Callable[[int], int] = _one
+    plural: Callable[[int], int] = english_plural
     """The form index for a count (the `Plural-Forms` rule; English's without one)."""
     nplurals: int = 2
-    language: str | None = None
-    """The `Language` header, when given."""
 
     def form(self, key: str, count: int) -> str | None:
         """The form of plural message `key` for `count`, or None if this catalog lacks it."""
@@ -101,8 +100,7 @@ def read_mo(data: bytes) -> Catalog:
                 plurals[singular] = forms
         elif translation:
             messages[singular] = translation
-    language = headers.get("language")
-    return Catalog(messages, plurals, plural, nplurals, None if not language else normal_tag(language))
+    return Catalog(messages, plurals, plural, nplurals)
 
 
 def _headers(text: str) -> dict[str, str]:
@@ -121,7 +119,7 @@ def _plural_rule(header: str | None) -> tuple[Callable[[int], int], int]:
         CatalogError: If the header is malformed.
     """
     if header is None:
-        return _one, 2
+        return english_plural, 2
     import gettext  # the standard library's parser of the C expression
 
     parts: dict[str, str] = {}

@@ -213,16 +213,12 @@ def _field_view(
         kind = "number"
         attrs["inputmode"] = "numeric" if spec.kind == "integer" else "decimal"
         attrs["step"] = "1" if spec.kind == "integer" else "any"
-        low = spec.minimum
-        high = spec.maximum
-        if low is not None:
-            attrs["min"] = shown(low)
-        if high is not None:
-            attrs["max"] = shown(high)
-        if spec.exclusive_minimum is not None:
-            hint_parts.append(said(words, "gt", spec.exclusive_minimum))
-        if spec.exclusive_maximum is not None:
-            hint_parts.append(said(words, "lt", spec.exclusive_maximum))
+        for attr, bound in (("min", spec.minimum), ("max", spec.maximum)):
+            if bound is not None:
+                attrs[attr] = shown(bound)
+        for key, bound in (("gt", spec.exclusive_minimum), ("lt", spec.exclusive_maximum)):
+            if bound is not None:  # no attribute says it: a hint does
+                hint_parts.append(said(words, key, bound))
     elif is_secret:
         kind = "password"
         if given is not None and given[-1]:  # re-shown after an error: never sent back, so typed again
@@ -231,16 +227,15 @@ def _field_view(
         kind = {"email": "email", "uri": "url", "date": "date"}.get(spec.format or "", "text")
         if spec.format == "date-time":
             hint_parts.append(said(words, "date_time"))
-    if spec.kind in ("string",):
-        if spec.min_length is not None:
-            attrs["minlength"] = str(spec.min_length)
-        if spec.max_length is not None:
-            attrs["maxlength"] = str(spec.max_length)
+    if spec.kind == "string":
+        for attr, length in (("minlength", spec.min_length), ("maxlength", spec.max_length)):
+            if length is not None:
+                attrs[attr] = str(length)
     if kind not in ("checkbox", "select", "checkboxes", "password"):
         if given is not None:
             value = given[-1]
         elif spec.has_default and spec.default is not None:
-            value = shown(spec.default) if isinstance(spec.default, float) else str(spec.default)
+            value = shown(spec.default)
     if spec.kind == "multi_choice":
         if spec.min_items:
             hint_parts.append(said(words, "min_items", spec.min_items))
@@ -269,8 +264,7 @@ def _field_view(
 
 def word(words: Mapping[str, str], key: str) -> str:
     """The message `key` in `words`, or its English text when `words` is a table without it (`PAGE_WORDS`)."""
-    found = words.get(key)
-    return MESSAGES[key].english if found is None else found
+    return words.get(key) or MESSAGES[key].english
 
 
 _SPECIAL: Final = re.compile("[&<>\"']")

@@ -22,13 +22,15 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import Any, Final
 
+from typed_elicit._forms.hints import listed
 from typed_elicit._views.catalogs import (
     DOMAIN,
     LOCALE_DIR,
     Catalog,
     CatalogError,
+    english_plural,
     find_catalogs,
     key_of,
     load,
@@ -49,6 +51,9 @@ logger = logging.getLogger("typed_elicit.i18n")
 SHIPPED: Final = ("en", "de", "fr", "es", "ja", "ar")
 """The languages the library's words are translated into (`typed_elicit/locale`)."""
 
+Forms = tuple[tuple[str, ...], Callable[[int], int]]
+"""A plural message's forms and the rule that picks one for a count (`Plural-Forms`)."""
+
 Translate = Callable[[str, str], "str | None"]
 """`translate(text, locale) -> str | None`: a developer's own text in `locale`, or None for as written."""
 
@@ -66,7 +71,7 @@ class Words(Said):
         self,
         locale: str,
         texts: Mapping[str, str],
-        plurals: Mapping[str, tuple[Catalog, str]],
+        plurals: Mapping[str, Forms],
         own: Sequence[Catalog] = (),
         translate: Translate | None = None,
     ) -> None:
@@ -74,9 +79,7 @@ class Words(Said):
         self.locale = locale
         self.direction: Direction = direction(locale)
         self._texts = texts
-        self._forms = {
-            key: (catalog.plurals[ident], catalog.plural) for key, (catalog, ident) in plurals.items()
-        }
+        self._forms = plurals
         self._own = own
         self._translate = translate
         decimal, group = texts["decimal_sign"], texts["group_sign"]
@@ -132,21 +135,13 @@ class Words(Said):
         Whole floats lose their `.0`; a float keeps all the digits Python shows of it (never
         rounded), in plain notation. A date is left as `YYYY-MM-DD`.
         """
-        kind = type(value)
-        if kind is float:
-            number = cast("float", value)
-            if not math.isfinite(number):
-                return str(number)
-            if number.is_integer() and abs(number) < 1e16:
-                value, kind = int(number), int
-            else:
-                value, kind = Decimal(repr(number)), Decimal
-        if kind is int:
-            whole = cast("int", value)
-            if -1000 < whole < 1000:
-                return str(whole)
-            text = f"{whole:,}"
-        elif isinstance(value, Decimal):
+        if type(value) is float:
+            if not math.isfinite(value):
+                return str(value)
+            value = int(value) if value.is_integer() and abs(value) < 1e16 else Decimal(repr(value))
+        if type(value) is int and -1000 < value < 1000:
+            return str(value)
+        if isinstance(value, Decimal):
             text = f"{value:,f}"
         elif isinstance(value, int) and not isinstance(value, bool):
             text = f"{int(value):,}"
@@ -163,14 +158,7 @@ class Words(Said):
 
     def listing(self, items: Sequence[str]) -> str:
         """Items as one list in the language's words: `a`, `a and b`, `a, b and c`."""
-        if not items:
-            return ""
-        text = items[-1]
-        if len(items) > 1:
-            text = self.say("list_pair", first=items[-2], last=text)
-        for item in reversed(items[:-2]):
-            text = self.say("list_more", first=item, rest=text)
-        return text
+        return listed(list(items), self.say) if items else ""
 
     def text(self, text: str) -> str:
         """A developer's own text (a title, a description, an option's label) in this language.
@@ -233,21 +221,22 @@ class Words(Said):
 
 def _resolved(
     locale: str, catalogs: Sequence[Catalog], overrides: Mapping[str, str] | None
-) -> tuple[dict[str, str], dict[str, tuple[Catalog, str]]]:
-    """Every message's text and plural source for `locale`: overrides, then `catalogs` in order, then English.
+) -> tuple[dict[str, str], dict[str, Forms]]:
+    """Every message's text and plural forms for `locale`: overrides, then `catalogs` in order, then English.
 
     A translation with other placeholders than its English text is passed over (logged once
     per locale and key, when the catalogs are loaded).
     """
-    english = Catalog({}, {key_of(k, m.text): (m.text, m.plural or m.text) for k, m in MESSAGES.items()})
     texts: dict[str, str] = {}
-    plurals: dict[str, tuple[Catalog, str]] = {}
+    plurals: dict[str, Forms] = {}
     for key, message in MESSAGES.items():
         if overrides and key in overrides:
             texts[key] = overrides[key]
             continue
         ident = key_of(key, message.text)
         texts[key] = message.english
+        if message.plural is not None:
+            plurals[key] = ((message.text, message.plural), english_plural)
         for catalog in catalogs:
             if message.plural is None:
                 found = catalog.messages.get(ident)
@@ -257,12 +246,9 @@ def _resolved(
             else:
                 forms = catalog.plurals.get(ident)
                 if forms and len(forms) == catalog.nplurals and _fits(locale, message, forms):
-                    plurals[key] = (catalog, ident)
+                    plurals[key] = (forms, catalog.plural)
                     texts[key] = forms[-1]
                     break
-        else:
-            if message.plural is not None:
-                plurals[key] = (english, ident)
     return texts, plurals
 
 
@@ -307,17 +293,32 @@ def words_for(locale: str | None) -> Words:
 
     `de-DE` gets `de`; `pt` gets English. Loaded once per shipped language (thread-safe).
     """
-    words = _SHIPPED_WORDS.get(locale or SOURCE_LOCALE)
+    return _cached(_SHIPPED_WORDS, _LOCK, locale, SOURCE_LOCALE, SHIPPED, _shipped_words)
+
+
+def _shipped_words(locale: str) -> Words:
+    return Words(locale, *_resolved(locale, _shipped(locale), None))
+
+
+def _cached(
+    cache: dict[str, Words],
+    lock: threading.Lock,
+    locale: str | None,
+    default: str,
+    available: Sequence[str],
+    make: Callable[[str], Words],
+) -> Words:
+    """The `Words` of the `available` locale nearest `locale` (else `default`), made once (thread-safe)."""
+    words = cache.get(locale or default)
     if words is not None:
         return words
-    chosen = (best_match(locale, SHIPPED) if locale else None) or SOURCE_LOCALE
-    words = _SHIPPED_WORDS.get(chosen)
+    chosen = (best_match(locale, available) if locale else None) or default
+    words = cache.get(chosen)
     if words is None:
-        with _LOCK:
-            words = _SHIPPED_WORDS.get(chosen)
+        with lock:
+            words = cache.get(chosen)
             if words is None:
-                texts, plurals = _resolved(chosen, _shipped(chosen), None)
-                words = _SHIPPED_WORDS[chosen] = Words(chosen, texts, plurals)
+                words = cache[chosen] = make(chosen)
     return words
 
 
@@ -425,20 +426,12 @@ class Languages:
 
     def words(self, locale: str | None = None) -> Words:
         """The `Words` of `locale` (its nearest offered one, else `default`), loaded once per locale."""
-        found = self._words.get(locale or self.default)
-        if found is not None:
-            return found
-        chosen = (best_match(locale, self.available) if locale else None) or self.default
-        words = self._words.get(chosen)
-        if words is None:
-            with self._lock:
-                words = self._words.get(chosen)
-                if words is None:
-                    catalogs = [*self._library[chosen], *_shipped(chosen)]
-                    texts, plurals = _resolved(chosen, catalogs, self._overrides.get(chosen))
-                    words = Words(chosen, texts, plurals, self._own[chosen], self._translate)
-                    self._words[chosen] = words
-        return words
+        return _cached(self._words, self._lock, locale, self.default, self.available, self._made)
+
+    def _made(self, locale: str) -> Words:
+        catalogs = [*self._library[locale], *_shipped(locale)]
+        texts, plurals = _resolved(locale, catalogs, self._overrides.get(locale))
+        return Words(locale, texts, plurals, self._own[locale], self._translate)
 
     def directions(self) -> dict[str, Direction]:
         """Each offered locale's direction (`rtl` for Arabic, ...)."""

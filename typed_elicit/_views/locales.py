@@ -161,8 +161,7 @@ def negotiate(accept_language: str | None, available: Iterable[str], default: st
     """
     if not accept_language:
         return default
-    offered = tuple(available)
-    return _negotiated(accept_language[:MAX_HEADER], offered, default)
+    return _negotiated(accept_language[:MAX_HEADER], tuple(available), default)
 
 
 @lru_cache(maxsize=512)
@@ -190,6 +189,5 @@ def environment_locale(environ: Mapping[str, str]) -> str | None:
     for name in _ENVIRONMENT:
         value = environ.get(name, "")
         if value:
-            first = value.split(":")[0]
-            return normal_tag(first)
+            return normal_tag(value.split(":")[0])
     return None

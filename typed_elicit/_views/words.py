@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import difflib
 import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar, Final, TypeGuard, cast
@@ -60,7 +60,20 @@ def placeholders(text: str) -> frozenset[str]:
     Raises:
         ValueError: If `text` is no valid format string (an unpaired brace).
     """
-    return frozenset(name for _, name, _, _ in string.Formatter().parse(text) if name is not None)
+    return frozenset(name for name, _ in _fields(text))
+
+
+def _fields(text: str) -> list[tuple[str, bool]]:
+    """Each `{name}` placeholder of `text` and whether it carries a format or conversion (`!r`, `:>5`).
+
+    Raises:
+        ValueError: If `text` is no valid format string (an unpaired brace).
+    """
+    return [
+        (name, bool(spec or conv))
+        for _, name, spec, conv in string.Formatter().parse(text)
+        if name is not None
+    ]
 
 
 def form_problem(message: Message, forms: tuple[str, ...]) -> str | None:
@@ -73,18 +86,14 @@ def form_problem(message: Message, forms: tuple[str, ...]) -> str | None:
     counted = {message.counts} if message.counts else set[str]()
     for i, form in enumerate(forms):
         try:
-            parsed = [
-                (name, spec, conv)
-                for _, name, spec, conv in string.Formatter().parse(form)
-                if name is not None
-            ]
+            parsed = _fields(form)
         except ValueError:
             return "it is no valid text (an unpaired brace: write a brace as {{ or }})"
-        names = {name for name, _, _ in parsed}
+        names = {name for name, _ in parsed}
         odd = sorted(f"{{{name}}}" for name in names - message.names)
         if odd:
             return f"it holds {', '.join(odd)}, which the English text does not"
-        if any(spec or conv for _, spec, conv in parsed):
+        if any(formatted for _, formatted in parsed):
             return "a placeholder carries a format (write it plainly, like {limit})"
         lacking = message.names - names - (counted if i < len(forms) - 1 else set())
         if lacking:
@@ -367,10 +376,12 @@ def checked_words(override: Mapping[str, str], known: Mapping[str, object], tabl
     for key, text in override.items():
         message = MESSAGES.get(key) if key in known else None
         if message is None:
-            near = difflib.get_close_matches(str(key), list(known), n=1)
+            keys = list(known)
+            near = difflib.get_close_matches(str(key), keys, n=1)
             advice = f"did you mean {near[0]!r}? " if near else ""
+            named = keys if len(keys) <= len(PAGE_WORDS) else [*keys[:5], f"... ({len(keys)} in all)"]
             raise PageSetupError.words(
-                f"it has no key {quoted(str(key))}: {advice}the keys are {', '.join(_listed(known))} "
+                f"it has no key {quoted(str(key))}: {advice}the keys are {', '.join(named)} "
                 f"(see the default table in {table})"
             )
         if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance] - callers may pass anything
@@ -380,11 +391,6 @@ def checked_words(override: Mapping[str, str], known: Mapping[str, object], tabl
         _check_words(message, text)
         words[key] = text
     return words
-
-
-def _listed(known: Mapping[str, object]) -> Iterator[str]:
-    keys = list(known)
-    yield from keys if len(keys) <= len(PAGE_WORDS) else [*keys[:5], f"... ({len(keys)} in all)"]
 
 
 def _check_words(message: Message, text: str) -> None:
@@ -397,14 +403,11 @@ def _check_words(message: Message, text: str) -> None:
     takes = takes_words(message)
     escape = "write a brace as {{ or }}"
     try:
-        names = [
-            (name, spec, conv) for _, name, spec, conv in string.Formatter().parse(text) if name is not None
-        ]
+        parsed = _fields(text)
     except ValueError:
         raise PageSetupError.words(f"{key!r} is no valid text: it takes {takes}; {escape}") from None
-    for name, spec, conv in names:
-        if name not in message.names or spec or conv:
-            raise PageSetupError.words(f"{key!r} takes {takes}; {escape}")
+    if any(name not in message.names or formatted for name, formatted in parsed):
+        raise PageSetupError.words(f"{key!r} takes {takes}; {escape}")
 
 
 def takes_words(message: Message) -> str:

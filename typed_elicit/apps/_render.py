@@ -80,15 +80,12 @@ def view_form(model: type[BaseModel]) -> FormSpec:
     names = layout(model).choices
     if not names:
         return reduced(model, LATEST_PROTOCOL_VERSION).form
-    error: OptionsError | None = None
-    for count in (1, len(_PLACEHOLDERS)):
-        try:
-            options = {name: list(_PLACEHOLDERS[:count]) for name in names}
-            return shaped(model, LATEST_PROTOCOL_VERSION, options=options).form
-        except OptionsError as exc:
-            error = exc
-    assert error is not None
-    raise error
+    try:
+        return shaped(model, LATEST_PROTOCOL_VERSION, options={name: ["1"] for name in names}).form
+    except OptionsError:  # a field that takes more options than one
+        return shaped(
+            model, LATEST_PROTOCOL_VERSION, options={name: list(_PLACEHOLDERS) for name in names}
+        ).form
 
 
 def csp(script: str, style: str, logo: bool) -> str:
@@ -184,10 +181,9 @@ def _spoken(
     (labels, descriptions, title, message) go through the server's translations (`Words.text`).
     """
     views = field_views(form, frozenset(), values={}, errors={}, words=words)
-    if default is not None:
-        message = words.say("default_message", title=words.text(default))
-    else:
-        message = words.text(message)
+    message = (
+        words.text(message) if default is None else words.say("default_message", title=words.text(default))
+    )
     return {
         "dir": words.direction,
         "words": words.table(_WORDS),

@@ -13,6 +13,7 @@ import sys
 import weakref
 from collections.abc import Awaitable, Mapping, Sequence
 from contextvars import ContextVar
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, cast
@@ -111,18 +112,14 @@ class _ViewApps(Apps):
         return dict(_draft.SERVER_UI_SETTINGS)
 
 
+@dataclass(eq=False)
 class _Views:
     """The app views of one server, as a call reaches them (`_calls.plugs.AppHost`)."""
 
-    def __init__(
-        self,
-        uris: weakref.WeakKeyDictionary[type[BaseModel], str],
-        search: weakref.WeakKeyDictionary[type[BaseModel], int],
-        ads: dict[str, Any],
-    ) -> None:
-        self._uris = uris
-        self._search = search
-        self._ads = ads  # the server's advertised extension settings (the SDK's own dict)
+    _uris: weakref.WeakKeyDictionary[type[BaseModel], str]
+    _search: weakref.WeakKeyDictionary[type[BaseModel], int]
+    _ads: dict[str, Any]
+    """The server's advertised extension settings (the SDK's own dict)."""
 
     @property
     def advertised(self) -> bool:

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from python_multipart.multipart import parse_options_header  # the SDK's own dependency
+
 from typed_elicit._forms.page.check import node_at
 from typed_elicit._forms.page.files import UploadedFile, file_name, file_problem
 from typed_elicit._forms.page.tree import FileField, Node, PageTree
@@ -50,8 +52,6 @@ def _disposition(header: bytes) -> tuple[bytes, bytes | None, bytes | None]:
     found = _DISPOSITION.fullmatch(header)
     if found is not None:
         return b"form-data", found[1], found[2]
-    from python_multipart.multipart import parse_options_header  # the SDK's own dependency
-
     kind, options = parse_options_header(header)
     return kind, options.get(b"name"), options.get(b"filename")
 
@@ -94,8 +94,6 @@ def _file_bytes(node: Node) -> int:
 
 def boundary_of(content_type: str) -> bytes | None:
     """The boundary of a `multipart/form-data` content type, or None for any other type."""
-    from python_multipart.multipart import parse_options_header  # the SDK's own dependency
-
     kind, options = parse_options_header(content_type)
     boundary = options.get(b"boundary")
     if kind != b"multipart/form-data" or not boundary or len(boundary) > 70:
@@ -212,8 +210,6 @@ def _head(block: bytes) -> tuple[str, str | None, str]:
         raise BadBody(400) from None
     if filename is None:
         return name, None, ""
-    from python_multipart.multipart import parse_options_header  # the SDK's own dependency
-
     media = parse_options_header(headers.get(b"content-type", b""))[0].decode("latin-1").lower()
     return name, filename.decode("utf-8", "replace"), media
 

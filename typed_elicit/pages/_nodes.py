@@ -17,7 +17,7 @@ from typing import Final
 
 from markupsafe import Markup
 
-from typed_elicit._forms.page.tree import Group, Leaf, Node, PageTree, Pairs, Rows
+from typed_elicit._forms.page.tree import Choice, Group, Leaf, Node, PageTree, Pairs, Rows
 from typed_elicit._views.fields import (
     CHECKED,
     FieldView,
@@ -126,30 +126,22 @@ def tree_views(
         share: Give a leaf without a value or an error its field's shared blank view (`NodeView.shared`):
             for the page's own renderer, which reads a leaf's id, name and label from its node.
     """
-    maker = _Maker(values, errors, words, files_again, share)
-    return maker.group_children(tree.root, "")
+    return _Maker(values, errors, words, files_again, share).group_children(tree.root, "")
 
 
+@dataclass
 class _Maker:
-    def __init__(
-        self,
-        values: Mapping[str, list[str]],
-        errors: Mapping[str, str],
-        words: Mapping[str, str],
-        again: bool,
-        share: bool,
-    ) -> None:
-        self.share = share
-        self.blanks: dict[int, FieldView | None] = {}
-        self.values = values
-        self.errors = errors
-        self.words = words
-        self.again = again
-        self.n = 0
-        """How many ids the page has given (`f0`, `f1`, ...)."""
-        self.trail: list[str] = []
-        self.where = ""
-        """The groups and rows the maker is inside, as the error summary names them."""
+    values: Mapping[str, list[str]]
+    errors: Mapping[str, str]
+    words: Mapping[str, str]
+    again: bool
+    share: bool
+    blanks: dict[int, FieldView | None] = dataclasses.field(default_factory=dict[int, FieldView | None])
+    n: int = 0
+    """How many ids the page has given (`f0`, `f1`, ...)."""
+    trail: list[str] = dataclasses.field(default_factory=list[str])
+    where: str = ""
+    """The groups and rows the maker is inside, as the error summary names them."""
 
     def group_children(self, group: Group, prefix: str, where: str | None = None) -> list[NodeView]:
         if where is None:
@@ -157,18 +149,17 @@ class _Maker:
         above = self.where
         self.trail.append(where)
         self.where = " \u203a ".join(self.trail)
-        try:
-            return [self.node(child, f"{prefix}{child.key}") for child in group.children]
-        finally:
-            self.trail.pop()
-            self.where = above
+        children = [self.node(child, f"{prefix}{child.key}") for child in group.children]
+        self.trail.pop()
+        self.where = above
+        return children
 
     def next_id(self) -> int:
         """The next id's number."""
         self.n += 1
         return self.n - 1
 
-    def leaf(self, leaf: Leaf, path: str, label: str | None = None) -> FieldView:
+    def field_of(self, leaf: Leaf, path: str, label: str | None = None) -> FieldView:
         return field_view(
             leaf.spec,
             self.next_id(),
@@ -181,6 +172,19 @@ class _Maker:
             autocomplete=leaf.autocomplete,
         )
 
+    def own_node(self, view: FieldView, where: str = "") -> NodeView:
+        """A leaf's node around its own field view."""
+        return NodeView(
+            "leaf",
+            view.name,
+            view.id,
+            view.label,
+            error=view.error,
+            field=view,
+            where=where,
+            words=self.words,
+        )
+
     def leaf_node(self, leaf: Leaf, path: str, label: str | None = None) -> NodeView:
         """A leaf's node: its field's shared blank view when it can be, else its own view."""
         if self.share and path not in self.values and path not in self.errors:
@@ -190,7 +194,7 @@ class _Maker:
             else:
                 blank = blanks[key] = blank_view(leaf.spec, leaf.secret, self.words, leaf.autocomplete)
             if blank is not None:
-                self.n += 1
+                self.n += 1  # not next_id(): a call per leaf shows in a big page's render
                 return NodeView(
                     "leaf",
                     path,
@@ -201,17 +205,7 @@ class _Maker:
                     words=self.words,
                     shared=True,
                 )
-        view = self.leaf(leaf, path, label)
-        return NodeView(
-            "leaf",
-            path,
-            view.id,
-            view.label,
-            error=view.error,
-            field=view,
-            where=self.where,
-            words=self.words,
-        )
+        return self.own_node(self.field_of(leaf, path, label), self.where)
 
     def node(self, node: Node, path: str) -> NodeView:
         if node.kind == "leaf":
@@ -235,14 +229,13 @@ class _Maker:
                 parts.append(said(self.words, "file_again"))
             base.hint = sentences(parts)
             return base
-        if node.kind == "group":
+        if isinstance(node, Group | Choice):
             base.optional = node.optional
             base.on = not node.optional or is_on(path, self.values)
+        if node.kind == "group":
             base.children = self.group_children(node, f"{path}.", base.label)
             return base
         if node.kind == "union":
-            base.optional = node.optional
-            base.on = not node.optional or is_on(path, self.values)
             base.tag_name = f"{path}.{node.tag}"
             given = self.values.get(base.tag_name)
             tags = list(node.groups)
@@ -274,27 +267,9 @@ class _Maker:
             row_path = f"{path}.{i}"
             row = RowView(i, row_path, heading=say(self.words, "item", label=item, number=i + 1))
             if node.kind == "pairs":
-                row.key = field_view(
-                    _key_spec(say(self.words, "key")),
-                    self.next_id(),
-                    False,
-                    self.values,
-                    self.errors.get(f"{row_path}.key"),
-                    self.words,
-                    name=f"{row_path}.key",
-                )
-                value = self.leaf(node.value, f"{row_path}.value", say(self.words, "value"))
-                row.children = [
-                    NodeView(
-                        "leaf",
-                        value.name,
-                        value.id,
-                        value.label,
-                        error=value.error,
-                        field=value,
-                        words=self.words,
-                    )
-                ]
+                row.key = self.field_of(_key_leaf(say(self.words, "key")), f"{row_path}.key")
+                value = self.field_of(node.value, f"{row_path}.value", say(self.words, "value"))
+                row.children = [self.own_node(value)]
             elif node.item.kind == "leaf":
                 row.children = [self.leaf_node(node.item, row_path, row.heading)]
             else:
@@ -306,9 +281,9 @@ class _Maker:
 
 
 @lru_cache(maxsize=32)
-def _key_spec(title: str) -> FieldSpec:
+def _key_leaf(title: str) -> Leaf:
     """The field of a key of a dict's row, titled in the page's words (one per language)."""
-    return FieldSpec(name="key", attr="key", kind="string", required=True, title=title)
+    return Leaf("key", FieldSpec(name="key", attr="key", kind="string", required=True, title=title), False)
 
 
 _REQ: Final = ' <span class="req" aria-hidden="true">*</span>'
@@ -322,10 +297,8 @@ def node_html(n: NodeView, first_error: str | None) -> str:
     calls it (`n.html(first_error)`), and the page calls it directly. No script: rows are added
     and removed, and a union's fields shown, by submit buttons that show the page again.
     """
-    if n.kind == "leaf":
-        return _leaf_html(n, first_error)
     out: list[str] = []
-    _node(n, first_error, out)
+    write_node(n, first_error, out)
     return "".join(out)
 
 
@@ -337,15 +310,8 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
     label = esc(n.label)
     desc = f'<p class="desc" id="{ident}-desc" dir="auto">{esc(n.description)}</p>' if n.description else ""
     if n.kind == "file":
-        ids = " ".join(
-            i
-            for i, on in (
-                (f"{ident}-desc", n.description),
-                (f"{ident}-hint", n.hint),
-                (f"{ident}-error", n.error),
-            )
-            if on
-        )
+        parts = (("desc", n.description), ("hint", n.hint), ("error", n.error))
+        ids = " ".join(f"{ident}-{part}" for part, on in parts if on)
         hint = f'<p class="hint" id="{ident}-hint" dir="auto">{esc(n.hint)}</p>' if n.hint else ""
         out.append(
             f'<div class="field{invalid}"><label for="{ident}" dir="auto">{label}'
@@ -358,13 +324,8 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
         return
     path = esc(n.path)
     if n.kind in ("group", "union"):
-        mark = (
-            _REQ
-            if n.required
-            else f' <span class="opt">{esc(say(words, "optional"))}</span>'
-            if n.optional
-            else ""
-        )
+        optional = f' <span class="opt">{esc(say(words, "optional"))}</span>' if n.optional else ""
+        mark = _REQ if n.required else optional
         out.append(
             f'<fieldset class="group{invalid}" id="{ident}"><legend dir="auto">{label}{mark}</legend>'
             f"{desc}{error}"
@@ -393,7 +354,7 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
                 f"{esc(say(words, 'show_fields'))}</button></div></div>"
             )
         for child in n.children:
-            _child(child, first_error, out)
+            write_node(child, first_error, out)
         out.append("</details></fieldset>" if n.optional else "</fieldset>")
         return
     out.append(
@@ -409,7 +370,7 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
         if r.key is not None:
             out.append(field_html(r.key, first_error))
         for child in r.children:
-            _child(child, first_error, out)
+            write_node(child, first_error, out)
         if n.can_remove:
             number = r.index + 1
             out.append(
@@ -427,23 +388,16 @@ def _node(n: NodeView, first_error: str | None, out: list[str]) -> None:
     out.append("</fieldset>")
 
 
-def _child(n: NodeView, first_error: str | None, out: list[str]) -> None:
+def write_node(n: NodeView, first_error: str | None, out: list[str]) -> None:
+    """Append `n`'s markup to `out` (what `node_html` returns, without a string per node)."""
     field = n.field
     if n.shared and field is not None and field.template is not None and n.id != first_error:
         label = field.label_html if n.label is field.label else esc(n.label)  # the commonest node, inline
         out.append(field.template.format(n.id, esc(n.path), label))
-    elif n.kind == "leaf":
-        out.append(_leaf_html(n, first_error))
-    else:
+    elif n.kind != "leaf":
         _node(n, first_error, out)
-
-
-def _leaf_html(n: NodeView, first_error: str | None) -> str:
-    field = n.field
-    assert field is not None
-    if n.shared:  # its field's blank view: the id, name and label are the node's
-        if field.template is not None and n.id != first_error:
-            label = field.label_html if n.label is field.label else esc(n.label)
-            return field.template.format(n.id, esc(n.path), label)
-        field = dataclasses.replace(field, id=n.id, name=n.path, label=n.label, template=None)
-    return field_html(field, first_error)
+    else:
+        assert field is not None
+        if n.shared:  # its field's blank view: the id, name and label are the node's
+            field = dataclasses.replace(field, id=n.id, name=n.path, label=n.label, template=None)
+        out.append(field_html(field, first_error))

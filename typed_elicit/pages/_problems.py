@@ -18,7 +18,7 @@ from pydantic_core.core_schema import ErrorType
 
 from typed_elicit._core.text import escaped, strip_bidi
 from typed_elicit._forms.page.check import check_tree, node_at
-from typed_elicit._forms.page.tree import Choice, Leaf, Node, PageTree, Pairs
+from typed_elicit._forms.page.tree import Choice, FileField, Leaf, Node, PageTree, Pairs
 from typed_elicit._views.words import said, shown, speaks
 from typed_elicit._wire.spec import FieldSpec
 
@@ -42,11 +42,7 @@ def page_problems(
     for path, problem in problems:  # a value no input of the page sends (a forged submit), or a file
         if problem.startswith("file "):
             node = node_at(tree, path)
-            limit = (
-                file_size_words(node.limits.max_bytes, words)
-                if node is not None and node.kind == "file"
-                else None
-            )
+            limit = file_size_words(node.limits.max_bytes, words) if isinstance(node, FileField) else None
             told.setdefault(path, said(words, problem.replace(" ", "_"), limit))
         else:
             told.setdefault(path, said(words, "invalid"))

@@ -23,9 +23,9 @@ from markupsafe import Markup
 from typed_elicit._forms.page.tree import PageTree
 from typed_elicit._views.fields import esc
 from typed_elicit._views.fields import plain as plain_text
-from typed_elicit._views.words import counted, own_text, say, speaks
+from typed_elicit._views.words import counted, own_text, say
 from typed_elicit.pages._config import PageConfig
-from typed_elicit.pages._nodes import NodeView, node_html, tree_views
+from typed_elicit.pages._nodes import NodeView, tree_views, write_node
 from typed_elicit.pages._tickets import Ticket
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
@@ -92,18 +92,6 @@ def _csp(nonce: str, logo_source: str | None) -> str:
     )
 
 
-def language(words: Mapping[str, str]) -> tuple[str, str]:
-    """The `lang` and `dir` of a page in `words` (English, left to right, for a plain table)."""
-    if speaks(words):
-        return getattr(words, "locale", "en"), getattr(words, "direction", "ltr")
-    return "en", "ltr"
-
-
-def brand_title(config: PageConfig, words: Mapping[str, str]) -> str:
-    """The app's title on a page: its `Brand`'s, else the words for one ("Secure form")."""
-    return config.brand.title or say(words, "default_title")
-
-
 def _response(
     config: PageConfig,
     template: str,
@@ -139,21 +127,18 @@ def _response(
     return response
 
 
-def _title(words: Mapping[str, str], heading: str, brand: str) -> str:
-    return say(words, "title", heading=heading, title=brand)
-
-
 def plain(config: PageConfig, status: int, words: Mapping[str, str], heading: str, text: str) -> Any:
     """A plain page: the message `heading` and its text `text` (message keys) in `words`."""
     key = (id(words), heading, text)
     found = config.said.get(key)
+    chrome = _chrome(config, words)
     if found is None or found[0] is not words:
         shown, said = say(words, heading), say(words, text)
         body = Markup(f"<h1>{esc(shown)}</h1>\n<p>{esc(said)}</p>")
-        title = Markup(esc(_title(words, shown, brand_title(config, words))))
+        title = Markup(esc(shown.join(chrome.title)))
         found = config.said[key] = (words, {"heading": shown, "text": said, "title": title, "body": body})
     context = found[1] if config.fast else dict(found[1])
-    return _response(config, "message.html", status, context, _chrome(config, words), form=False)
+    return _response(config, "message.html", status, context, chrome, form=False)
 
 
 def gone(config: PageConfig, words: Mapping[str, str]) -> Any:
@@ -225,7 +210,9 @@ class _Chrome:
         self.words = words
         self.brand = brand
         """The app's title in these words."""
-        self.lang, self.direction = language(words)
+        self.lang: str = getattr(words, "locale", "en")
+        """The page's `lang` and `dir` (English, left to right, for a plain table)."""
+        self.direction: str = getattr(words, "direction", "ltr")
         self.shell: Shell | None = None
         """`base.html` in this language, made on first use (the built-in renderer's)."""
         self.title = say(words, "title", heading="\x00", title=brand).split("\x00")
@@ -255,7 +242,7 @@ def _chrome(config: PageConfig, words: Mapping[str, str]) -> _Chrome:
     """The chrome of `words`: one per words table the server speaks (a bounded set), made on first use."""
     found = config.chrome.get(id(words))
     if found is None or found.words is not words:
-        found = config.chrome[id(words)] = _Chrome(words, brand_title(config, words))
+        found = config.chrome[id(words)] = _Chrome(words, config.brand.title or say(words, "default_title"))
     return found
 
 
@@ -287,7 +274,8 @@ def _form_body(c: Mapping[str, Any], chrome: _Chrome) -> str:
     out.append(chrome.default_submit)
     out.append(f'<input type="hidden" name="_csrf" value="{esc(c["csrf"])}">\n')
     nodes: list[NodeView] = c["nodes"]
-    out.extend(node_html(n, None) for n in nodes)
+    for n in nodes:
+        write_node(n, None, out)
     out.append(chrome.tail)
     return "".join(out)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 from typed_elicit._forms.page.check import child_of, node_at
@@ -150,20 +151,17 @@ def apply_action(tree: PageTree, data: dict[str, list[str]], action: str) -> dic
     verb, _, path = action.partition(":")
     if verb not in ("add", "remove", "show"):
         return None
-    node = node_at(tree, path.rsplit(".", 1)[0] if verb == "remove" else path)
+    rows_path, _, index = path.rpartition(".") if verb == "remove" else (path, "", "")
+    node = node_at(tree, rows_path)
     if verb == "show":
         if node is None or node.kind != "union":
             raise BadSubmit
         return data
     if not isinstance(node, Rows | Pairs):
         raise BadSubmit
-    rows_path = path.rsplit(".", 1)[0] if verb == "remove" else path
     count = rows_shown(node, rows_path, data)
-    out = dict(data)
     if verb == "add":
-        out[f"{rows_path}.{ROWS_SUFFIX}"] = [str(min(count + 1, node.max_rows))]
-        return out
-    index = path.rsplit(".", 1)[1]
+        return {**data, f"{rows_path}.{ROWS_SUFFIX}": [str(min(count + 1, node.max_rows))]}
     if not _INDEX.fullmatch(index) or int(index) >= count:
         raise BadSubmit
     gone = int(index)
@@ -198,18 +196,12 @@ def read_tree(
     return content, errors
 
 
+@dataclass
 class _Reader:
-    def __init__(
-        self,
-        data: Mapping[str, list[str]],
-        files: Mapping[str, UploadedFile],
-        words: Mapping[str, str],
-        errors: dict[str, str],
-    ) -> None:
-        self.data = data
-        self.files = files
-        self.words = words
-        self.errors = errors
+    data: Mapping[str, list[str]]
+    files: Mapping[str, UploadedFile]
+    words: Mapping[str, str]
+    errors: dict[str, str]
 
     def group(self, group: Group, prefix: str) -> dict[str, Any]:
         out: dict[str, Any] = {}
