@@ -221,7 +221,7 @@ def _with_choices(
         if name not in options
     }
     try:
-        schema = _copy(reduce({**unoffered, **options} or None))
+        schema: dict[str, Any] = json.loads(json.dumps(reduce({**unoffered, **options} or None)))  # a copy
     except OptionsError as exc:
         if not options:  # no question could offer options that fit what the class declares
             stand_in = "said of the stand-in options (as many as it must select) shown without --option"
@@ -260,12 +260,6 @@ def _placeholders(name: str, metadata: Sequence[object]) -> list[str]:
     """Stand-in options for a `Choices()` field without `--option`: as many as it must select."""
     least = max((meta.min_length for meta in metadata if isinstance(meta, annotated_types.MinLen)), default=1)
     return [f"{name} option {number}" for number in range(1, max(least, 1) + 1)]
-
-
-def _copy(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """A deep copy of a schema (the reducer's are cached and read-only)."""
-    copied: dict[str, Any] = json.loads(json.dumps(schema))
-    return copied
 
 
 def _note(text: str) -> None:

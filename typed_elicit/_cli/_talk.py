@@ -50,9 +50,9 @@ def parse_pairs(pairs: Sequence[str], option: str) -> dict[str, str]:
     return result
 
 
-def coerce(raw: str, schema: Mapping[str, Any] | None) -> Any:
-    """Read a command-line value: text for string properties, JSON when it parses, else text."""
-    if schema is not None and schema.get("type") == "string":
+def coerce(raw: str, *, text: bool) -> Any:
+    """Read a command-line value: `raw` itself when `text`, else JSON when it parses, else text."""
+    if text:
         return raw
     try:
         return json.loads(raw)
@@ -75,13 +75,9 @@ def read_answer(raw: str, spec: FieldSpec) -> Any:
     Returns:
         The value to check against the field.
     """
-    if spec.kind in ("string", "choice"):
-        return raw
-    if spec.kind == "multi_choice":
-        if raw.lstrip().startswith("["):
-            return coerce(raw, None)
+    if spec.kind == "multi_choice" and not raw.lstrip().startswith("["):
         return [part.strip() for part in raw.split(",") if part.strip()]
-    return coerce(raw, None)
+    return coerce(raw, text=spec.kind in ("string", "choice"))
 
 
 class CommandLineAnswers(Responder):
@@ -260,7 +256,10 @@ async def call_tool(
         out.write(f"(the server also has: {also}; pick one with --tool NAME)\n")
     schema = tools[name].input_schema
     properties: dict[str, Any] = schema.get("properties", {})
-    arguments = {key: coerce(value, properties.get(key)) for key, value in raw_args.items()}
+    arguments = {
+        key: coerce(value, text=(properties.get(key) or {}).get("type") == "string")
+        for key, value in raw_args.items()
+    }
     missing = [key for key in schema.get("required", []) if key not in arguments]
     if missing and not invent:
         raise _missing_arguments(name, schema, missing)
@@ -279,12 +278,25 @@ async def call_tool(
     return EXIT_PROBLEMS if result.is_error else EXIT_OK
 
 
-def answerer(interactive: bool, answers: dict[str, str], *, invent: bool) -> ElicitationFnT:
+def answering(args: argparse.Namespace, out: TextIO, *, invent: bool) -> tuple[Transcript, bool]:
+    """Who answers the questions (`--answer` values, or the person at the terminal), printed.
+
+    Returns:
+        The callback, and whether a person answers in the terminal.
+
+    Raises:
+        UsageError: An `--answer` has no `=`, or `--interactive` lacks prompt_toolkit.
+    """
+    interactive = interactive_wanted(args)
+    answers = parse_pairs(args.answer, "--answer")
+    inner: ElicitationFnT
     if interactive:
         from typed_elicit.client._terminal import TerminalForms
 
-        return TerminalForms().handler()
-    return CommandLineAnswers(answers, invent=invent)
+        inner = TerminalForms().handler()
+    else:
+        inner = CommandLineAnswers(answers, invent=invent)
+    return Transcript(inner, out, show_questions=not interactive), interactive
 
 
 def interactive_wanted(args: argparse.Namespace) -> bool:
@@ -307,12 +319,7 @@ def interactive_wanted(args: argparse.Namespace) -> bool:
 
 async def run_call(args: argparse.Namespace, out: TextIO) -> int:
     """Connect to SERVER, call TOOL and answer its questions."""
-    interactive = interactive_wanted(args)
-    callback = Transcript(
-        answerer(interactive, parse_pairs(args.answer, "--answer"), invent=False),
-        out,
-        show_questions=not interactive,
-    )
+    callback, _ = answering(args, out, invent=False)
     raw_args = parse_pairs(args.arg, "--arg")
     async with _connection(args.server, args.protocol, callback) as client:
         out.write(f"connected: protocol {clean(str(client.protocol_version), one_line=True)}\n")
