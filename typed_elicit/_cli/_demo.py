@@ -71,7 +71,7 @@ async def run_demo(args: argparse.Namespace, out: TextIO) -> int:
             args.tool,
             parse_pairs(args.arg, "--arg"),
             out,
-            companion=fallback.name if fallback is not None else None,
+            companion=fallback.tool if fallback is not None else None,
             invent=True,
         )
 

@@ -255,9 +255,9 @@ async def call_tool(
         also = ", ".join(clean(other, one_line=True) for other in others)
         out.write(f"(the server also has: {also}; pick one with --tool NAME)\n")
     schema = tools[name].input_schema
-    properties: dict[str, Any] = schema.get("properties", {})
+    properties: dict[str, dict[str, Any]] = schema.get("properties", {})
     arguments = {
-        key: coerce(value, text=(properties.get(key) or {}).get("type") == "string")
+        key: coerce(value, text=properties.get(key, {}).get("type") == "string")
         for key, value in raw_args.items()
     }
     missing = [key for key in schema.get("required", []) if key not in arguments]
