@@ -36,6 +36,7 @@ import os
 import time
 from contextlib import AbstractContextManager, nullcontext
 from contextvars import ContextVar, Token
+from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
@@ -194,16 +195,14 @@ def current() -> QuestionTrace:
     return _current.get()
 
 
+@dataclass(frozen=True)
 class _Otel:
     """The OpenTelemetry objects of one pair of global providers (built on first use)."""
 
-    def __init__(
-        self, tracer: Tracer, counter: Counter, wait: Histogram, marks: tuple[object, object]
-    ) -> None:
-        self.tracer = tracer
-        self.counter = counter
-        self.wait = wait
-        self.marks = marks
+    tracer: Tracer
+    counter: Counter
+    wait: Histogram
+    marks: tuple[object, object]
 
 
 _api: Any = None
