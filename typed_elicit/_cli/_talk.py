@@ -9,6 +9,7 @@ import shlex
 import sys
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TextIO, cast
 
@@ -117,45 +118,46 @@ def sample_argument(schema: Mapping[str, Any] | None) -> Any:
     return samples.get(str(schema.get("type")), "demo")
 
 
+@dataclass(frozen=True)
 class Transcript:
-    """Prints each question and the answer sent, around another callback."""
+    """Prints each question and the answer sent, around another callback.
 
-    def __init__(self, inner: ElicitationFnT, out: TextIO, *, show_questions: bool) -> None:
-        """Wrap `inner`; print questions too when the inner callback does not show them."""
-        self._inner = inner
-        self._out = out
-        self._show_questions = show_questions
+    Questions are printed too when the inner callback does not show them: when a `Responder` answers.
+    """
+
+    inner: ElicitationFnT
+    out: TextIO
 
     async def __call__(
         self, context: Any, params: types.ElicitRequestParams
     ) -> types.ElicitResult | types.ErrorData:
         """Print, delegate, print."""
-        if self._show_questions:
+        if isinstance(self.inner, Responder):
             self._print_question(context, params)
-        result = await self._inner(context, params)
+        result = await self.inner(context, params)
         if isinstance(result, types.ErrorData):
-            self._out.write(f"-> error {result.code}: {clean(result.message)}\n")
+            self.out.write(f"-> error {result.code}: {clean(result.message)}\n")
         else:
             content = "" if result.content is None else " " + json.dumps(result.content)
-            self._out.write(f"-> {result.action}{content}\n")
-            if isinstance(self._inner, Responder) and self._inner.log and self._inner.log[-1].reason:
-                self._out.write(f"   because {clean(self._inner.log[-1].reason)}\n")
-        self._out.flush()
+            self.out.write(f"-> {result.action}{content}\n")
+            if isinstance(self.inner, Responder) and self.inner.log and self.inner.log[-1].reason:
+                self.out.write(f"   because {clean(self.inner.log[-1].reason)}\n")
+        self.out.flush()
         return result
 
     def _print_question(self, context: Any, params: types.ElicitRequestParams) -> None:
         try:
             request = read_request(context, params)
         except RequestedSchemaError:
-            self._out.write(f"<- the server asks (unusable form): {clean(params.message)}\n")
+            self.out.write(f"<- the server asks (unusable form): {clean(params.message)}\n")
             return
         who = clean(request.server_name or "the server", one_line=True)
-        self._out.write(f"<- {who} asks: {clean(request.message)}\n")
+        self.out.write(f"<- {who} asks: {clean(request.message)}\n")
         if isinstance(request, UrlRequest):
-            self._out.write(f"   URL: {clean(request.url, one_line=True)}\n")
+            self.out.write(f"   URL: {clean(request.url, one_line=True)}\n")
             return
         for spec in request.form.fields:
-            self._out.write(f"   {field_line(spec)}\n")
+            self.out.write(f"   {field_line(spec)}\n")
 
 
 def field_line(spec: FieldSpec) -> str:
@@ -296,7 +298,7 @@ def answering(args: argparse.Namespace, out: TextIO, *, invent: bool) -> tuple[T
         inner = TerminalForms().handler()
     else:
         inner = CommandLineAnswers(answers, invent=invent)
-    return Transcript(inner, out, show_questions=not interactive), interactive
+    return Transcript(inner, out), interactive
 
 
 def interactive_wanted(args: argparse.Namespace) -> bool:
