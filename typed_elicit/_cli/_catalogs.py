@@ -64,27 +64,23 @@ def add_catalogs(new: Callable[[str, str, str, str], argparse.ArgumentParser]) -
     )
     parser.add_argument("--dir", type=Path, default=LOCALE_DIR, help="the catalogs' directory")
     parser.add_argument("--out", type=Path, help="texts: the template to write (default: print it)")
-
-    async def run(args: argparse.Namespace, out: TextIO) -> int:
-        if args.action == "texts":
-            _babel()
-            if not args.names:
-                raise UsageError("texts needs the modules of your models, e.g. texts myapp.forms")
-            return run_texts(args.names, args.out, out)
-        return run_catalogs(args.action, args.dir, args.names, out)
-
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run_catalogs)
 
 
-def run_catalogs(action: str, directory: Path, locales: Sequence[str], out: TextIO) -> int:
+async def run_catalogs(args: argparse.Namespace, out: TextIO) -> int:
     """Run one action of `typed-elicit catalogs`; returns the exit code.
 
     Raises:
-        UsageError: If Babel is missing, a tag is no language tag, `init` has no tag, or a
-            catalog to start exists already.
+        UsageError: If Babel is missing, a tag is no language tag, `init` or `texts` has no
+            names, a catalog to start exists already, or a module of `texts` cannot be imported.
     """
     _babel()
-    tags = [_tag(tag) for tag in locales]
+    action, directory = args.action, args.dir
+    if action == "texts":
+        if not args.names:
+            raise UsageError("texts needs the modules of your models, e.g. texts myapp.forms")
+        return run_texts(args.names, args.out, out)
+    tags = [_tag(tag) for tag in args.names]
     if action == "extract":
         written = extract(directory)
     elif action == "init":

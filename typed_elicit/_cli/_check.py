@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import annotated_types
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
-from pydantic.fields import FieldInfo
 
 from typed_elicit._calls.plugs import apps_for
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
@@ -111,27 +110,31 @@ def run_schema(
         SchemaError: The model cannot be elicited on `protocol` (printed, exit 1).
     """
     model = load_model(target)
-    schema = _page_schema(model, options) if is_page_form(model) else _form_schema(model, protocol, options)
+    schema = _with_choices(model, protocol, options)
+    if is_page_form(model):
+        _note_page(model.__name__, _secret_paths(schema))
     if dialect:
         schema = {"$schema": JSON_SCHEMA_DIALECT, **schema}
     out.write(json.dumps(schema, indent=2) + "\n")
     return EXIT_OK
 
 
-def _page_schema(model: type[BaseModel], options: Mapping[str, OptionsArg]) -> dict[str, Any]:
-    name = model.__name__
+def _reduced(
+    model: type[BaseModel], protocol: ProtocolVersion, offered: Mapping[str, OptionsArg] | None
+) -> Mapping[str, Any]:
+    """What `schema` prints of `model` given `offered` options: its form on `protocol`, or its page."""
+    if not is_page_form(model):
+        return reduce_schema(model, protocol_version=protocol, options=offered)
+    page = (
+        page_reduced(model)
+        if offered is None
+        else shaped(model, LATEST_PROTOCOL_VERSION, options=offered, page=True)
+    )
+    assert page.tree is not None, "every page form is a tree"
+    return _node_schema(page.tree.root)
 
-    def page(offered: Mapping[str, OptionsArg] | None) -> Mapping[str, Any]:
-        record = (
-            page_reduced(model)
-            if offered is None
-            else shaped(model, LATEST_PROTOCOL_VERSION, options=offered, page=True)
-        )
-        assert record.tree is not None, "every page form is a tree"
-        return _node_schema(record.tree.root)
 
-    schema = _with_choices(model, options, page, "ctx.elicit_page")
-    secrets = _secret_paths(schema)
+def _note_page(name: str, secrets: Sequence[str]) -> None:
     marked = (
         f'secret fields (password inputs, never echoed): {", ".join(secrets)} (marked "writeOnly": true)'
         if secrets
@@ -143,7 +146,6 @@ def _page_schema(model: type[BaseModel], options: Mapping[str, OptionsArg]) -> d
         'files as "format": "binary" with their limits; in the newest revision\'s shape whatever '
         f"--protocol says; {marked}"
     )
-    return schema
 
 
 def _node_schema(node: Node) -> dict[str, Any]:
@@ -194,22 +196,10 @@ def _leaf_schema(leaf: Leaf) -> dict[str, Any]:
     return {**leaf.prop, "writeOnly": True} if leaf.secret else dict(leaf.prop)
 
 
-def _form_schema(
+def _with_choices(
     model: type[BaseModel], protocol: ProtocolVersion, options: Mapping[str, OptionsArg]
 ) -> dict[str, Any]:
-    def form(offered: Mapping[str, OptionsArg] | None) -> Mapping[str, Any]:
-        return reduce_schema(model, protocol_version=protocol, options=offered)
-
-    return _with_choices(model, options, form, "ctx.elicit")
-
-
-def _with_choices(
-    model: type[BaseModel],
-    options: Mapping[str, OptionsArg],
-    reduce: Callable[[Mapping[str, OptionsArg] | None], Mapping[str, Any]],
-    asker: str,
-) -> dict[str, Any]:
-    """The schema `reduce` makes with `options`, a `Choices()` field without them shown without options.
+    """The schema `_reduced` makes with `options`, a `Choices()` field without them shown without options.
 
     Raises:
         UsageError: If `options` do not fit the model.
@@ -217,23 +207,19 @@ def _with_choices(
     """
     unoffered = {
         name: _placeholders(name, info.metadata)
-        for name, info in _choices_fields(model)
-        if name not in options
+        for name, info in model.model_fields.items()
+        if name not in options and any(isinstance(meta, Choices) for meta in info.metadata)
     }
     try:
-        schema = _copy(reduce({**unoffered, **options} or None))
+        reduced = _reduced(model, protocol, {**unoffered, **options} or None)
+        schema: dict[str, Any] = json.loads(json.dumps(reduced))  # a copy: the reducer's are cached
     except OptionsError as exc:
         if not options:  # no question could offer options that fit what the class declares
             stand_in = "said of the stand-in options (as many as it must select) shown without --option"
             raise SchemaError(model.__name__, [f"{line} ({stand_in})" for line in exc.problems]) from exc
-        raise UsageError(
-            "\n".join(
-                [
-                    f"the --option values do not fit {model.__name__} (options= below is --option here):",
-                    *(f"  - {p}" for p in exc.problems),
-                ]
-            )
-        ) from exc
+        header = f"the --option values do not fit {model.__name__} (options= below is --option here):"
+        raise UsageError("\n".join([header, *(f"  - {p}" for p in exc.problems)])) from exc
+    asker = "ctx.elicit_page" if is_page_form(model) else "ctx.elicit"
     for name, values in unoffered.items():
         for prop in schema["properties"].values():
             holder = prop.get("items", prop)
@@ -247,25 +233,10 @@ def _with_choices(
     return schema
 
 
-def _choices_fields(model: type[BaseModel]) -> list[tuple[str, FieldInfo]]:
-    """`(name, info)` of the fields marked `Choices()`, whose options each question gives."""
-    return [
-        (name, info)
-        for name, info in model.model_fields.items()
-        if any(isinstance(meta, Choices) for meta in info.metadata)
-    ]
-
-
 def _placeholders(name: str, metadata: Sequence[object]) -> list[str]:
     """Stand-in options for a `Choices()` field without `--option`: as many as it must select."""
     least = max((meta.min_length for meta in metadata if isinstance(meta, annotated_types.MinLen)), default=1)
     return [f"{name} option {number}" for number in range(1, max(least, 1) + 1)]
-
-
-def _copy(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """A deep copy of a schema (the reducer's are cached and read-only)."""
-    copied: dict[str, Any] = json.loads(json.dumps(schema))
-    return copied
 
 
 def _note(text: str) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -17,7 +16,7 @@ from typed_elicit.testing._kit import connect
 
 from ._common import UsageError
 from ._load import load_module
-from ._talk import Transcript, answerer, call_tool, interactive_wanted, parse_pairs
+from ._talk import answering, call_tool, coerce, parse_pairs
 
 DEFAULT_EXAMPLE: Final = "deployment_wizard"
 """The example `typed-elicit demo` runs; it ships inside the package (see `find_example`)."""
@@ -61,12 +60,7 @@ async def run_demo(args: argparse.Namespace, out: TextIO) -> int:
     server, how = await server_of(
         load_module(str(path)), path, name, parse_pairs(args.factory_arg, "--factory-arg"), example
     )
-    interactive = interactive_wanted(args)
-    callback = Transcript(
-        answerer(interactive, parse_pairs(args.answer, "--answer"), invent=True),
-        out,
-        show_questions=not interactive,
-    )
+    callback, interactive = answering(args, out, invent=True)
     who = "you answer" if interactive else "a scripted user answers"
     origin = f", from {how}" if how else ""
     out.write(f"demo: {path.name} (server {server.name!r}{origin}), protocol {args.protocol}; {who}\n")
@@ -77,7 +71,7 @@ async def run_demo(args: argparse.Namespace, out: TextIO) -> int:
             args.tool,
             parse_pairs(args.arg, "--arg"),
             out,
-            companion=fallback.name if fallback is not None else None,
+            companion=fallback.tool if fallback is not None else None,
             invent=True,
         )
 
@@ -159,7 +153,7 @@ async def _call_factory(factory: Callable[..., object], name: str, raw: Mapping[
     if missing:
         how = " ".join(f"--factory-arg {key}=VALUE" for key in missing)
         raise UsageError(f"{name}() needs argument(s) that were not given: {', '.join(missing)}; pass {how}")
-    arguments = {key: _factory_value(value, named.get(key)) for key, value in raw.items()}
+    arguments = {key: coerce(value, text=_takes_text(named.get(key))) for key, value in raw.items()}
     try:
         built = factory(**arguments)
         if inspect.isawaitable(built):
@@ -171,13 +165,6 @@ async def _call_factory(factory: Callable[..., object], name: str, raw: Mapping[
     return built  # pyright: ignore[reportUnknownVariableType]  # MCPServer is generic in its lifespan
 
 
-def _factory_value(raw: str, parameter: inspect.Parameter | None) -> object:
-    """Text for a `str` or unannotated parameter; JSON when it parses for any other, else text."""
-    annotation = None if parameter is None else parameter.annotation
-    if annotation in (None, str, "str", inspect.Parameter.empty):
-        return raw
-    try:
-        value: object = json.loads(raw)
-    except ValueError:
-        return raw
-    return value
+def _takes_text(parameter: inspect.Parameter | None) -> bool:
+    """Whether a factory's parameter takes text as given (`str` or unannotated); else JSON when it parses."""
+    return parameter is None or parameter.annotation in (None, str, "str", inspect.Parameter.empty)

@@ -43,19 +43,19 @@ def package_version() -> str:
         return "(version unknown: typed-elicit is not installed, only importable)"
 
 
+def _add_repeated(parser: argparse.ArgumentParser, flag: str, metavar: str, help_text: str) -> None:
+    """An option given once per value (`--arg a=1 --arg b=2`), read as a list."""
+    parser.add_argument(flag, action="append", default=[], metavar=metavar, help=help_text)
+
+
 def _add_answering(parser: argparse.ArgumentParser) -> None:
     """The options of the commands that answer a server's questions (`demo`, `call`)."""
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--interactive", action="store_true", help="answer in the terminal (default on a tty)")
     who.add_argument("--scripted", action="store_true", help="answer without asking (default off a tty)")
-    parser.add_argument(
-        "--answer",
-        action="append",
-        default=[],
-        metavar="FIELD=VALUE",
-        help="answer for a field when answering without asking (see answers below)",
-    )
-    parser.add_argument("--arg", action="append", default=[], metavar="KEY=VALUE", help="a tool argument")
+    answer_help = "answer for a field when answering without asking (see answers below)"
+    _add_repeated(parser, "--answer", "FIELD=VALUE", answer_help)
+    _add_repeated(parser, "--arg", "KEY=VALUE", "a tool argument")
 
 
 def _add_demo(new: NewCommand) -> None:
@@ -74,13 +74,8 @@ def _add_demo(new: NewCommand) -> None:
         help=f"example name or .py file (default {DEFAULT_EXAMPLE}); its MCPServer `server`, else its "
         f"factory {', '.join(f + '()' for f in FACTORIES)}, or the server or factory NAME",
     )
-    demo.add_argument(
-        "--factory-arg",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="an argument of the server's factory (text for str parameters, else JSON)",
-    )
+    factory_help = "an argument of the server's factory (text for str parameters, else JSON)"
+    _add_repeated(demo, "--factory-arg", "KEY=VALUE", factory_help)
     demo.add_argument("--protocol", choices=PROTOCOL_VERSIONS, default=LATEST_PROTOCOL_VERSION)
     demo.add_argument(
         "--tool", help="the tool to call (default: the first one listed, never the fallback's companion tool)"
@@ -100,13 +95,8 @@ def _add_schema(new: NewCommand) -> None:
     schema.add_argument("model", metavar="MODULE:Model", help="e.g. myapp.forms:Booking or forms.py:Booking")
     schema.add_argument("--protocol", choices=PROTOCOL_VERSIONS, default=LATEST_PROTOCOL_VERSION)
     schema.add_argument("--dialect", action="store_true", help='include "$schema"')
-    schema.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="FIELD=VALUE,...",
-        help="the options of a Choices() field, as one question offers them (repeatable; see below)",
-    )
+    option_help = "the options of a Choices() field, as one question offers them (repeatable; see below)"
+    _add_repeated(schema, "--option", "FIELD=VALUE,...", option_help)
 
     async def run(args: argparse.Namespace, out: TextIO) -> int:
         return run_schema(args.model, args.protocol, args.dialect, parse_options(args.option), out)

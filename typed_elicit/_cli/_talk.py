@@ -9,6 +9,7 @@ import shlex
 import sys
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TextIO, cast
 
@@ -50,9 +51,9 @@ def parse_pairs(pairs: Sequence[str], option: str) -> dict[str, str]:
     return result
 
 
-def coerce(raw: str, schema: Mapping[str, Any] | None) -> Any:
-    """Read a command-line value: text for string properties, JSON when it parses, else text."""
-    if schema is not None and schema.get("type") == "string":
+def coerce(raw: str, *, text: bool) -> Any:
+    """Read a command-line value: `raw` itself when `text`, else JSON when it parses, else text."""
+    if text:
         return raw
     try:
         return json.loads(raw)
@@ -75,13 +76,9 @@ def read_answer(raw: str, spec: FieldSpec) -> Any:
     Returns:
         The value to check against the field.
     """
-    if spec.kind in ("string", "choice"):
-        return raw
-    if spec.kind == "multi_choice":
-        if raw.lstrip().startswith("["):
-            return coerce(raw, None)
+    if spec.kind == "multi_choice" and not raw.lstrip().startswith("["):
         return [part.strip() for part in raw.split(",") if part.strip()]
-    return coerce(raw, None)
+    return coerce(raw, text=spec.kind in ("string", "choice"))
 
 
 class CommandLineAnswers(Responder):
@@ -121,45 +118,46 @@ def sample_argument(schema: Mapping[str, Any] | None) -> Any:
     return samples.get(str(schema.get("type")), "demo")
 
 
+@dataclass(frozen=True)
 class Transcript:
-    """Prints each question and the answer sent, around another callback."""
+    """Prints each question and the answer sent, around another callback.
 
-    def __init__(self, inner: ElicitationFnT, out: TextIO, *, show_questions: bool) -> None:
-        """Wrap `inner`; print questions too when the inner callback does not show them."""
-        self._inner = inner
-        self._out = out
-        self._show_questions = show_questions
+    Questions are printed too when the inner callback does not show them: when a `Responder` answers.
+    """
+
+    inner: ElicitationFnT
+    out: TextIO
 
     async def __call__(
         self, context: Any, params: types.ElicitRequestParams
     ) -> types.ElicitResult | types.ErrorData:
         """Print, delegate, print."""
-        if self._show_questions:
+        if isinstance(self.inner, Responder):
             self._print_question(context, params)
-        result = await self._inner(context, params)
+        result = await self.inner(context, params)
         if isinstance(result, types.ErrorData):
-            self._out.write(f"-> error {result.code}: {clean(result.message)}\n")
+            self.out.write(f"-> error {result.code}: {clean(result.message)}\n")
         else:
             content = "" if result.content is None else " " + json.dumps(result.content)
-            self._out.write(f"-> {result.action}{content}\n")
-            if isinstance(self._inner, Responder) and self._inner.log and self._inner.log[-1].reason:
-                self._out.write(f"   because {clean(self._inner.log[-1].reason)}\n")
-        self._out.flush()
+            self.out.write(f"-> {result.action}{content}\n")
+            if isinstance(self.inner, Responder) and self.inner.log and self.inner.log[-1].reason:
+                self.out.write(f"   because {clean(self.inner.log[-1].reason)}\n")
+        self.out.flush()
         return result
 
     def _print_question(self, context: Any, params: types.ElicitRequestParams) -> None:
         try:
             request = read_request(context, params)
         except RequestedSchemaError:
-            self._out.write(f"<- the server asks (unusable form): {clean(params.message)}\n")
+            self.out.write(f"<- the server asks (unusable form): {clean(params.message)}\n")
             return
         who = clean(request.server_name or "the server", one_line=True)
-        self._out.write(f"<- {who} asks: {clean(request.message)}\n")
+        self.out.write(f"<- {who} asks: {clean(request.message)}\n")
         if isinstance(request, UrlRequest):
-            self._out.write(f"   URL: {clean(request.url, one_line=True)}\n")
+            self.out.write(f"   URL: {clean(request.url, one_line=True)}\n")
             return
         for spec in request.form.fields:
-            self._out.write(f"   {field_line(spec)}\n")
+            self.out.write(f"   {field_line(spec)}\n")
 
 
 def field_line(spec: FieldSpec) -> str:
@@ -259,8 +257,11 @@ async def call_tool(
         also = ", ".join(clean(other, one_line=True) for other in others)
         out.write(f"(the server also has: {also}; pick one with --tool NAME)\n")
     schema = tools[name].input_schema
-    properties: dict[str, Any] = schema.get("properties", {})
-    arguments = {key: coerce(value, properties.get(key)) for key, value in raw_args.items()}
+    properties: dict[str, dict[str, Any]] = schema.get("properties", {})
+    arguments = {
+        key: coerce(value, text=properties.get(key, {}).get("type") == "string")
+        for key, value in raw_args.items()
+    }
     missing = [key for key in schema.get("required", []) if key not in arguments]
     if missing and not invent:
         raise _missing_arguments(name, schema, missing)
@@ -279,12 +280,25 @@ async def call_tool(
     return EXIT_PROBLEMS if result.is_error else EXIT_OK
 
 
-def answerer(interactive: bool, answers: dict[str, str], *, invent: bool) -> ElicitationFnT:
+def answering(args: argparse.Namespace, out: TextIO, *, invent: bool) -> tuple[Transcript, bool]:
+    """Who answers the questions (`--answer` values, or the person at the terminal), printed.
+
+    Returns:
+        The callback, and whether a person answers in the terminal.
+
+    Raises:
+        UsageError: An `--answer` has no `=`, or `--interactive` lacks prompt_toolkit.
+    """
+    interactive = interactive_wanted(args)
+    answers = parse_pairs(args.answer, "--answer")
+    inner: ElicitationFnT
     if interactive:
         from typed_elicit.client._terminal import TerminalForms
 
-        return TerminalForms().handler()
-    return CommandLineAnswers(answers, invent=invent)
+        inner = TerminalForms().handler()
+    else:
+        inner = CommandLineAnswers(answers, invent=invent)
+    return Transcript(inner, out), interactive
 
 
 def interactive_wanted(args: argparse.Namespace) -> bool:
@@ -307,12 +321,7 @@ def interactive_wanted(args: argparse.Namespace) -> bool:
 
 async def run_call(args: argparse.Namespace, out: TextIO) -> int:
     """Connect to SERVER, call TOOL and answer its questions."""
-    interactive = interactive_wanted(args)
-    callback = Transcript(
-        answerer(interactive, parse_pairs(args.answer, "--answer"), invent=False),
-        out,
-        show_questions=not interactive,
-    )
+    callback, _ = answering(args, out, invent=False)
     raw_args = parse_pairs(args.arg, "--arg")
     async with _connection(args.server, args.protocol, callback) as client:
         out.write(f"connected: protocol {clean(str(client.protocol_version), one_line=True)}\n")

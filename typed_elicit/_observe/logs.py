@@ -107,8 +107,7 @@ def hide_answer_values() -> HideAnswerValues:
     )
     hider = attached or HideAnswerValues()
     for logger in loggers:
-        if hider not in logger.filters:
-            logger.addFilter(hider)
+        logger.addFilter(hider)  # once: addFilter adds a filter it holds already no more
     return hider
 
 

@@ -4,9 +4,8 @@ typed_elicit talks to the OpenTelemetry *API* only (`opentelemetry-api`, the `ot
 extra; the `mcp` SDK already depends on it). The API does nothing until the
 application installs an SDK (a `TracerProvider`, a `MeterProvider`), so:
 
-- with no API importable, every entry point returns a shared do-nothing object;
-- with the API but no provider set ("installed but unused"), the same, after one
-  check of the global providers per question;
+- with no provider set ("installed but unused"), every entry point returns a shared
+  do-nothing object, after one check of the global providers per question;
 - with a provider, each question gets a span and its metrics.
 
 What a question records (see docs/observability.md for the full table):
@@ -35,7 +34,9 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import AbstractContextManager, nullcontext
 from contextvars import ContextVar, Token
+from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
@@ -79,12 +80,12 @@ class QuestionTrace:
     shared do-nothing one (`OFF`) ignores everything.
     """
 
-    __slots__ = ("_attached", "_attributes", "_otel", "_span", "_token", "attempt", "outcome", "waited")
+    __slots__ = ("_attached", "_labels", "_otel", "_span", "_token", "attempt", "outcome", "waited")
 
-    def __init__(self, otel: _Otel | None, span: Span | None, attributes: dict[str, AttributeValue]) -> None:
+    def __init__(self, otel: _Otel | None, span: Span | None, labels: dict[str, AttributeValue]) -> None:
         self._otel = otel
         self._span = span
-        self._attributes = attributes
+        self._labels = labels
         self.outcome: Outcome | None = None
         """How the question ended; None until known."""
         self.waited: float | None = None
@@ -106,14 +107,13 @@ class QuestionTrace:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
     ) -> None:
-        if self._otel is None:
+        if self._otel is None or self._span is None or self._token is None or self._attached is None:
             return
         from opentelemetry import context
+        from opentelemetry.trace import StatusCode
 
-        if self._token is not None:
-            _current.reset(self._token)
-            assert self._attached is not None
-            context.detach(self._attached)
+        _current.reset(self._token)
+        context.detach(self._attached)
         error_type: str | None = None
         if error is not None:
             if isinstance(error, Suspension):
@@ -129,7 +129,19 @@ class QuestionTrace:
         elif self.outcome is None:
             self.outcome = "error"
             error_type = "unfinished"
-        self._otel.finish(self, error_type)
+        labels: dict[str, AttributeValue] = {**self._labels, "typed_elicit.outcome": self.outcome}
+        self._span.set_attribute("typed_elicit.outcome", self.outcome)
+        self._span.set_attribute("typed_elicit.attempt", self.attempt)
+        if self.waited is not None:
+            self._span.set_attribute("typed_elicit.wait", self.waited)
+        if error_type is not None:
+            self._span.set_attribute("error.type", error_type)
+            self._span.set_status(StatusCode.ERROR, error_type)
+            labels["error.type"] = error_type
+        self._span.end()
+        self._otel.counter.add(1, labels)
+        if self.waited is not None:
+            self._otel.wait.record(self.waited, labels)
 
     def settle(self, result: object) -> None:
         """Record the question's typed result as its outcome (`Accepted`, `Declined`, ...)."""
@@ -142,7 +154,7 @@ class QuestionTrace:
 
     def waited_more(self, seconds: float) -> None:
         """Add `seconds` spent waiting for the client to the question's wait time."""
-        if self._otel is not None:
+        if self._span is not None:
             self.waited = seconds if self.waited is None else self.waited + seconds
 
     def event(self, name: str, attributes: Mapping[str, AttributeValue] | None = None) -> None:
@@ -183,52 +195,18 @@ def current() -> QuestionTrace:
     return _current.get()
 
 
+@dataclass(frozen=True)
 class _Otel:
     """The OpenTelemetry objects of one pair of global providers (built on first use)."""
 
-    def __init__(
-        self, tracer: Tracer, counter: Counter, wait: Histogram, marks: tuple[object, object]
-    ) -> None:
-        self.tracer = tracer
-        self.counter = counter
-        self.wait = wait
-        self.marks = marks
-
-    def start(self, name: str, attributes: dict[str, AttributeValue]) -> QuestionTrace:
-        from opentelemetry import trace
-
-        span = self.tracer.start_span(name, kind=trace.SpanKind.INTERNAL, attributes=attributes)
-        return QuestionTrace(self, span, attributes)
-
-    def finish(self, question: QuestionTrace, error_type: str | None) -> None:
-        from opentelemetry.trace import StatusCode
-
-        outcome = question.outcome
-        assert outcome is not None
-        span = question._span  # pyright: ignore[reportPrivateUsage]
-        labels: dict[str, AttributeValue] = {
-            "typed_elicit.model": question._attributes["typed_elicit.model"],  # pyright: ignore[reportPrivateUsage]
-            "typed_elicit.mode": question._attributes["typed_elicit.mode"],  # pyright: ignore[reportPrivateUsage]
-            "typed_elicit.outcome": outcome,
-        }
-        if span is not None:
-            span.set_attribute("typed_elicit.outcome", outcome)
-            span.set_attribute("typed_elicit.attempt", question.attempt)
-            if question.waited is not None:
-                span.set_attribute("typed_elicit.wait", question.waited)
-            if error_type is not None:
-                span.set_attribute("error.type", error_type)
-                span.set_status(StatusCode.ERROR, error_type)
-            span.end()
-        if error_type is not None:
-            labels["error.type"] = error_type
-        self.counter.add(1, labels)
-        if question.waited is not None:
-            self.wait.record(question.waited, labels)
+    tracer: Tracer
+    counter: Counter
+    wait: Histogram
+    marks: tuple[object, object]
 
 
 _api: Any = None
-"""`(opentelemetry.trace, opentelemetry.metrics, quick)` once imported; False if not importable.
+"""`(opentelemetry.trace, opentelemetry.metrics, quick)` once imported.
 
 `quick` is the module holding the API's global meter provider when `foreign.otel_unset` may answer
 first (the environment names no provider), else None.
@@ -237,12 +215,10 @@ _built: _Otel | None = None
 
 
 def _load() -> Any:
-    """Import the API once: `_api`'s value."""
-    try:
-        import opentelemetry.metrics._internal as meter_globals
-        from opentelemetry import metrics, trace
-    except ImportError:  # pragma: no cover - the mcp SDK depends on the API
-        return False
+    """Import the API once (the mcp SDK depends on it): `_api`'s value."""
+    import opentelemetry.metrics._internal as meter_globals
+    from opentelemetry import metrics, trace
+
     named = any(name in os.environ for name in ("OTEL_PYTHON_TRACER_PROVIDER", "OTEL_PYTHON_METER_PROVIDER"))
     return (trace, metrics, None if named else meter_globals)
 
@@ -250,12 +226,9 @@ def _load() -> Any:
 def _providers() -> tuple[object, object] | None:
     """The global tracer and meter providers (the API's public getters), or None when neither is set."""
     global _api
-    api = _api
-    if api is None:
-        api = _api = _load()
-    if api is False:  # pragma: no cover - see _load
-        return None
-    trace, metrics, quick = api
+    if _api is None:
+        _api = _load()
+    trace, metrics, quick = _api
     if quick is not None and otel_unset(trace, quick):
         return None
     tracers = trace.get_tracer_provider()
@@ -312,11 +285,6 @@ def enabled() -> bool:
 
     Called once per call: while no provider is set it reads two module globals (`foreign.otel_unset`).
     """
-    api = _api
-    if api:
-        trace, _, quick = api
-        if quick is not None and otel_unset(trace, quick):
-            return False
     return _otel() is not None
 
 
@@ -343,10 +311,12 @@ def question(
     otel = _otel()
     if otel is None:
         return OFF
+    from opentelemetry import trace
+
+    labels: dict[str, AttributeValue] = {"typed_elicit.model": model, "typed_elicit.mode": mode}
     attributes: dict[str, AttributeValue] = {
         "mcp.method.name": "elicitation/create",
-        "typed_elicit.model": model,
-        "typed_elicit.mode": mode,
+        **labels,
         "typed_elicit.function": function,
     }
     if revision is not None:
@@ -354,7 +324,9 @@ def question(
     if round_ is not None:
         attributes["typed_elicit.round"] = round_
     name = f"elicit {model}" if mode == "form" else "elicit url"
-    return otel.start(name, attributes)
+    return QuestionTrace(
+        otel, otel.tracer.start_span(name, kind=trace.SpanKind.INTERNAL, attributes=attributes), labels
+    )
 
 
 def traceparent_now() -> str | None:
@@ -373,32 +345,8 @@ def traceparent_now() -> str | None:
     return f"00-{context.trace_id:032x}-{context.span_id:016x}-{int(context.trace_flags):02x}"
 
 
-class Resumed:
-    """The `resume <function>` span of a later 2026-07-28 round, current while the body runs."""
-
-    __slots__ = ("_scope", "_span")
-
-    def __init__(self, span: Span | None) -> None:
-        self._span = span
-        self._scope: Any = None
-
-    def __enter__(self) -> None:
-        if self._span is not None:
-            from opentelemetry import trace
-
-            self._scope = trace.use_span(self._span, end_on_exit=True)
-            self._scope.__enter__()
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        if self._scope is not None:
-            # `use_span` would record the exception (message and traceback) and set the
-            # status: neither may carry what a user typed, so close it as if clean.
-            self._scope.__exit__(None, None, None)
-
-
-NOT_RESUMED: Final = Resumed(None)
+Resumed: TypeAlias = AbstractContextManager[object]
+"""The `resume <function>` span of a later 2026-07-28 round, current while the body runs."""
 
 
 def resume_round(traceparent: str | None, function: str, round_: int, target: str | None = None) -> Resumed:
@@ -417,7 +365,7 @@ def resume_round(traceparent: str | None, function: str, round_: int, target: st
         telemetry is off, `traceparent` is None or already the current trace.
     """
     if traceparent is None or _otel() is None:
-        return NOT_RESUMED
+        return nullcontext()
     from opentelemetry import trace
     from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
@@ -425,7 +373,7 @@ def resume_round(traceparent: str | None, function: str, round_: int, target: st
     remote = trace.get_current_span(parent).get_span_context()
     here = trace.get_current_span().get_span_context()
     if not remote.is_valid or (here.is_valid and here.trace_id == remote.trace_id):
-        return NOT_RESUMED
+        return nullcontext()
     built = _built
     assert built is not None
     span = built.tracer.start_span(
@@ -435,7 +383,8 @@ def resume_round(traceparent: str | None, function: str, round_: int, target: st
         links=[trace.Link(here)] if here.is_valid else None,
         attributes={"typed_elicit.function": function, "typed_elicit.round": round_},
     )
-    return Resumed(span)
+    # Neither the exception (message and traceback) nor a status: they may carry what a user typed.
+    return trace.use_span(span, end_on_exit=True, record_exception=False, set_status_on_exception=False)
 
 
 def monotonic() -> float:

@@ -68,9 +68,7 @@ def app_uri(params: types.ElicitRequestFormParams) -> str | None:
     """The request's `_meta.ui.resourceUri` if it is an absolute `ui://` URI, else None."""
     ui = (params.meta or {}).get("ui")
     uri = cast("dict[str, Any]", ui).get("resourceUri") if isinstance(ui, dict) else None
-    if not isinstance(uri, str) or not uri.startswith("ui://") or len(uri) <= len("ui://"):
-        return None
-    return uri
+    return uri if isinstance(uri, str) and uri.startswith("ui://") and len(uri) > len("ui://") else None
 
 
 def _server_offers(context: ClientRequestContext) -> bool:

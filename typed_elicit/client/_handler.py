@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 from urllib.parse import urlsplit
 
 import mcp_types as types
+from anyio.abc import ObjectSendStream
 from mcp.client import Client, ClientRequestContext, Transport
-from mcp.client.session import ElicitationFnT
+from mcp.client.session import ClientSession, ElicitationFnT
 from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 from mcp.shared.message import SessionMessage
 from pydantic import BaseModel, ValidationError
-from typing_extensions import Self
 
 from typed_elicit._core.results import Accepted, Cancelled, Declined
 from typed_elicit._wire.parse import UNCHECKED_PROBLEM as UNCHECKED_PROBLEM
@@ -42,13 +42,10 @@ from typed_elicit._wire.spec import MAX_OPTIONS as MAX_OPTIONS
 from typed_elicit._wire.spec import MAX_SCHEMA_LENGTH as MAX_SCHEMA_LENGTH
 from typed_elicit._wire.spec import MAX_TEXT_LENGTH as MAX_TEXT_LENGTH
 from typed_elicit._wire.spec import ContentValue as ContentValue
-from typed_elicit._wire.spec import FieldKind as FieldKind
 from typed_elicit._wire.spec import FieldSpec as FieldSpec
-from typed_elicit._wire.spec import Format as Format
 from typed_elicit._wire.spec import FormSpec as FormSpec
 from typed_elicit._wire.spec import Option as Option
 from typed_elicit._wire.spec import check_value as check_value
-from typed_elicit._wire.spec import to_wire as to_wire
 from typed_elicit.client._apps import AppRenderer, app_answer
 from typed_elicit.errors import InvalidResponse, RequestedSchemaError
 from typed_elicit.errors._base import MAX_PROBLEMS as MAX_PROBLEMS
@@ -182,15 +179,17 @@ def read_request(
     check_request_text(
         params.message, params.url if isinstance(params, types.ElicitRequestURLParams) else None
     )
-    version, server = None, None
-    if context is not None:
-        version = context.session.protocol_version
-        info = context.session.server_info
-        server = info.name if info is not None else None
+    version, server = _peer(context.session) if context is not None else (None, None)
     if isinstance(params, types.ElicitRequestURLParams):
         return UrlRequest(params.message, params.url, params.elicitation_id, version, server)
     schema = params.requested_schema
     return FormRequest(params.message, schema, parse_requested_schema(schema), version, server)
+
+
+def _peer(session: ClientSession) -> tuple[str | None, str | None]:
+    """The revision `session` negotiated and the server's self-declared name, when known."""
+    info = session.server_info
+    return session.protocol_version, info.name if info is not None else None
 
 
 def schema_error_reply(error: RequestedSchemaError) -> types.ErrorData:
@@ -329,20 +328,12 @@ async def call_tool_with_urls(
             raise RequestedSchemaError(["data.elicitations: not a list of URL-mode elicitations"]) from None
     if not required.elicitations:
         raise RequestedSchemaError(["data.elicitations: empty, so there is nothing to complete"])
-    session = client.session
-    info = session.server_info
+    version, server = _peer(client.session)
     for params in required.elicitations:
         check_request_text(params.message, params.url)
         if urlsplit(params.url).scheme.lower() not in ("https", "http"):
             raise RequestedSchemaError([f"url: not an http(s) URL ({redacted_url(params.url)})"])
-        request = UrlRequest(
-            params.message,
-            params.url,
-            params.elicitation_id,
-            session.protocol_version,
-            info.name if info is not None else None,
-        )
-        answer = await url(request)
+        answer = await url(UrlRequest(params.message, params.url, params.elicitation_id, version, server))
         if answer != "accept":
             logger.info("the user did not open %s (%s); the call ends", redacted_url(params.url), answer)
             raise required
@@ -352,7 +343,7 @@ async def call_tool_with_urls(
 # --- pinning the handshake revision --------------------------------------------------------
 
 
-class _OfferVersion:
+class _OfferVersion(ObjectSendStream[SessionMessage]):
     """A write stream that makes the client's `initialize` offer another revision.
 
     The SDK always offers its newest handshake revision (2025-11-25); a 2025-06-18
@@ -364,7 +355,7 @@ class _OfferVersion:
         self._inner = inner
         self._version = version
 
-    async def send(self, item: SessionMessage, /) -> None:
+    async def send(self, item: SessionMessage) -> None:
         message = item.message
         if isinstance(message, types.JSONRPCRequest) and message.method == "initialize":
             params = dict(message.params or {})
@@ -378,18 +369,6 @@ class _OfferVersion:
 
     async def aclose(self) -> None:
         await self._inner.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> bool | None:
-        await self.aclose()
-        return None
 
 
 class PinnedHandshake:

@@ -236,12 +236,6 @@ _COUNTS: Final = (
     ("min_items", "limit_min_items"),
     ("max_items", "limit_max_items"),
 )
-_KINDS: Final = {
-    "string": "kind_text",
-    "integer": "kind_integer",
-    "number": "kind_number",
-    "boolean": "kind_boolean",
-}
 
 
 def _type_text(spec: FieldSpec, w: Words | None = None) -> str:
@@ -258,7 +252,8 @@ def _type_text(spec: FieldSpec, w: Words | None = None) -> str:
         if spec.default:
             parts.append(w.say("term_none_key", key=_NONE))
     else:
-        parts = [w[f"kind_{spec.format.replace('-', '_')}" if spec.format else _KINDS[spec.kind]]]
+        kind = spec.format.replace("-", "_") if spec.format else {"string": "text"}.get(spec.kind, spec.kind)
+        parts = [w[f"kind_{kind}"]]
     parts.extend(
         w.say(key, number=value) for name, key in _BOUNDS if (value := getattr(spec, name)) is not None
     )

@@ -56,17 +56,13 @@ META_KEY: Final = "io.github.typed-elicit/fallback"
 class Installed:
     """The companion tool of one server."""
 
-    name: str
+    tool: str
+    """The companion tool's name."""
     security: RequestStateSecurity
     sealer: Sealer
     audience: str
     redeemed: Store | None
     """The store given to `install_fallback`; None means the server's (`store_for`)."""
-
-    @property
-    def tool(self) -> str:
-        """The companion tool's name."""
-        return self.name
 
     def hand_over(
         self,
@@ -84,7 +80,7 @@ class Installed:
         """
         token = seal_token(self, sdk, tool, arguments, state)
         raise FallbackRequired(
-            fallback_result(companion=self.name, token=token, message=message, schema=schema)
+            fallback_result(companion=self.tool, token=token, message=message, schema=schema)
         )
 
 
@@ -144,14 +140,14 @@ def install_fallback(
     """
     if server in _installed:
         raise ValueError(
-            f"install_fallback was already called on this server (tool {_installed[server].name!r}); "
+            f"install_fallback was already called on this server (tool {_installed[server].tool!r}); "
             "call it once per server"
         )
     security = security or request_state_security(server)
     if security is None:
         raise ElicitUsageError.unsealed(server.name or "", "install_fallback")
     config = Installed(
-        name=name,
+        tool=name,
         security=security,
         sealer=Sealer(security.codec),
         audience=server.name or "",

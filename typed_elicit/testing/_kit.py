@@ -548,8 +548,8 @@ def _valid_value(spec: FieldSpec) -> SearchStrategy[Any]:
         ).map(lambda d: d.isoformat()),
     }
     if spec.format is not None:
-        formats[spec.format] = st.one_of(st.just(FORMAT_EXAMPLES[spec.format]), formats[spec.format])
-        return formats[spec.format].filter(lambda s: low <= len(s) <= (high if high is not None else len(s)))
+        examples = st.one_of(st.just(FORMAT_EXAMPLES[spec.format]), formats[spec.format])
+        return examples.filter(lambda s: low <= len(s) <= (high if high is not None else len(s)))
     return _text(low, high)
 
 
