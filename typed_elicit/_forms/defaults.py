@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import math
 import operator
-from collections.abc import Callable, Iterable, Mapping, Sized
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from typing import Any, cast
 
 import annotated_types as at
@@ -38,7 +38,7 @@ from pydantic_core import (
 
 from typed_elicit._core.eras import has_primitive_defaults
 from typed_elicit._core.versions import ProtocolVersion
-from typed_elicit._forms.fieldinfo import FieldProblem, strip_annotated, strip_none
+from typed_elicit._forms.fieldinfo import FieldProblem, field_shape
 from typed_elicit._forms.options import holder, not_an_option, options_in
 from typed_elicit._wire.rules import check_date, check_datetime, check_text, check_uri
 
@@ -87,7 +87,7 @@ def _default_problem(default: object, reason: str) -> FieldProblem:
 
 
 def check_default(
-    validator: SchemaValidator | None, default: object, prop: Mapping[str, Any], metadata: list[Any]
+    validator: SchemaValidator | None, default: object, prop: Mapping[str, Any], metadata: Sequence[Any]
 ) -> None:
     """Raise a `FieldProblem` naming the rule `prop["default"]` breaks, if it breaks one.
 
@@ -162,7 +162,7 @@ def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
     return None
 
 
-def _constraint_reason(wire: Any, metadata: list[Any]) -> str | None:
+def _constraint_reason(wire: Any, metadata: Sequence[Any]) -> str | None:
     """Which of the developer's bound or length constraints `wire` breaks, by its pydantic name."""
     for meta in metadata:
         for kind, name, holds in BOUNDS:
@@ -320,10 +320,7 @@ def call_default(
         )
     try:
         wire = wire_default(value, prop)
-        info = model.model_fields[name]
-        annotation, _ = strip_none(info.annotation)
-        _, inner_meta = strip_annotated(annotation)
-        metadata = [*info.metadata, *inner_meta]
+        metadata = field_shape(model.model_fields[name]).metadata
         check_default(field_validator(model, name), value, {**prop, "default": wire}, metadata)
     except FieldProblem as problem:  # the class default's advice, worded for a per-question one
         raise FieldProblem(str(problem).replace(_DEFAULT_FIX, _CALL_DEFAULT_FIX)) from None

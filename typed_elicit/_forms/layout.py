@@ -17,7 +17,7 @@ from pydantic.fields import FieldInfo
 from typed_elicit._core.eras import has_modern_enums, has_primitive_defaults
 from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.defaults import check_answerable, check_default, field_validator
-from typed_elicit._forms.fieldinfo import FieldProblem
+from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, field_shape
 from typed_elicit._forms.fields import reduce_field
 from typed_elicit._forms.names import URL_MODE_FIX, page_form_fix, wire_name
 from typed_elicit._wire.rules import json_size
@@ -87,7 +87,9 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
     for field_name, info in model.model_fields.items():
         where = f"{name}.{field_name}"
         try:
-            key, prop, is_multi, is_choices = leaf_property(model, field_name, info, page=False)
+            key, prop, is_multi, is_choices = leaf_property(
+                model, field_name, info, field_shape(info), page=False
+            )
         except FieldProblem as problem:
             problems.append(f"{where}: {problem}")
             continue
@@ -134,7 +136,7 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
 
 
 def leaf_property(
-    model: type[BaseModel], field_name: str, info: FieldInfo, *, page: bool
+    model: type[BaseModel], field_name: str, info: FieldInfo, shape: FieldShape, *, page: bool
 ) -> tuple[str, dict[str, Any], bool, bool]:
     """One field of `model` as a wire property: its wire name, property, whether a multi-select, a Choices().
 
@@ -152,11 +154,11 @@ def leaf_property(
             "only (validate_by_alias=False), so every answer would be refused; drop the alias "
             "or validate_by_alias=False"
         )
-    prop, is_multi, is_choices = reduce_field(field_name, key, info, page=page)
+    prop, is_multi, is_choices = reduce_field(field_name, key, info, shape, page=page)
     validator = field_validator(model, field_name)
     check_answerable(validator, prop)
     if "default" in prop:
-        check_default(validator, info.default, prop, info.metadata)
+        check_default(validator, info.default, prop, shape.metadata)
     return key, prop, is_multi, is_choices
 
 
