@@ -15,11 +15,12 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from typed_elicit._core.eras import has_modern_enums, has_primitive_defaults
-from typed_elicit._core.versions import ProtocolVersion
+from typed_elicit._core.versions import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._forms.defaults import check_answerable, check_default, field_validator
 from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, field_shape
 from typed_elicit._forms.fields import reduce_field
 from typed_elicit._forms.names import URL_MODE_FIX, page_form_fix, wire_name
+from typed_elicit._forms.options import with_options
 from typed_elicit._wire.rules import json_size
 from typed_elicit._wire.spec import (
     MAX_FIELDS,
@@ -46,6 +47,18 @@ class Layout:
     groups: dict[str, str] = field(default_factory=dict[str, str])
     """A page form with groups: python name -> wire name of each field that is not a leaf (a group,
     rows, a choice of groups, key/value rows or a file), which takes no options or defaults per question."""
+
+    def with_placeholders(self) -> dict[str, dict[str, Any]]:
+        """The properties, each `Choices()` field's with placeholder options (`option 0`, ...).
+
+        The kinds and formats every question about the model shares, before one offers its options.
+        """
+        properties = dict(self.properties)
+        for name in self.choices:
+            prop = properties[self.keys[name]]
+            options = [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))]
+            properties[self.keys[name]] = with_options(prop, options, MAX_QUESTION_SCHEMA_LENGTH)[0]
+        return properties
 
 
 def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
@@ -205,6 +218,18 @@ def _downgrade(prop: dict[str, Any], version: ProtocolVersion) -> dict[str, Any]
     if not has_primitive_defaults(version) and out.get("type") != "boolean":
         out.pop("default", None)
     return out
+
+
+def require_version(version: str) -> None:
+    """Refuse a revision without elicitation (a programmer mistake).
+
+    Raises:
+        ValueError: If `version` is not one of `PROTOCOL_VERSIONS`.
+    """
+    if version not in PROTOCOL_VERSIONS:
+        raise ValueError(
+            f"protocol revision {version!r} has no elicitation; pass one of {', '.join(PROTOCOL_VERSIONS)}"
+        )
 
 
 def require_model(obj: object) -> None:

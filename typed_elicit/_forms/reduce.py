@@ -34,7 +34,7 @@ from typed_elicit._core.versions import (
     PROTOCOL_VERSIONS,
     ProtocolVersion,
 )
-from typed_elicit._forms.layout import render
+from typed_elicit._forms.layout import render, require_version
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.options import Choices, Titles
 from typed_elicit._forms.record import JSON_SCHEMA_DIALECT, Reduced
@@ -318,11 +318,7 @@ def reduced(model: type[BaseModel], protocol_version: ProtocolVersion) -> Reduce
     record = cached_record(model, protocol_version)
     if record is not None:
         return record
-    if protocol_version not in PROTOCOL_VERSIONS:
-        raise ValueError(
-            f"protocol revision {protocol_version!r} has no elicitation; "
-            f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
-        )
+    require_version(protocol_version)
     base = layout(model)
     schema = render(model, base, protocol_version)
     if base.choices:

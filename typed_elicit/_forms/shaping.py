@@ -17,12 +17,11 @@ from pydantic import BaseModel
 from typed_elicit._core.digests import schema_digest
 from typed_elicit._core.versions import (
     LATEST_PROTOCOL_VERSION,
-    PROTOCOL_VERSIONS,
     ProtocolVersion,
 )
 from typed_elicit._forms.defaults import call_default, check_default_size
 from typed_elicit._forms.fieldinfo import FieldProblem, ordered
-from typed_elicit._forms.layout import Layout, newest_schema, render
+from typed_elicit._forms.layout import Layout, newest_schema, render, require_version
 from typed_elicit._forms.options import has_options, offered_values, with_options
 from typed_elicit._forms.record import Reduced
 from typed_elicit._forms.registry import blueprint, layout, page_layout, tree_of
@@ -94,11 +93,7 @@ def shaped(
         ValueError: If the revision is not one of `PROTOCOL_VERSIONS`.
         TypeError: If `model` is not a `pydantic.BaseModel` subclass.
     """
-    if protocol_version not in PROTOCOL_VERSIONS:
-        raise ValueError(
-            f"protocol revision {protocol_version!r} has no elicitation; "
-            f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
-        )
+    require_version(protocol_version)
     tree = tree_of(model) if page else None
     if page:
         protocol_version, base, limit = LATEST_PROTOCOL_VERSION, page_layout(model), MAX_PAGE_SHAPE_LENGTH
@@ -228,13 +223,7 @@ def _kinds(model: type[BaseModel], base: Layout, version: ProtocolVersion) -> Fo
     kinds = blueprint(model).kinds
     if version in kinds:
         return kinds[version]
-    properties = dict(base.properties)
-    for name in base.choices:
-        prop = properties[base.keys[name]]
-        properties[base.keys[name]] = with_options(
-            prop, [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))], MAX_QUESTION_SCHEMA_LENGTH
-        )[0]
-    schema = render(model, dataclasses.replace(base, properties=properties), version)
+    schema = render(model, dataclasses.replace(base, properties=base.with_placeholders()), version)
     form = kinds[version] = parse_requested_schema(schema, cached=False)
     return form
 

@@ -30,11 +30,11 @@ from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, field_shape,
 from typed_elicit._forms.fields import reduce_field
 from typed_elicit._forms.layout import Layout, leaf_property, newest_schema
 from typed_elicit._forms.names import item_noun, looks_secret, secret_fields, wire_name
-from typed_elicit._forms.options import has_choices, with_options
+from typed_elicit._forms.options import has_choices
 from typed_elicit._forms.page.files import MAX_FILE_LIMIT, FileLimits, UploadedFile
 from typed_elicit._wire.parse import parse_requested_schema
 from typed_elicit._wire.rules import json_size
-from typed_elicit._wire.spec import MAX_FIELDS, MAX_QUESTION_SCHEMA_LENGTH, FieldSpec, FormSpec
+from typed_elicit._wire.spec import MAX_FIELDS, FieldSpec, FormSpec
 from typed_elicit.errors import SchemaError
 
 MAX_PAGE_DEPTH: Final = 4
@@ -64,25 +64,27 @@ class Leaf:
 
 
 @dataclass(frozen=True)
-class FileField:
-    """An `UploadedFile` field, with its limits."""
+class _Boxed:
+    """What every node but a leaf has: its wire name, label and description, whether an answer needs it."""
 
     key: str
     label: str
     description: str | None
     required: bool
+
+
+@dataclass(frozen=True)
+class FileField(_Boxed):
+    """An `UploadedFile` field, with its limits."""
+
     limits: FileLimits
     kind: Literal["file"] = "file"
 
 
 @dataclass(frozen=True)
-class Group:
+class Group(_Boxed):
     """A nested model: its fields, in order; `optional` for `Sub | None = None` (a box adds it)."""
 
-    key: str
-    label: str
-    description: str | None
-    required: bool
     optional: bool
     children: tuple[Node, ...]
     form: FormSpec
@@ -98,13 +100,9 @@ class Group:
 
 
 @dataclass(frozen=True)
-class Rows:
+class Rows(_Boxed):
     """A list: rows of `item` (a leaf or a group), at least `min_rows`, at most `max_rows`."""
 
-    key: str
-    label: str
-    description: str | None
-    required: bool
     item: Leaf | Group
     min_rows: int
     max_rows: int
@@ -112,26 +110,18 @@ class Rows:
 
 
 @dataclass(frozen=True)
-class Pairs:
+class Pairs(_Boxed):
     """A `dict[str, primitive]`: key/value rows, at most `max_rows`; `value` is the values' field."""
 
-    key: str
-    label: str
-    description: str | None
-    required: bool
     value: Leaf
     max_rows: int
     kind: Literal["pairs"] = "pairs"
 
 
 @dataclass(frozen=True)
-class Choice:
+class Choice(_Boxed):
     """A discriminated union of models: `tag` (the discriminator's wire name) picks one of `groups`."""
 
-    key: str
-    label: str
-    description: str | None
-    required: bool
     optional: bool
     tag: str
     groups: dict[str, Group]
@@ -320,10 +310,7 @@ class _Builder:
             size = json_size(newest_schema(leaves, required_keys), 1 << 20)
             own = (dict(leaves), list(required_keys), tuple(multi), keys, tuple(choices), size, nodes)
             self.layout = Layout(*own)
-        for field_name in choices:  # until a question offers its options: placeholders, as a form's kinds
-            prop = leaves[keys[field_name]]
-            placeholder = [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))]
-            leaves[keys[field_name]] = with_options(prop, placeholder, MAX_QUESTION_SCHEMA_LENGTH)[0]
+            leaves = self.layout.with_placeholders()  # until a question offers its options
         schema = newest_schema(leaves, required_keys)
         form = parse_requested_schema(schema, cached=False)
         children: list[Node] = []
