@@ -260,7 +260,7 @@ class _Builder:
         secret = secret_fields(model)
         leaves: dict[str, dict[str, Any]] = {}
         required_keys: list[str] = []
-        planned: list[tuple[str, str, Any]] = []
+        planned: list[Node | str | None] = []  # a node (None: a bad one), or a leaf's wire name
         keys: dict[str, str] = {}
         nodes: dict[str, str] = {}
         multi: list[str] = []
@@ -274,7 +274,7 @@ class _Builder:
                 shape = field_shape(info)
                 if is_tree_field(shape):
                     nodes[field_name] = wire_name(field_name, info)
-                    planned.append(("node", field_name, self.node(field_name, info, shape, depth, at_field)))
+                    planned.append(self.node(field_name, info, shape, depth, at_field))
                     continue
                 if any(isinstance(m, FileLimits) for m in shape.metadata):
                     raise FieldProblem(_MISPLACED_LIMITS)
@@ -297,7 +297,7 @@ class _Builder:
             choices.extend([field_name] if is_choices else [])
             if info.is_required():
                 required_keys.append(leaf_key)
-            planned.append(("leaf", leaf_key, secret))
+            planned.append(leaf_key)
         if len(model.model_fields) > MAX_FIELDS:
             self._add(
                 f"{where}: {name} has {len(model.model_fields)} fields, more than {MAX_FIELDS}; ask in steps"
@@ -308,19 +308,20 @@ class _Builder:
             return None
         if not depth:
             size = json_size(newest_schema(leaves, required_keys), 1 << 20)
-            own = (dict(leaves), list(required_keys), tuple(multi), keys, tuple(choices), size, nodes)
-            self.layout = Layout(*own)
+            self.layout = Layout(
+                dict(leaves), list(required_keys), tuple(multi), keys, tuple(choices), size, nodes
+            )
             leaves = self.layout.with_placeholders()  # until a question offers its options
         schema = newest_schema(leaves, required_keys)
         form = parse_requested_schema(schema, cached=False)
-        children: list[Node] = []
-        for what, item_key, payload in planned:
-            if what == "leaf":
-                spec, prop = form.by_name[item_key], leaves[item_key]
-                children.append(Leaf(item_key, spec, item_key in payload, prop, tokens[item_key]))
-            elif payload is not None:
-                children.append(payload)
-        return Group(key, label, description, required, optional, tuple(children), form, schema)
+        children = tuple(
+            Leaf(item, form.by_name[item], item in secret, leaves[item], tokens[item])
+            if isinstance(item, str)
+            else item
+            for item in planned
+            if item is not None
+        )
+        return Group(key, label, description, required, optional, children, form, schema)
 
     def _add(self, problem: str) -> None:
         """Record a problem once (a model met twice in a tree is told about once per place)."""
@@ -366,7 +367,6 @@ class _Builder:
                 annotation, key, label, description, required=required, optional=optional, depth=depth + 1,
                 where=where,
             )  # fmt: skip
-        origin = shape.origin
         low = next((m.min_length for m in metadata if isinstance(m, at.MinLen)), 0)
         high = next((m.max_length for m in metadata if isinstance(m, at.MaxLen)), None)
         if high is not None and high > MAX_PAGE_ROWS:
@@ -381,7 +381,7 @@ class _Builder:
             raise FieldProblem(
                 "a list's or dict's default must be empty ([], {} or a default_factory); drop it"
             )
-        if origin is dict:
+        if shape.origin is dict:
             args = get_args(annotation)
             if len(args) != 2 or shape_of(args[0]).annotation is not str or is_tree_field(shape_of(args[1])):
                 raise FieldProblem(
@@ -390,11 +390,7 @@ class _Builder:
                 )
             value = self.item_leaf(args[1], key, field_name, where)
             return Pairs(key, label, description, required, value, rows)
-        if origin is not list:
-            raise FieldProblem(
-                f"{annotation!r} cannot be asked on a page; use a model, a list, a dict or a file"
-            )
-        args = get_args(annotation)
+        arg = get_args(annotation)[0]  # what is left of a tree field (`is_tree_field`): a list[X]
         item_annotation = cast("FieldShape", shape.item).annotation
         item: Leaf | Group | None
         if _is_model(item_annotation):
@@ -404,10 +400,10 @@ class _Builder:
             )  # fmt: skip
             if item is None:
                 return None
-        elif is_tree_field(shape_of(args[0] if args else Any)):
+        elif is_tree_field(shape_of(arg)):
             raise FieldProblem("a list's rows hold a model or a plain value, not a list, dict, union or file")
         else:
-            item = self.item_leaf(args[0] if args else Any, key, field_name, where)
+            item = self.item_leaf(arg, key, field_name, where)
         return Rows(key, label, description, required, item, low, rows)
 
     def union(
