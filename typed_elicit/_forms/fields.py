@@ -34,6 +34,7 @@ from typed_elicit._forms.options import (
     multi_select_property,
     options_in,
     options_property,
+    with_lengths,
 )
 from typed_elicit._wire.spec import (
     MAX_TEXT_LENGTH,
@@ -147,15 +148,8 @@ def _scalar_property(annotation: Any, metadata: Sequence[Any], *, page: bool = F
     fmt = _string_format(annotation)
     secret = page and annotation in (SecretStr, SecretBytes)  # a page's password input
     if fmt is not None or annotation is str or secret:
-        prop: dict[str, Any] = {"type": "string"}
-        if fmt:
-            prop["format"] = fmt
-        for meta in metadata:
-            if isinstance(meta, at.MinLen):
-                prop["minLength"] = meta.min_length
-            elif isinstance(meta, at.MaxLen):
-                prop["maxLength"] = meta.max_length
-        return prop
+        prop: dict[str, Any] = {"type": "string", "format": fmt} if fmt else {"type": "string"}
+        return with_lengths(prop, metadata, "Length")
     raise FieldProblem(_rejection(annotation, page=page))
 
 

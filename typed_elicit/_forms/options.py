@@ -107,20 +107,20 @@ def choices_property(shape: FieldShape) -> tuple[dict[str, Any], bool]:
     if shape.annotation is str:
         return {"type": "string"}, False
     if shape.item is not None and shape.item.annotation is str:
-        return _item_counts({"type": "array", "items": {"type": "string"}}, shape.metadata), True
+        return with_lengths({"type": "array", "items": {"type": "string"}}, shape.metadata), True
     raise FieldProblem(
         f"Choices() marks a str field (one option) or a list[str] field (several), not "
         f"{type_name(shape.annotation)}; declare it as one of those"
     )
 
 
-def _item_counts(prop: dict[str, Any], metadata: Sequence[Any]) -> dict[str, Any]:
-    """`prop` (a multi-select's) with the lengths of `metadata` as `minItems`/`maxItems`."""
+def with_lengths(prop: dict[str, Any], metadata: Sequence[Any], unit: str = "Items") -> dict[str, Any]:
+    """`prop` with the lengths of `metadata` as `minItems`/`maxItems` (`unit="Length"`: text's)."""
     for meta in metadata:
         if isinstance(meta, at.MinLen):
-            prop["minItems"] = meta.min_length
+            prop[f"min{unit}"] = meta.min_length
         elif isinstance(meta, at.MaxLen):
-            prop["maxItems"] = meta.max_length
+            prop[f"max{unit}"] = meta.max_length
     return prop
 
 
@@ -244,7 +244,7 @@ def multi_select_property(shape: FieldShape, titles: Titles | None) -> dict[str,
     items: dict[str, Any] = (
         {"type": "string", "enum": options} if titles is None else {"anyOf": _titled(options, titles)}
     )
-    return _item_counts({"type": "array", "items": items}, shape.metadata)
+    return with_lengths({"type": "array", "items": items}, shape.metadata)
 
 
 def options_in(prop: Mapping[str, Any], titled_key: str) -> list[str]:

@@ -285,10 +285,9 @@ def page_reduced(model: type[BaseModel]) -> Reduced:
         OptionsError: If the model has `Choices()` fields (ask it with `shaped(..., page=True)`).
         TypeError: If `model` is not a `pydantic.BaseModel` subclass.
     """
-    entry = known(model)
-    if entry is not None and entry.page_record is not None:
-        return entry.page_record
     entry = blueprint(model)
+    if entry.page_record is not None:
+        return entry.page_record
     tree = tree_of(model)  # a flat page form is a tree of leaves: one page pipeline
     if tree.layout.choices:
         raise options_error(model, [(name, NO_OPTIONS) for name in tree.layout.choices])

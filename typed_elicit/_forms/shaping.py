@@ -120,19 +120,14 @@ def shaped(
     # most `most` (when the whole may pass the limit, it is measured exactly at the end).
     least, most = 0, base.size
     for name in given:
-        if tree is not None and name in base.groups:
-            problems.append((name, _node_problem(tree, name, "options")))
-        elif name not in base.keys:
-            problems.append((name, _unknown(model, name, "options")))
-        elif name not in base.choices:
-            problems.append(
-                (
-                    name,
-                    "is not a Choices() field, so its options are fixed in the class; offer options "
-                    "for Choices() fields only (declare it Annotated[str, Choices()] to give them "
-                    "per question)",
-                )
+        why = _misnamed(model, base, tree, name, "options")
+        if why is None and name not in base.choices:
+            why = (
+                "is not a Choices() field, so its options are fixed in the class; offer options for "
+                "Choices() fields only (declare it Annotated[str, Choices()] to give them per question)"
             )
+        if why is not None:
+            problems.append((name, why))
     for name in base.choices:
         if name not in given:
             problems.append((name, NO_OPTIONS))
@@ -147,11 +142,9 @@ def shaped(
     required = list(base.required)
     fill: dict[str, Any] = {}
     for name, value in (defaults or {}).items():
-        if tree is not None and name in base.groups:
-            problems.append((name, _node_problem(tree, name, "defaults")))
-            continue
-        if name not in base.keys:
-            problems.append((name, _unknown(model, name, "defaults")))
+        why = _misnamed(model, base, tree, name, "defaults")
+        if why is not None:
+            problems.append((name, why))
             continue
         key = base.keys[name]
         prop = properties[key]
@@ -228,14 +221,15 @@ def _kinds(model: type[BaseModel], base: Layout, version: ProtocolVersion) -> Fo
     return form
 
 
-def _node_problem(tree: PageTree, name: str, argument: str) -> str:
-    from typed_elicit._forms.page.shape import (
-        node_problem,  # page-form rules: loaded with the first page form
-    )
+def _misnamed(
+    model: type[BaseModel], base: Layout, tree: PageTree | None, name: str, argument: str
+) -> str | None:
+    """Why `argument=` may not name `name`: no field of `model`, or a page's group-like field; else None."""
+    if tree is not None and name in base.groups:
+        from typed_elicit._forms.page.shape import node_problem  # loaded with the first page form
 
-    return node_problem(tree, name, argument)
-
-
-def _unknown(model: type[BaseModel], name: str, argument: str) -> str:
+        return node_problem(tree, name, argument)
+    if name in base.keys:
+        return None
     fields = ", ".join(model.model_fields)
     return f"is no field of {model.__name__} (it has {fields}); fix the key in {argument}="
