@@ -25,11 +25,9 @@ from typing import Any, cast
 
 import annotated_types as at
 from pydantic import BaseModel
-from pydantic.networks import validate_email
 from pydantic_core import (
     CoreSchema,
     ErrorDetails,
-    PydanticCustomError,
     PydanticSerializationError,
     SchemaValidator,
     ValidationError,
@@ -40,7 +38,8 @@ from typed_elicit._core.eras import has_primitive_defaults
 from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.fieldinfo import FieldProblem, field_shape
 from typed_elicit._forms.options import holder, not_an_option, options_in
-from typed_elicit._wire.rules import check_date, check_datetime, check_text, check_uri
+from typed_elicit._wire.rules import check_text
+from typed_elicit._wire.spec import FORMAT_CHECKS
 
 
 def wire_default(default: object, prop: Mapping[str, Any]) -> Any:
@@ -146,18 +145,12 @@ def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
         return None if wire in options else not_an_option(wire, options)
     fmt = prop.get("format")
     try:
-        if fmt == "date":
-            check_date(wire)
-        elif fmt == "date-time":
-            check_datetime(wire)
-        elif fmt == "email":
-            validate_email(wire)
-        elif fmt == "uri":
-            check_uri(wire)
-    except (ValueError, PydanticCustomError) as exc:
-        hint = ""
-        if fmt == "date-time":
-            hint = " (a datetime default needs a timezone, e.g. tzinfo=timezone.utc)"
+        if fmt is not None:
+            FORMAT_CHECKS[fmt](wire)  # the client's own checks
+    except ValueError as exc:
+        hint = (
+            " (a datetime default needs a timezone, e.g. tzinfo=timezone.utc)" if fmt == "date-time" else ""
+        )
         return f"does not fit format {fmt!r} as {wire!r}: {exc}{hint}"
     return None
 

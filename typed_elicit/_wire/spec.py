@@ -208,7 +208,7 @@ def to_wire(instance: BaseModel) -> dict[str, Any]:
 # --- value checks used by the built models -------------------------------------------------
 
 
-_FORMAT_CHECKS: Final[dict[Format, Callable[[str], str]]] = {
+FORMAT_CHECKS: Final[dict[Format, Callable[[str], str]]] = {
     "email": check_email,
     "uri": check_uri,
     "date": check_date,
@@ -226,7 +226,7 @@ def _field_type(spec: FieldSpec, *, optional: bool) -> Any:
             AfterValidator(check_text),
         ]
         if spec.format is not None:
-            t = Annotated[t, AfterValidator(_FORMAT_CHECKS[spec.format])]
+            t = Annotated[t, AfterValidator(FORMAT_CHECKS[spec.format])]
     elif spec.kind in ("integer", "number"):
         base: Any = int if spec.kind == "integer" else int | float
         check = partial(wire_number, integer=spec.kind == "integer")  # the server's own rule
@@ -374,7 +374,7 @@ def check_wire_value(
             raise ValueError(f"expected a string, got {kind_of(value)}")
         check_text(value)
         if spec.format is not None and spec.format != "email":
-            _FORMAT_CHECKS[spec.format](value)
+            FORMAT_CHECKS[spec.format](value)
         return value
     if kind == "integer" or kind == "number":
         return wire_number(value, integer=kind == "integer")
