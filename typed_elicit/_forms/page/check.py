@@ -105,10 +105,10 @@ def _node(node: Node, value: object, path: str, problems: Problems) -> Any:
         if item.kind == "leaf":
             return [_leaf(item.spec, row, f"{path}.{i}", problems) for i, row in enumerate(rows)]
         return [_group(item, row, f"{path}.{i}.", problems) for i, row in enumerate(rows)]
+    if not isinstance(value, Mapping):  # key/value rows, or a choice of groups
+        problems.append((path, f"expected an object, got {kind_of(value)}"))
+        return {}
     if node.kind == "pairs":
-        if not isinstance(value, Mapping):
-            problems.append((path, f"expected an object, got {kind_of(value)}"))
-            return {}
         pairs = cast("Mapping[object, object]", value)
         if len(pairs) > node.max_rows:
             problems.append((path, f"holds {len(pairs)} keys, more than the {node.max_rows} allowed"))
@@ -124,9 +124,6 @@ def _node(node: Node, value: object, path: str, problems: Problems) -> Any:
                 continue
             out[key] = _leaf(node.value.spec, entry, f"{path}.{i}.value", problems)
         return out
-    if not isinstance(value, Mapping):
-        problems.append((path, f"expected an object, got {kind_of(value)}"))
-        return {}
     chosen = cast("Mapping[str, object]", value)
     tag = chosen.get(node.tag)
     group = node.groups.get(tag) if isinstance(tag, str) else None
