@@ -8,8 +8,9 @@ revision has no form for). Everything the wire format cannot express is rejected
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
@@ -47,6 +48,21 @@ class Layout:
     groups: dict[str, str] = field(default_factory=dict[str, str])
     """A page form with groups: python name -> wire name of each field that is not a leaf (a group,
     rows, a choice of groups, key/value rows or a file), which takes no options or defaults per question."""
+
+    @classmethod
+    def of(cls, leaves: Sequence[LeafProperty], limit: int, groups: dict[str, str] | None = None) -> Layout:
+        """The layout of reduced fields (`leaf_property`), its size counted up to `limit` bytes."""
+        properties = {leaf.key: leaf.prop for leaf in leaves}
+        required = [leaf.key for leaf in leaves if leaf.required]
+        return cls(
+            properties,
+            required,
+            tuple(leaf.name for leaf in leaves if leaf.multi),
+            {leaf.name: leaf.key for leaf in leaves},
+            tuple(leaf.name for leaf in leaves if leaf.choices),
+            json_size(newest_schema(properties, required), limit),
+            {} if groups is None else groups,
+        )
 
     def with_placeholders(self) -> dict[str, dict[str, Any]]:
         """The properties, each `Choices()` field's with placeholder options (`option 0`, ...).
@@ -92,28 +108,12 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
                 ],
             ) from exc
     problems: list[str] = []
-    properties: dict[str, dict[str, Any]] = {}
-    required: list[str] = []
-    multi: list[str] = []
-    choices: list[str] = []
-    keys: dict[str, str] = {}
+    leaves: list[LeafProperty] = []
     for field_name, info in model.model_fields.items():
-        where = f"{name}.{field_name}"
         try:
-            key, prop, is_multi, is_choices = leaf_property(
-                model, field_name, info, field_shape(info), page=False
-            )
+            leaves.append(leaf_property(model, field_name, info, field_shape(info), page=False))
         except FieldProblem as problem:
-            problems.append(f"{where}: {problem}")
-            continue
-        properties[key] = prop
-        if info.is_required():
-            required.append(key)
-        if is_multi:
-            multi.append(field_name)
-        if is_choices:
-            choices.append(field_name)
-        keys[field_name] = key
+            problems.append(f"{name}.{field_name}: {problem}")
     if len(model.model_fields) > MAX_FIELDS:
         problems.append(
             f"{name}: {len(model.model_fields)} fields are more than the {MAX_FIELDS} clients accept "
@@ -128,8 +128,8 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
         if page_form:  # never advise declaring what is declared already
             problems = [problem.replace(URL_MODE_FIX, page_form_fix(name)) for problem in problems]
         raise SchemaError(name, problems)
-    size = json_size(newest_schema(properties, required), MAX_QUESTION_SCHEMA_LENGTH)
-    if size > MAX_QUESTION_SCHEMA_LENGTH:
+    base = Layout.of(leaves, MAX_QUESTION_SCHEMA_LENGTH)
+    if base.size > MAX_QUESTION_SCHEMA_LENGTH:
         raise SchemaError(
             name,
             [
@@ -138,20 +138,28 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
                 "or ask in steps"
             ],
         )
-    return Layout(
-        properties=properties,
-        required=required,
-        multi_select=tuple(multi),
-        keys=keys,
-        choices=tuple(choices),
-        size=size,
-    )
+    return base
+
+
+class LeafProperty(NamedTuple):
+    """One field reduced to a wire property (`leaf_property`)."""
+
+    name: str
+    """The python field name."""
+    key: str
+    """Its wire name."""
+    prop: dict[str, Any]
+    multi: bool
+    """Whether it is a multi-select."""
+    choices: bool
+    """Whether it is a `Choices()` field."""
+    required: bool
 
 
 def leaf_property(
     model: type[BaseModel], field_name: str, info: FieldInfo, shape: FieldShape, *, page: bool
-) -> tuple[str, dict[str, Any], bool, bool]:
-    """One field of `model` as a wire property: its wire name, property, whether a multi-select, a Choices().
+) -> LeafProperty:
+    """One field of `model` as a wire property, with its wire name and what the layout needs to know.
 
     Every rule of one field: its wire name, its annotation and constraints (`reduce_field`), and
     its default and answerability judged by the field's own validation. A page form's groups
@@ -172,7 +180,7 @@ def leaf_property(
     check_answerable(validator, prop)
     if "default" in prop:
         check_default(validator, info.default, prop, shape.metadata)
-    return key, prop, is_multi, is_choices
+    return LeafProperty(field_name, key, prop, is_multi, is_choices, info.is_required())
 
 
 def newest_schema(properties: dict[str, dict[str, Any]], required: list[str]) -> dict[str, Any]:

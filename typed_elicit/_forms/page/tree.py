@@ -28,12 +28,11 @@ from typed_elicit._core.digests import schema_digest
 from typed_elicit._forms.autofill import declared_token
 from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, field_shape, option_values, shape_of
 from typed_elicit._forms.fields import reduce_field
-from typed_elicit._forms.layout import Layout, leaf_property, newest_schema
+from typed_elicit._forms.layout import Layout, LeafProperty, leaf_property, newest_schema
 from typed_elicit._forms.names import item_noun, looks_secret, secret_fields, wire_name
 from typed_elicit._forms.options import has_choices
 from typed_elicit._forms.page.files import MAX_FILE_LIMIT, FileLimits, UploadedFile
 from typed_elicit._wire.parse import parse_requested_schema
-from typed_elicit._wire.rules import json_size
 from typed_elicit._wire.spec import MAX_FIELDS, FieldSpec, FormSpec
 from typed_elicit.errors import SchemaError
 
@@ -258,13 +257,9 @@ class _Builder:
                 return None
         before = len(self.problems)
         secret = secret_fields(model)
-        leaves: dict[str, dict[str, Any]] = {}
-        required_keys: list[str] = []
+        leaves: list[LeafProperty] = []
         planned: list[Node | str | None] = []  # a node (None: a bad one), or a leaf's wire name
-        keys: dict[str, str] = {}
         nodes: dict[str, str] = {}
-        multi: list[str] = []
-        choices: list[str] = []
         tokens: dict[str, str | None] = {}
         for field_name, info in model.model_fields.items():
             if field_name == skip:
@@ -278,10 +273,8 @@ class _Builder:
                     continue
                 if any(isinstance(m, FileLimits) for m in shape.metadata):
                     raise FieldProblem(_MISPLACED_LIMITS)
-                leaf_key, prop, is_multi, is_choices = leaf_property(
-                    model, field_name, info, shape, page=True
-                )
-                if is_choices and depth:
+                leaf = leaf_property(model, field_name, info, shape, page=True)
+                if leaf.choices and depth:
                     raise FieldProblem(
                         "a Choices() field inside a group cannot take options per question; move it to "
                         f"the model's own fields ({_root(where)}), or declare its options in the class "
@@ -290,14 +283,9 @@ class _Builder:
             except FieldProblem as problem:
                 self._add(f"{at_field}: {problem}")
                 continue
-            leaves[leaf_key] = prop
-            tokens[leaf_key] = declared_token(info.json_schema_extra)
-            keys[field_name] = leaf_key
-            multi.extend([field_name] if is_multi else [])
-            choices.extend([field_name] if is_choices else [])
-            if info.is_required():
-                required_keys.append(leaf_key)
-            planned.append(leaf_key)
+            leaves.append(leaf)
+            tokens[leaf.key] = declared_token(info.json_schema_extra)
+            planned.append(leaf.key)
         if len(model.model_fields) > MAX_FIELDS:
             self._add(
                 f"{where}: {name} has {len(model.model_fields)} fields, more than {MAX_FIELDS}; ask in steps"
@@ -306,16 +294,14 @@ class _Builder:
             self._add(f"{where}: {name} has no fields, so it asks nothing; add a field")
         if len(self.problems) > before:
             return None
+        own = Layout.of(leaves, 1 << 20, nodes)
         if not depth:
-            size = json_size(newest_schema(leaves, required_keys), 1 << 20)
-            self.layout = Layout(
-                dict(leaves), list(required_keys), tuple(multi), keys, tuple(choices), size, nodes
-            )
-            leaves = self.layout.with_placeholders()  # until a question offers its options
-        schema = newest_schema(leaves, required_keys)
+            self.layout = own
+        properties = own.with_placeholders()  # until a question offers options (only the root has Choices())
+        schema = newest_schema(properties, own.required)
         form = parse_requested_schema(schema, cached=False)
         children = tuple(
-            Leaf(item, form.by_name[item], item in secret, leaves[item], tokens[item])
+            Leaf(item, form.by_name[item], item in secret, properties[item], tokens[item])
             if isinstance(item, str)
             else item
             for item in planned
