@@ -1,45 +1,12 @@
-"""What the reducer reads off a pydantic field: annotations unwrapped, constraints opened, types named."""
+"""What the reducer reads off a pydantic field: constraints opened, types named, texts checked."""
 
 from __future__ import annotations
-
-from typing import Annotated, Literal, Optional, Union
 
 import annotated_types as at
 import pytest
 from pydantic import Field
 
-from typed_elicit._forms.fieldinfo import (
-    FieldProblem,
-    flat,
-    ordered,
-    strip_annotated,
-    strip_none,
-    type_name,
-    valid_text,
-)
-
-
-@pytest.mark.parametrize("optional", [int | None, Optional[int], Union[None, int]])  # noqa: UP007, UP045
-def test_an_optional_type_is_unwrapped_and_said_to_be_optional(optional: object) -> None:
-    assert strip_none(optional) == (int, True)
-
-
-def test_a_plain_type_is_kept_and_not_optional() -> None:
-    assert strip_none(Literal["a", "b"]) == (Literal["a", "b"], False)
-
-
-@pytest.mark.parametrize("union", [int | str, int | str | None])
-def test_a_union_of_several_types_is_a_problem_naming_it_and_the_fix(union: object) -> None:
-    with pytest.raises(
-        FieldProblem, match=r"a union of several types \(int \| str.*\) cannot be elicited; declare"
-    ):
-        strip_none(union)
-
-
-def test_annotated_is_unwrapped_into_its_type_and_metadata() -> None:
-    limit = at.Le(5)
-    assert strip_annotated(Annotated[int, limit, "note"]) == (int, [limit, "note"])
-    assert strip_annotated(int) == (int, [])
+from typed_elicit._forms.fieldinfo import FieldProblem, flat, ordered, type_name, valid_text
 
 
 def test_field_and_grouped_constraints_are_opened_into_single_constraints() -> None:

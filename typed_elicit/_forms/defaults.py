@@ -20,16 +20,14 @@ from __future__ import annotations
 import enum
 import math
 import operator
-from collections.abc import Callable, Iterable, Mapping, Sized
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from typing import Any, cast
 
 import annotated_types as at
 from pydantic import BaseModel
-from pydantic.networks import validate_email
 from pydantic_core import (
     CoreSchema,
     ErrorDetails,
-    PydanticCustomError,
     PydanticSerializationError,
     SchemaValidator,
     ValidationError,
@@ -38,9 +36,10 @@ from pydantic_core import (
 
 from typed_elicit._core.eras import has_primitive_defaults
 from typed_elicit._core.versions import ProtocolVersion
-from typed_elicit._forms.fieldinfo import FieldProblem, strip_annotated, strip_none
+from typed_elicit._forms.fieldinfo import FieldProblem, field_shape
 from typed_elicit._forms.options import holder, not_an_option, options_in
-from typed_elicit._wire.rules import check_date, check_datetime, check_text, check_uri
+from typed_elicit._wire.rules import check_text
+from typed_elicit._wire.spec import FORMAT_CHECKS
 
 
 def wire_default(default: object, prop: Mapping[str, Any]) -> Any:
@@ -87,7 +86,7 @@ def _default_problem(default: object, reason: str) -> FieldProblem:
 
 
 def check_default(
-    validator: SchemaValidator | None, default: object, prop: Mapping[str, Any], metadata: list[Any]
+    validator: SchemaValidator | None, default: object, prop: Mapping[str, Any], metadata: Sequence[Any]
 ) -> None:
     """Raise a `FieldProblem` naming the rule `prop["default"]` breaks, if it breaks one.
 
@@ -146,23 +145,17 @@ def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
         return None if wire in options else not_an_option(wire, options)
     fmt = prop.get("format")
     try:
-        if fmt == "date":
-            check_date(wire)
-        elif fmt == "date-time":
-            check_datetime(wire)
-        elif fmt == "email":
-            validate_email(wire)
-        elif fmt == "uri":
-            check_uri(wire)
-    except (ValueError, PydanticCustomError) as exc:
-        hint = ""
-        if fmt == "date-time":
-            hint = " (a datetime default needs a timezone, e.g. tzinfo=timezone.utc)"
+        if fmt is not None:
+            FORMAT_CHECKS[fmt](wire)  # the client's own checks
+    except ValueError as exc:
+        hint = (
+            " (a datetime default needs a timezone, e.g. tzinfo=timezone.utc)" if fmt == "date-time" else ""
+        )
         return f"does not fit format {fmt!r} as {wire!r}: {exc}{hint}"
     return None
 
 
-def _constraint_reason(wire: Any, metadata: list[Any]) -> str | None:
+def _constraint_reason(wire: Any, metadata: Sequence[Any]) -> str | None:
     """Which of the developer's bound or length constraints `wire` breaks, by its pydantic name."""
     for meta in metadata:
         for kind, name, holds in BOUNDS:
@@ -320,10 +313,7 @@ def call_default(
         )
     try:
         wire = wire_default(value, prop)
-        info = model.model_fields[name]
-        annotation, _ = strip_none(info.annotation)
-        _, inner_meta = strip_annotated(annotation)
-        metadata = [*info.metadata, *inner_meta]
+        metadata = field_shape(model.model_fields[name]).metadata
         check_default(field_validator(model, name), value, {**prop, "default": wire}, metadata)
     except FieldProblem as problem:  # the class default's advice, worded for a per-question one
         raise FieldProblem(str(problem).replace(_DEFAULT_FIX, _CALL_DEFAULT_FIX)) from None

@@ -1,16 +1,20 @@
 """What the reducer reads off a pydantic field, and how a per-field rule says no.
 
-`strip_none` and `strip_annotated` unwrap `X | None` and `Annotated[X, ...]`, `flat` opens
-`Field(...)` and grouped constraints inside the metadata, `type_name` shows an annotation in a
-message. `FieldProblem` is what every rule (`fields`, `options`, `defaults`, `names`) raises
-for one field; the reducer (`layout`) collects them into one `SchemaError`.
+`FieldShape` is a field's annotation unwrapped once (`field_shape`, `shape_of`): `X | None`,
+`Annotated[X, ...]` and `Field(...)` or grouped constraints inside the metadata come apart here
+and nowhere else, for the reducer (`fields`, `options`, `defaults`, `names`, `hints`) and the page
+tree alike. `type_name` shows an annotation in a message. `FieldProblem` is what every rule
+raises for one field; the reducer (`layout`) collects them into one `SchemaError`.
 """
 
 from __future__ import annotations
 
+import enum
 import types
 from collections.abc import Generator, Iterable
-from typing import Annotated, Any, Union, cast, get_args, get_origin
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Annotated, Any, Literal, Union, cast, get_args, get_origin
 
 import annotated_types as at
 from pydantic.fields import FieldInfo
@@ -41,6 +45,88 @@ def flat(metadata: Iterable[Any]) -> Generator[Any, None, None]:
             yield meta
 
 
+@dataclass(frozen=True)
+class FieldShape:
+    """A field's annotation unwrapped once: what every rule of the reducer and of the page tree reads."""
+
+    annotation: Any
+    """The bare type, `None` and `Annotated` taken off; a union of several types as written."""
+    nullable: bool
+    """Whether `None` is allowed (`X | None`)."""
+    metadata: tuple[Any, ...] = ()
+    """Every constraint, opened (`flat`): the field's own, then those inside `Annotated`."""
+    members: tuple[Any, ...] = ()
+    """The bare types of a union of several types (`None` left out); empty for one type."""
+    discriminator: object = None
+    """A union's discriminator: the field's own, or a `Field(discriminator=...)` inside `Annotated`."""
+
+    @property
+    def origin(self) -> Any:
+        """`get_origin` of the bare type (`list` for `list[str]`)."""
+        return get_origin(self.annotation)
+
+    @cached_property
+    def item(self) -> FieldShape | None:
+        """A list's (set's) items, `Annotated` taken off (a union stays whole); None for no list."""
+        if self.origin not in (list, set, frozenset):
+            return None
+        args = get_args(self.annotation)
+        arg, inner = _annotated(args[0] if args else Any)
+        return FieldShape(arg, False, tuple(flat(inner)))
+
+    @cached_property
+    def options(self) -> list[object] | None:
+        """The raw options of a `Literal` or `Enum` type, else None."""
+        return option_values(self.annotation)
+
+
+def _annotated(annotation: Any) -> tuple[Any, list[Any]]:
+    """`X` and its metadata for `Annotated[X, ...]`, else the annotation and no metadata."""
+    if get_origin(annotation) is Annotated:
+        base, *meta = get_args(annotation)
+        return base, meta
+    return annotation, []
+
+
+def field_shape(info: FieldInfo) -> FieldShape:
+    """The shape of a pydantic field: its annotation, its metadata and its discriminator."""
+    return shape_of(info.annotation, info.metadata, info.discriminator)
+
+
+def shape_of(annotation: Any, metadata: Iterable[Any] = (), discriminator: object = None) -> FieldShape:
+    """`annotation` unwrapped: every `Annotated` and `| None` taken off, down to one type or a union."""
+    found = list(flat(metadata))
+    nullable = False
+    while True:
+        if get_origin(annotation) is Annotated:
+            annotation, inner = _annotated(annotation)
+            found.extend(flat(inner))
+            if discriminator is None:
+                discriminator = next((m.discriminator for m in inner if isinstance(m, FieldInfo)), None)
+        elif get_origin(annotation) in (Union, types.UnionType):
+            args = get_args(annotation)
+            rest = [a for a in args if a is not type(None)]
+            nullable = nullable or len(rest) != len(args)
+            if len(rest) > 1:
+                members = tuple(_annotated(a)[0] for a in rest)
+                return FieldShape(annotation, nullable, tuple(found), members, discriminator)
+            annotation = rest[0]
+        else:
+            return FieldShape(annotation, nullable, tuple(found), (), discriminator)
+
+
+def option_values(annotation: Any) -> list[object] | None:
+    """The raw options of a `Literal` or `Enum` annotation, else None."""
+    if get_origin(annotation) is Literal:
+        # A str-Enum member travels as its value, which pydantic accepts for it.
+        return [
+            a.value if isinstance(a, enum.Enum) and isinstance(a, str) else a for a in get_args(annotation)
+        ]
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return [member.value for member in annotation]
+    return None
+
+
 _KEY_ORDER = ("type", "title", "description")
 
 
@@ -48,32 +134,6 @@ def ordered(prop: dict[str, Any]) -> dict[str, Any]:
     """`prop` with `type`, `title` and `description` first (the order every schema shows)."""
     head = {k: prop[k] for k in _KEY_ORDER if k in prop}
     return {**head, **{k: v for k, v in prop.items() if k not in head}}
-
-
-def strip_none(annotation: Any) -> tuple[Any, bool]:
-    """`X` and True for `X | None`, else the annotation and False.
-
-    Raises:
-        FieldProblem: For a union of several types (it cannot be elicited).
-    """
-    if get_origin(annotation) in (Union, types.UnionType):
-        args = get_args(annotation)
-        rest = [a for a in args if a is not type(None)]
-        if len(rest) == 1 and len(rest) != len(args):
-            return rest[0], True
-        raise FieldProblem(
-            f"a union of several types ({type_name(annotation)}) cannot be elicited; "
-            "declare one type (or Literal options), or ask in separate fields"
-        )
-    return annotation, False
-
-
-def strip_annotated(annotation: Any) -> tuple[Any, list[Any]]:
-    """`X` and its metadata for `Annotated[X, ...]`, else the annotation and no metadata."""
-    if get_origin(annotation) is Annotated:
-        base, *meta = get_args(annotation)
-        return base, list(meta)
-    return annotation, []
 
 
 def valid_text(value: str, what: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any, cast, get_origin
 
@@ -24,14 +24,7 @@ from pydantic_core import (
 
 from typed_elicit._forms.autofill import checked_token
 from typed_elicit._forms.defaults import wire_default
-from typed_elicit._forms.fieldinfo import (
-    FieldProblem,
-    flat,
-    ordered,
-    strip_annotated,
-    strip_none,
-    type_name,
-)
+from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, ordered, type_name
 from typed_elicit._forms.hints import described
 from typed_elicit._forms.names import URL_MODE_FIX, looks_secret
 from typed_elicit._forms.options import (
@@ -39,9 +32,9 @@ from typed_elicit._forms.options import (
     find_titles,
     has_choices,
     multi_select_property,
-    option_values,
     options_in,
     options_property,
+    with_lengths,
 )
 from typed_elicit._wire.spec import (
     MAX_TEXT_LENGTH,
@@ -49,7 +42,7 @@ from typed_elicit._wire.spec import (
 
 
 def reduce_field(
-    field_name: str, key: str, info: FieldInfo, *, page: bool
+    field_name: str, key: str, info: FieldInfo, shape: FieldShape, *, page: bool
 ) -> tuple[dict[str, Any], bool, bool]:
     """A field's newest-revision property, whether it is a multi-select, whether a Choices() field.
 
@@ -60,20 +53,21 @@ def reduce_field(
         raise FieldProblem(
             f"the name suggests a secret; {URL_MODE_FIX} (or rename the field if it holds no secret)"
         )
-    annotation = info.annotation
-    titles = find_titles(info.metadata)
+    if shape.members:
+        raise FieldProblem(
+            f"a union of several types ({type_name(shape.annotation)}) cannot be elicited; "
+            "declare one type (or Literal options), or ask in separate fields"
+        )
     has_default = info.default is not PydanticUndefined
-    annotation, nullable = strip_none(annotation)
-    if nullable and not has_default and info.default_factory is None:
+    if shape.nullable and not has_default and info.default_factory is None:
         raise FieldProblem(
             "a nullable field needs a default, or the user could not leave it out; "
             "write `X | None = None` (optional) or drop `| None` (required)"
         )
-    annotation, inner_meta = strip_annotated(annotation)
-    titles = titles or find_titles(inner_meta)
-    metadata = [*info.metadata, *inner_meta]
+    annotation, metadata = shape.annotation, shape.metadata
+    titles = find_titles(metadata)
     files = sys.modules.get(_FILES)  # a FileLimits or UploadedFile exists only once it is loaded
-    if files is not None and any(isinstance(m, files.FileLimits) for m in flat(metadata)):
+    if files is not None and any(isinstance(m, files.FileLimits) for m in metadata):
         raise FieldProblem(
             "FileLimits applies to an UploadedFile field of a page form only; remove it (a form asks "
             f"no files), or {PAGE_FIX} with an UploadedFile field"
@@ -82,7 +76,6 @@ def reduce_field(
 
     prop: dict[str, Any]
     is_multi = False
-    origin = get_origin(annotation)
     if is_choices:
         if titles is not None:
             raise FieldProblem(
@@ -96,11 +89,11 @@ def reduce_field(
                 "a Choices() field takes no default in the class but None (or [] for several), as its "
                 "options are only known per question; pass defaults={name: ...} with the options"
             )
-        prop, is_multi = choices_property(annotation, metadata)
-    elif option_values(annotation) is not None:
-        prop = options_property(annotation, titles)
-    elif origin in (list, set, frozenset):
-        prop = multi_select_property(annotation, titles, metadata)
+        prop, is_multi = choices_property(shape)
+    elif shape.options is not None:
+        prop = options_property(shape.options, titles)
+    elif shape.item is not None:
+        prop = multi_select_property(shape, titles)
         is_multi = True
     else:
         if titles is not None:
@@ -115,7 +108,7 @@ def reduce_field(
         checked_token(info.json_schema_extra, secret=secret, checkbox=prop["type"] in ("boolean", "array"))
     if info.title is not None:
         prop["title"] = info.title
-    description = described(info, annotation, metadata)
+    description = described(info, shape)
     if description is not None:
         prop["description"] = description
     for key in ("title", "description"):
@@ -147,7 +140,7 @@ def _check_ranges(prop: Mapping[str, Any]) -> None:
             )
 
 
-def _scalar_property(annotation: Any, metadata: list[Any], *, page: bool = False) -> dict[str, Any]:
+def _scalar_property(annotation: Any, metadata: Sequence[Any], *, page: bool = False) -> dict[str, Any]:
     if annotation is bool:
         return {"type": "boolean"}
     if annotation is int or annotation is float:
@@ -155,15 +148,8 @@ def _scalar_property(annotation: Any, metadata: list[Any], *, page: bool = False
     fmt = _string_format(annotation)
     secret = page and annotation in (SecretStr, SecretBytes)  # a page's password input
     if fmt is not None or annotation is str or secret:
-        prop: dict[str, Any] = {"type": "string"}
-        if fmt:
-            prop["format"] = fmt
-        for meta in metadata:
-            if isinstance(meta, at.MinLen):
-                prop["minLength"] = meta.min_length
-            elif isinstance(meta, at.MaxLen):
-                prop["maxLength"] = meta.max_length
-        return prop
+        prop: dict[str, Any] = {"type": "string", "format": fmt} if fmt else {"type": "string"}
+        return with_lengths(prop, metadata, "Length")
     raise FieldProblem(_rejection(annotation, page=page))
 
 
@@ -181,7 +167,7 @@ def _string_format(annotation: Any) -> str | None:
     return None
 
 
-def _number_property(annotation: type[float], metadata: list[Any]) -> dict[str, Any]:
+def _number_property(annotation: type[float], metadata: Sequence[Any]) -> dict[str, Any]:
     is_int = annotation is int
     prop: dict[str, Any] = {"type": "integer" if is_int else "number"}
     for meta in metadata:

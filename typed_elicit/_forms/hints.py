@@ -17,13 +17,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Final, cast
+from typing import Final, cast
 
 import annotated_types as at
 from pydantic.fields import FieldInfo
 
 from typed_elicit._forms.defaults import BOUNDS
-from typed_elicit._forms.fieldinfo import FieldProblem, flat, valid_text
+from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, valid_text
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def chosen_hint(extra: object) -> str | bool:
     )
 
 
-def described(info: FieldInfo, annotation: Any, metadata: list[Any]) -> str | None:
+def described(info: FieldInfo, shape: FieldShape) -> str | None:
     """The field's description as the wire carries it: the developer's, then the hint, in English.
 
     An automatic hint is kept in `HINTS` under the description, for other languages.
@@ -130,7 +130,7 @@ def described(info: FieldInfo, annotation: Any, metadata: list[Any]) -> str | No
     chosen = chosen_hint(info.json_schema_extra)
     if chosen is not True:
         return with_hint(info.description, chosen or None)
-    phrase = hint(annotation, metadata, info)
+    phrase = hint(shape, info)
     if phrase is None:
         return info.description
     description = with_hint(info.description, english(phrase))
@@ -139,16 +139,17 @@ def described(info: FieldInfo, annotation: Any, metadata: list[Any]) -> str | No
     return description
 
 
-def hint(annotation: Any, metadata: list[Any], info: FieldInfo) -> Phrase | None:
+def hint(shape: FieldShape, info: FieldInfo) -> Phrase | None:
     """What the wire schema of this field leaves out, as a phrase, or None."""
+    annotation = shape.annotation
     if annotation is str:
-        patterns = [p for p in (getattr(m, "pattern", None) for m in flat(metadata)) if p is not None]
+        patterns = [p for p in (getattr(m, "pattern", None) for m in shape.metadata) if p is not None]
         return None if not patterns else _pattern_hint(patterns[-1], info)
     is_date = isinstance(annotation, type) and issubclass(annotation, date)
     if not (is_date or annotation is int or annotation is float):
         return None  # options, yes/no, formats: nothing the wire leaves out is told
     rules: list[Phrase] = []
-    for meta in flat(metadata):
+    for meta in shape.metadata:
         if is_date:
             for kind, name, _ in BOUNDS:
                 if isinstance(meta, kind):

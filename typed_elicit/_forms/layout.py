@@ -8,18 +8,20 @@ revision has no form for). Everything the wire format cannot express is rejected
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from typed_elicit._core.eras import has_modern_enums, has_primitive_defaults
-from typed_elicit._core.versions import ProtocolVersion
+from typed_elicit._core.versions import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._forms.defaults import check_answerable, check_default, field_validator
-from typed_elicit._forms.fieldinfo import FieldProblem
+from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, field_shape
 from typed_elicit._forms.fields import reduce_field
 from typed_elicit._forms.names import URL_MODE_FIX, page_form_fix, wire_name
+from typed_elicit._forms.options import with_options
 from typed_elicit._wire.rules import json_size
 from typed_elicit._wire.spec import (
     MAX_FIELDS,
@@ -46,6 +48,33 @@ class Layout:
     groups: dict[str, str] = field(default_factory=dict[str, str])
     """A page form with groups: python name -> wire name of each field that is not a leaf (a group,
     rows, a choice of groups, key/value rows or a file), which takes no options or defaults per question."""
+
+    @classmethod
+    def of(cls, leaves: Sequence[LeafProperty], limit: int, groups: dict[str, str] | None = None) -> Layout:
+        """The layout of reduced fields (`leaf_property`), its size counted up to `limit` bytes."""
+        properties = {leaf.key: leaf.prop for leaf in leaves}
+        required = [leaf.key for leaf in leaves if leaf.required]
+        return cls(
+            properties,
+            required,
+            tuple(leaf.name for leaf in leaves if leaf.multi),
+            {leaf.name: leaf.key for leaf in leaves},
+            tuple(leaf.name for leaf in leaves if leaf.choices),
+            json_size(newest_schema(properties, required), limit),
+            {} if groups is None else groups,
+        )
+
+    def with_placeholders(self) -> dict[str, dict[str, Any]]:
+        """The properties, each `Choices()` field's with placeholder options (`option 0`, ...).
+
+        The kinds and formats every question about the model shares, before one offers its options.
+        """
+        properties = dict(self.properties)
+        for name in self.choices:
+            prop = properties[self.keys[name]]
+            options = [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))]
+            properties[self.keys[name]] = with_options(prop, options, MAX_QUESTION_SCHEMA_LENGTH)[0]
+        return properties
 
 
 def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
@@ -79,26 +108,12 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
                 ],
             ) from exc
     problems: list[str] = []
-    properties: dict[str, dict[str, Any]] = {}
-    required: list[str] = []
-    multi: list[str] = []
-    choices: list[str] = []
-    keys: dict[str, str] = {}
+    leaves: list[LeafProperty] = []
     for field_name, info in model.model_fields.items():
-        where = f"{name}.{field_name}"
         try:
-            key, prop, is_multi, is_choices = leaf_property(model, field_name, info, page=False)
+            leaves.append(leaf_property(model, field_name, info, field_shape(info), page=False))
         except FieldProblem as problem:
-            problems.append(f"{where}: {problem}")
-            continue
-        properties[key] = prop
-        if info.is_required():
-            required.append(key)
-        if is_multi:
-            multi.append(field_name)
-        if is_choices:
-            choices.append(field_name)
-        keys[field_name] = key
+            problems.append(f"{name}.{field_name}: {problem}")
     if len(model.model_fields) > MAX_FIELDS:
         problems.append(
             f"{name}: {len(model.model_fields)} fields are more than the {MAX_FIELDS} clients accept "
@@ -113,8 +128,8 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
         if page_form:  # never advise declaring what is declared already
             problems = [problem.replace(URL_MODE_FIX, page_form_fix(name)) for problem in problems]
         raise SchemaError(name, problems)
-    size = json_size(newest_schema(properties, required), MAX_QUESTION_SCHEMA_LENGTH)
-    if size > MAX_QUESTION_SCHEMA_LENGTH:
+    base = Layout.of(leaves, MAX_QUESTION_SCHEMA_LENGTH)
+    if base.size > MAX_QUESTION_SCHEMA_LENGTH:
         raise SchemaError(
             name,
             [
@@ -123,20 +138,28 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
                 "or ask in steps"
             ],
         )
-    return Layout(
-        properties=properties,
-        required=required,
-        multi_select=tuple(multi),
-        keys=keys,
-        choices=tuple(choices),
-        size=size,
-    )
+    return base
+
+
+class LeafProperty(NamedTuple):
+    """One field reduced to a wire property (`leaf_property`)."""
+
+    name: str
+    """The python field name."""
+    key: str
+    """Its wire name."""
+    prop: dict[str, Any]
+    multi: bool
+    """Whether it is a multi-select."""
+    choices: bool
+    """Whether it is a `Choices()` field."""
+    required: bool
 
 
 def leaf_property(
-    model: type[BaseModel], field_name: str, info: FieldInfo, *, page: bool
-) -> tuple[str, dict[str, Any], bool, bool]:
-    """One field of `model` as a wire property: its wire name, property, whether a multi-select, a Choices().
+    model: type[BaseModel], field_name: str, info: FieldInfo, shape: FieldShape, *, page: bool
+) -> LeafProperty:
+    """One field of `model` as a wire property, with its wire name and what the layout needs to know.
 
     Every rule of one field: its wire name, its annotation and constraints (`reduce_field`), and
     its default and answerability judged by the field's own validation. A page form's groups
@@ -152,12 +175,12 @@ def leaf_property(
             "only (validate_by_alias=False), so every answer would be refused; drop the alias "
             "or validate_by_alias=False"
         )
-    prop, is_multi, is_choices = reduce_field(field_name, key, info, page=page)
+    prop, is_multi, is_choices = reduce_field(field_name, key, info, shape, page=page)
     validator = field_validator(model, field_name)
     check_answerable(validator, prop)
     if "default" in prop:
-        check_default(validator, info.default, prop, info.metadata)
-    return key, prop, is_multi, is_choices
+        check_default(validator, info.default, prop, shape.metadata)
+    return LeafProperty(field_name, key, prop, is_multi, is_choices, info.is_required())
 
 
 def newest_schema(properties: dict[str, dict[str, Any]], required: list[str]) -> dict[str, Any]:
@@ -203,6 +226,18 @@ def _downgrade(prop: dict[str, Any], version: ProtocolVersion) -> dict[str, Any]
     if not has_primitive_defaults(version) and out.get("type") != "boolean":
         out.pop("default", None)
     return out
+
+
+def require_version(version: str) -> None:
+    """Refuse a revision without elicitation (a programmer mistake).
+
+    Raises:
+        ValueError: If `version` is not one of `PROTOCOL_VERSIONS`.
+    """
+    if version not in PROTOCOL_VERSIONS:
+        raise ValueError(
+            f"protocol revision {version!r} has no elicitation; pass one of {', '.join(PROTOCOL_VERSIONS)}"
+        )
 
 
 def require_model(obj: object) -> None:

@@ -9,13 +9,12 @@ fields a page renders as password inputs. `item_noun` is what a page calls one r
 from __future__ import annotations
 
 import re
-import types
-from typing import Any, Final, Union, get_args, get_origin
+from typing import Final
 
 from pydantic import BaseModel, SecretBytes, SecretStr
 from pydantic.fields import FieldInfo
 
-from typed_elicit._forms.fieldinfo import FieldProblem, strip_annotated
+from typed_elicit._forms.fieldinfo import FieldProblem, field_shape
 from typed_elicit._wire.spec import (
     MAX_NAME_LENGTH,
 )
@@ -104,11 +103,9 @@ def secret_fields(model: type[BaseModel]) -> frozenset[str]:
     found: set[str] = set()
     for field_name, info in model.model_fields.items():
         key = info.alias if isinstance(info.alias, str) else field_name
-        annotation: Any = info.annotation
-        if get_origin(annotation) in (Union, types.UnionType):
-            annotation = next((a for a in get_args(annotation) if a is not type(None)), None)
-        annotation = strip_annotated(annotation)[0]
-        if annotation in (SecretStr, SecretBytes) or looks_secret(field_name) or looks_secret(key):
+        shape = field_shape(info)
+        bare = shape.members[0] if shape.members else shape.annotation  # a union's first type
+        if bare in (SecretStr, SecretBytes) or looks_secret(field_name) or looks_secret(key):
             found.add(key)
     return frozenset(found)
 

@@ -14,11 +14,11 @@ import types
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, Literal, cast, get_args, get_origin
+from typing import Any, cast
 
 import annotated_types as at
 
-from typed_elicit._forms.fieldinfo import FieldProblem, ordered, strip_annotated, type_name, valid_text
+from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, ordered, type_name, valid_text
 from typed_elicit._wire.spec import (
     MAX_OPTION_LENGTH,
     MAX_OPTIONS,
@@ -87,7 +87,7 @@ def _option_value(option: object) -> str:
     return str(option.value) if isinstance(option, enum.Enum) else str(option)
 
 
-def has_choices(metadata: list[Any]) -> bool:
+def has_choices(metadata: Sequence[Any]) -> bool:
     """Whether the metadata marks a `Choices()` field.
 
     Raises:
@@ -98,55 +98,43 @@ def has_choices(metadata: list[Any]) -> bool:
     return any(isinstance(m, Choices) for m in metadata)
 
 
-def choices_property(annotation: Any, metadata: list[Any]) -> tuple[dict[str, Any], bool]:
+def choices_property(shape: FieldShape) -> tuple[dict[str, Any], bool]:
     """A `Choices()` field's property without its options (they are added per question).
 
     Raises:
         FieldProblem: If the field is neither `str` nor a list of `str`.
     """
-    if annotation is str:
+    if shape.annotation is str:
         return {"type": "string"}, False
-    args = get_args(annotation)
-    if get_origin(annotation) in (list, set, frozenset) and args and strip_annotated(args[0])[0] is str:
-        prop: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
-        for meta in metadata:
-            if isinstance(meta, at.MinLen):
-                prop["minItems"] = meta.min_length
-            elif isinstance(meta, at.MaxLen):
-                prop["maxItems"] = meta.max_length
-        return prop, True
+    if shape.item is not None and shape.item.annotation is str:
+        return with_lengths({"type": "array", "items": {"type": "string"}}, shape.metadata), True
     raise FieldProblem(
         f"Choices() marks a str field (one option) or a list[str] field (several), not "
-        f"{type_name(annotation)}; declare it as one of those"
+        f"{type_name(shape.annotation)}; declare it as one of those"
     )
 
 
-def find_titles(metadata: list[Any]) -> Titles | None:
+def with_lengths(prop: dict[str, Any], metadata: Sequence[Any], unit: str = "Items") -> dict[str, Any]:
+    """`prop` with the lengths of `metadata` as `minItems`/`maxItems` (`unit="Length"`: text's)."""
+    for meta in metadata:
+        if isinstance(meta, at.MinLen):
+            prop[f"min{unit}"] = meta.min_length
+        elif isinstance(meta, at.MaxLen):
+            prop[f"max{unit}"] = meta.max_length
+    return prop
+
+
+def find_titles(metadata: Sequence[Any]) -> Titles | None:
     """The `Titles(...)` among a field's metadata, if any."""
     return next((m for m in metadata if isinstance(m, Titles)), None)
 
 
-def option_values(annotation: Any) -> list[object] | None:
-    """The raw options of a `Literal` or `Enum` annotation, else None."""
-    if get_origin(annotation) is Literal:
-        # A str-Enum member travels as its value, which pydantic accepts for it.
-        return [
-            a.value if isinstance(a, enum.Enum) and isinstance(a, str) else a for a in get_args(annotation)
-        ]
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return [member.value for member in annotation]
-    return None
-
-
-def string_options(annotation: Any) -> list[str]:
-    """The options of a `Literal` or `Enum` annotation as wire strings, checked.
+def string_options(values: list[object]) -> list[str]:
+    """The options of a `Literal` or `Enum` type (`FieldShape.options`) as wire strings, checked.
 
     Raises:
         FieldProblem: For options that are no strings, none, too many or too long.
     """
-    values = option_values(annotation)
-    if values is None:  # pragma: no cover - callers check first
-        raise AssertionError(annotation)
     bad = [v for v in values if not isinstance(v, str)]
     if bad:
         raise FieldProblem(
@@ -217,13 +205,13 @@ def _listed(values: list[str]) -> str:
     return f"{shown} and {len(values) - 10} more" if len(values) > 10 else shown
 
 
-def options_property(annotation: Any, titles: Titles | None) -> dict[str, Any]:
-    """A single choice's property: `enum`, titled `oneOf`, or legacy `enum` + `enumNames`.
+def options_property(values: list[object], titles: Titles | None) -> dict[str, Any]:
+    """A single choice's property (`FieldShape.options`): `enum`, titled `oneOf`, or `enum` + `enumNames`.
 
     Raises:
         FieldProblem: If the options or their titles break a rule.
     """
-    options = string_options(annotation)
+    options = string_options(values)
     if titles is None:
         return {"type": "string", "enum": options}
     titled = _titled(options, titles)
@@ -232,38 +220,31 @@ def options_property(annotation: Any, titles: Titles | None) -> dict[str, Any]:
     return {"type": "string", "oneOf": titled}
 
 
-def multi_select_property(annotation: Any, titles: Titles | None, metadata: list[Any]) -> dict[str, Any]:
+def multi_select_property(shape: FieldShape, titles: Titles | None) -> dict[str, Any]:
     """A multi-select's property (`type: array`, options in `items`, lengths as `minItems`/`maxItems`).
 
     Raises:
         FieldProblem: For a list of anything but options, or options or titles that break a rule.
     """
-    args = get_args(annotation)
-    item, item_meta = strip_annotated(args[0] if args else Any)
-    titles = titles or find_titles(item_meta)
+    item = cast("FieldShape", shape.item)
+    titles = titles or find_titles(item.metadata)
     if titles is not None and titles.legacy:
         raise FieldProblem(
             "Titles(legacy=True) has no multi-select form (enumNames titles single choices only); "
             "drop legacy=True"
         )
-    if option_values(item) is None:
+    if item.options is None:
         raise FieldProblem(
-            f"free-form lists ({type_name(annotation)}) cannot be elicited, only multi-select "
+            f"free-form lists ({type_name(shape.annotation)}) cannot be elicited, only multi-select "
             "options; use list[Literal[...]] or list[SomeStrEnum], or ask for one str and split it "
             "(a page can ask for rows of a list: declare the model @form(page=True) and ask with "
             "ctx.elicit_page)"
         )
-    options = string_options(item)
+    options = string_options(item.options)
     items: dict[str, Any] = (
         {"type": "string", "enum": options} if titles is None else {"anyOf": _titled(options, titles)}
     )
-    prop: dict[str, Any] = {"type": "array", "items": items}
-    for meta in metadata:
-        if isinstance(meta, at.MinLen):
-            prop["minItems"] = meta.min_length
-        elif isinstance(meta, at.MaxLen):
-            prop["maxItems"] = meta.max_length
-    return prop
+    return with_lengths({"type": "array", "items": items}, shape.metadata)
 
 
 def options_in(prop: Mapping[str, Any], titled_key: str) -> list[str]:

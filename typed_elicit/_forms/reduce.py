@@ -34,7 +34,7 @@ from typed_elicit._core.versions import (
     PROTOCOL_VERSIONS,
     ProtocolVersion,
 )
-from typed_elicit._forms.layout import render
+from typed_elicit._forms.layout import render, require_version
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.options import Choices, Titles
 from typed_elicit._forms.record import JSON_SCHEMA_DIALECT, Reduced
@@ -285,10 +285,9 @@ def page_reduced(model: type[BaseModel]) -> Reduced:
         OptionsError: If the model has `Choices()` fields (ask it with `shaped(..., page=True)`).
         TypeError: If `model` is not a `pydantic.BaseModel` subclass.
     """
-    entry = known(model)
-    if entry is not None and entry.page_record is not None:
-        return entry.page_record
     entry = blueprint(model)
+    if entry.page_record is not None:
+        return entry.page_record
     tree = tree_of(model)  # a flat page form is a tree of leaves: one page pipeline
     if tree.layout.choices:
         raise options_error(model, [(name, NO_OPTIONS) for name in tree.layout.choices])
@@ -318,11 +317,7 @@ def reduced(model: type[BaseModel], protocol_version: ProtocolVersion) -> Reduce
     record = cached_record(model, protocol_version)
     if record is not None:
         return record
-    if protocol_version not in PROTOCOL_VERSIONS:
-        raise ValueError(
-            f"protocol revision {protocol_version!r} has no elicitation; "
-            f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
-        )
+    require_version(protocol_version)
     base = layout(model)
     schema = render(model, base, protocol_version)
     if base.choices:

@@ -17,12 +17,11 @@ from pydantic import BaseModel
 from typed_elicit._core.digests import schema_digest
 from typed_elicit._core.versions import (
     LATEST_PROTOCOL_VERSION,
-    PROTOCOL_VERSIONS,
     ProtocolVersion,
 )
 from typed_elicit._forms.defaults import call_default, check_default_size
 from typed_elicit._forms.fieldinfo import FieldProblem, ordered
-from typed_elicit._forms.layout import Layout, newest_schema, render
+from typed_elicit._forms.layout import Layout, newest_schema, render, require_version
 from typed_elicit._forms.options import has_options, offered_values, with_options
 from typed_elicit._forms.record import Reduced
 from typed_elicit._forms.registry import blueprint, layout, page_layout, tree_of
@@ -94,11 +93,7 @@ def shaped(
         ValueError: If the revision is not one of `PROTOCOL_VERSIONS`.
         TypeError: If `model` is not a `pydantic.BaseModel` subclass.
     """
-    if protocol_version not in PROTOCOL_VERSIONS:
-        raise ValueError(
-            f"protocol revision {protocol_version!r} has no elicitation; "
-            f"pass one of {', '.join(PROTOCOL_VERSIONS)}"
-        )
+    require_version(protocol_version)
     tree = tree_of(model) if page else None
     if page:
         protocol_version, base, limit = LATEST_PROTOCOL_VERSION, page_layout(model), MAX_PAGE_SHAPE_LENGTH
@@ -125,19 +120,14 @@ def shaped(
     # most `most` (when the whole may pass the limit, it is measured exactly at the end).
     least, most = 0, base.size
     for name in given:
-        if tree is not None and name in base.groups:
-            problems.append((name, _node_problem(tree, name, "options")))
-        elif name not in base.keys:
-            problems.append((name, _unknown(model, name, "options")))
-        elif name not in base.choices:
-            problems.append(
-                (
-                    name,
-                    "is not a Choices() field, so its options are fixed in the class; offer options "
-                    "for Choices() fields only (declare it Annotated[str, Choices()] to give them "
-                    "per question)",
-                )
+        why = _misnamed(model, base, tree, name, "options")
+        if why is None and name not in base.choices:
+            why = (
+                "is not a Choices() field, so its options are fixed in the class; offer options for "
+                "Choices() fields only (declare it Annotated[str, Choices()] to give them per question)"
             )
+        if why is not None:
+            problems.append((name, why))
     for name in base.choices:
         if name not in given:
             problems.append((name, NO_OPTIONS))
@@ -152,11 +142,9 @@ def shaped(
     required = list(base.required)
     fill: dict[str, Any] = {}
     for name, value in (defaults or {}).items():
-        if tree is not None and name in base.groups:
-            problems.append((name, _node_problem(tree, name, "defaults")))
-            continue
-        if name not in base.keys:
-            problems.append((name, _unknown(model, name, "defaults")))
+        why = _misnamed(model, base, tree, name, "defaults")
+        if why is not None:
+            problems.append((name, why))
             continue
         key = base.keys[name]
         prop = properties[key]
@@ -228,25 +216,20 @@ def _kinds(model: type[BaseModel], base: Layout, version: ProtocolVersion) -> Fo
     kinds = blueprint(model).kinds
     if version in kinds:
         return kinds[version]
-    properties = dict(base.properties)
-    for name in base.choices:
-        prop = properties[base.keys[name]]
-        properties[base.keys[name]] = with_options(
-            prop, [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))], MAX_QUESTION_SCHEMA_LENGTH
-        )[0]
-    schema = render(model, dataclasses.replace(base, properties=properties), version)
+    schema = render(model, dataclasses.replace(base, properties=base.with_placeholders()), version)
     form = kinds[version] = parse_requested_schema(schema, cached=False)
     return form
 
 
-def _node_problem(tree: PageTree, name: str, argument: str) -> str:
-    from typed_elicit._forms.page.shape import (
-        node_problem,  # page-form rules: loaded with the first page form
-    )
+def _misnamed(
+    model: type[BaseModel], base: Layout, tree: PageTree | None, name: str, argument: str
+) -> str | None:
+    """Why `argument=` may not name `name`: no field of `model`, or a page's group-like field; else None."""
+    if tree is not None and name in base.groups:
+        from typed_elicit._forms.page.shape import node_problem  # loaded with the first page form
 
-    return node_problem(tree, name, argument)
-
-
-def _unknown(model: type[BaseModel], name: str, argument: str) -> str:
+        return node_problem(tree, name, argument)
+    if name in base.keys:
+        return None
     fields = ", ".join(model.model_fields)
     return f"is no field of {model.__name__} (it has {fields}); fix the key in {argument}="

@@ -54,7 +54,7 @@ built from them stays small whatever the answer.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -113,16 +113,18 @@ def validate_answer(
         InvalidResponse: If the content breaks any rule in this module's docstring, or
             a `Choices()` field holds an option the question did not offer.
     """
+    raw = content if keep else None
     if record.tree is not None:  # a page form: checked with its tree (its rules loaded with it)
-        from typed_elicit._forms.page.check import validate_tree
+        from typed_elicit._forms.page.check import check_tree, dotted
 
-        return validate_tree(model, record.tree, content, content if keep else None)
+        cleaned, problems = check_tree(record.tree, content)
+        return _validated(model, cleaned, problems, raw, lambda loc: dotted(loc) or "(form)")
     form = record.kinds or record.form
     filled = content
     if record.fill and (content is None or len(content) <= len(form.by_name)):  # else refused whole
         given = {k: v for k, v in (content or {}).items() if v is not None}
         filled = {**record.fill, **given}
-    return validate_form(model, form, filled, content if keep else None, record.offered)
+    return validate_form(model, form, filled, raw, record.offered)
 
 
 def validate_form(
@@ -134,8 +136,7 @@ def validate_form(
 ) -> M:
     """Check `content` against `form` (and the `offered` options), then validate it with `model`.
 
-    The one path every answer takes: a question's (`validate_content`, `validate_answer`)
-    and a page's submit (`_pages`).
+    The path every flat form's answer takes (`validate_content`, `validate_answer`).
 
     Args:
         model: The model asked for.
@@ -152,12 +153,27 @@ def validate_form(
     """
     cleaned, problems = check_content(form, content, offered)
     problems.extend(not_offered(cleaned, offered or {}))
+    return _validated(model, cleaned, problems, raw, field_path)
+
+
+def _validated(
+    model: type[M],
+    cleaned: dict[str, Any],
+    problems: list[tuple[str, str]],
+    raw: Mapping[str, Any] | None,
+    path: Callable[[Sequence[int | str]], str],
+) -> M:
+    """`cleaned` validated with `model` if there are no `problems` yet; its errors placed by `path`.
+
+    Raises:
+        InvalidResponse: Naming each problem (paths and rules, no values).
+    """
     if not problems:
         try:
             return model.model_validate(cleaned)
         except ValidationError as exc:
             problems = [
-                (field_path(error["loc"]), error["msg"])
+                (path(error["loc"]), error["msg"])
                 for error in exc.errors(include_url=False, include_context=False, include_input=False)
             ]
     raise InvalidResponse(model.__name__, problems, raw)

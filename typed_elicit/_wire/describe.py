@@ -79,14 +79,6 @@ class FieldDescription:
         line = f"{head}: {', '.join(parts)}"
         return f"{line}. {self.description}" if self.description else line
 
-    def brief(self) -> str:
-        """The short form for a transcript: `name: Title (kind: options, default <JSON>, required)`."""
-        options = f": {', '.join(o.value for o in self.options)}" if self.options else ""
-        default = f", default {json.dumps(self.default)}" if self.has_default else ""
-        kind = self.kind.split(" ", 1)[0]
-        head = f"{self.name}: {self.title}" if self.title else self.name
-        return f"{head} ({kind}{options}{default}, {'required' if self.required else 'optional'})"
-
 
 def describe(spec: FieldSpec) -> FieldDescription:
     """What `spec` says to a person: its kind, options, limits, default and need.

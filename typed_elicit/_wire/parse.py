@@ -177,10 +177,7 @@ def model_from_schema(schema: object) -> type[BaseModel]:
 
 def _cacheable(schema: object, key: str) -> bool:
     """Whether a parsed schema may be kept: small as JSON and with few fields (models cost ~4 KiB a field)."""
-    if len(key) > CACHED_SCHEMA_LENGTH or not isinstance(schema, dict):
-        return False
-    properties = cast("dict[str, object]", schema).get("properties")
-    return not isinstance(properties, dict) or len(cast("dict[str, object]", properties)) <= CACHED_FIELDS
+    return len(key) <= CACHED_SCHEMA_LENGTH and _property_count(schema) <= CACHED_FIELDS
 
 
 def _parse(key: str) -> FormSpec:
@@ -423,14 +420,19 @@ class _Parser:
             self.fail(path, f"minItems {lo} is more than the {len(options)} options")
         return replace(base, kind="multi_choice", options=options, min_items=lo, max_items=hi)
 
-    def values(self, raw: object, path: str) -> list[str]:
+    def options(self, raw: object, path: str, what: str) -> list[object]:
+        """`raw` if it is a non-empty list of at most `MAX_OPTIONS` options (`what` each is), else []."""
         if not isinstance(raw, list) or not raw:
-            self.fail(path, "must be a non-empty list of strings")
+            self.fail(path, f"must be a non-empty list of {what}")
             return []
         items = cast("list[object]", raw)
         if len(items) > MAX_OPTIONS:
             self.fail(path, f"{len(items)} options, more than the {MAX_OPTIONS} allowed")
             return []
+        return items
+
+    def values(self, raw: object, path: str) -> list[str]:
+        items = self.options(raw, path, "strings")
         if not all(isinstance(v, str) for v in items):
             self.fail(path, "enum values must be strings")
             return []
@@ -442,15 +444,8 @@ class _Parser:
         return values
 
     def titled(self, raw: object, path: str) -> tuple[Option, ...]:
-        if not isinstance(raw, list) or not raw:
-            self.fail(path, "must be a non-empty list of {const, title} objects")
-            return ()
-        items = cast("list[object]", raw)
-        if len(items) > MAX_OPTIONS:
-            self.fail(path, f"{len(items)} options, more than the {MAX_OPTIONS} allowed")
-            return ()
         options: list[Option] = []
-        for index, item in enumerate(items):
+        for index, item in enumerate(self.options(raw, path, "{const, title} objects")):
             entry = cast("dict[str, object]", item) if isinstance(item, dict) else {}
             const, title = entry.get("const"), entry.get("title")
             if not isinstance(const, str) or not isinstance(title, str):

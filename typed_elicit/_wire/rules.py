@@ -173,11 +173,9 @@ def check_datetime(value: str) -> str:
         )
     day, hour, minute, second, _, offset = match.groups()
     try:
-        date.fromisoformat(day)
-        hours, minutes = (0, 0) if offset in ("Z", "z") else (int(offset[1:3]), int(offset[4:6]))
-        if int(hour) > 23 or int(minute) > 59 or int(second) > 59 or hours > 23 or minutes > 59:
+        if offset not in ("Z", "z") and (int(offset[1:3]) > 23 or int(offset[4:6]) > 59):
             raise ValueError
-        datetime.fromisoformat(f"{day}T{hour}:{minute}:{second}")
+        datetime.fromisoformat(f"{day}T{hour}:{minute}:{second}")  # a real day, hour, minute and second
     except ValueError:
         raise ValueError("expected a real date and time (RFC 3339)") from None
     return value

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Annotated, Any, Final, Literal, TypeAlias, cast
 
 from pydantic import (
@@ -147,13 +147,12 @@ class FormSpec:
         Raises:
             InvalidResponse: The answer does not satisfy the schema.
         """
-        if isinstance(answer, BaseModel):
-            # warnings=False: pydantic's serializer warnings quote the offending value.
-            values: Mapping[str, Any] = answer.model_dump(
-                mode="json", by_alias=True, exclude_none=True, warnings=False
-            )
-        else:
-            values = answer
+        # warnings=False: pydantic's serializer warnings quote the offending value.
+        values: Mapping[str, Any] = (
+            answer.model_dump(mode="json", by_alias=True, exclude_none=True, warnings=False)
+            if isinstance(answer, BaseModel)
+            else answer
+        )
         try:  # null counts as left out, as on the server (the wire schema has no null)
             return self.model.model_validate({k: v for k, v in values.items() if v is not None})
         except ValidationError as exc:
@@ -209,17 +208,7 @@ def to_wire(instance: BaseModel) -> dict[str, Any]:
 # --- value checks used by the built models -------------------------------------------------
 
 
-def _number(value: object) -> int | float:
-    """A `number` field's value, by the rule the server re-validates with (`wire_number`)."""
-    return wire_number(value)
-
-
-def _integer(value: object) -> int | float:
-    """An `integer` field's value, by the rule the server re-validates with (`wire_number`)."""
-    return wire_number(value, integer=True)
-
-
-_FORMAT_CHECKS: Final[dict[Format, Callable[[str], str]]] = {
+FORMAT_CHECKS: Final[dict[Format, Callable[[str], str]]] = {
     "email": check_email,
     "uri": check_uri,
     "date": check_date,
@@ -237,10 +226,10 @@ def _field_type(spec: FieldSpec, *, optional: bool) -> Any:
             AfterValidator(check_text),
         ]
         if spec.format is not None:
-            t = Annotated[t, AfterValidator(_FORMAT_CHECKS[spec.format])]
+            t = Annotated[t, AfterValidator(FORMAT_CHECKS[spec.format])]
     elif spec.kind in ("integer", "number"):
         base: Any = int if spec.kind == "integer" else int | float
-        check = _integer if spec.kind == "integer" else _number
+        check = partial(wire_number, integer=spec.kind == "integer")  # the server's own rule
         bounds = Field(
             ge=spec.minimum,
             le=spec.maximum,
@@ -300,12 +289,9 @@ def build_model(title: str | None, fields: Sequence[FieldSpec]) -> type[BaseMode
     definitions: dict[str, Any] = {}
     for spec in fields:
         info: dict[str, Any] = {"alias": spec.name, "title": spec.title, "description": spec.description}
-        if spec.has_default:
-            definitions[spec.attr] = (_field_type(spec, optional=False), Field(spec.default, **info))
-        elif spec.required:
-            definitions[spec.attr] = (_field_type(spec, optional=False), Field(..., **info))
-        else:
-            definitions[spec.attr] = (_field_type(spec, optional=True), Field(None, **info))
+        optional = not spec.has_default and not spec.required
+        default = spec.default if spec.has_default else None if optional else ...
+        definitions[spec.attr] = (_field_type(spec, optional=optional), Field(default, **info))
     name = re.sub(r"\W", "", (title or "").title()) or "RequestedForm"
     if not name.isidentifier():
         name = f"Form{name}"
@@ -388,7 +374,7 @@ def check_wire_value(
             raise ValueError(f"expected a string, got {kind_of(value)}")
         check_text(value)
         if spec.format is not None and spec.format != "email":
-            _FORMAT_CHECKS[spec.format](value)
+            FORMAT_CHECKS[spec.format](value)
         return value
     if kind == "integer" or kind == "number":
         return wire_number(value, integer=kind == "integer")

@@ -6,7 +6,7 @@ import pytest
 from pydantic import SecretStr
 
 from tests.forms.page.test_tree import Order
-from typed_elicit._forms.page.check import check_tree, dotted, node_at, validate_tree
+from typed_elicit._forms.page.check import check_tree, dotted, node_at
 from typed_elicit._forms.page.files import UploadedFile
 from typed_elicit._forms.reduce import page_reduced
 from typed_elicit._forms.validate import validate_answer
@@ -62,7 +62,7 @@ def test_the_model_judges_last_and_its_errors_carry_dotted_paths():
     answer = good()
     answer["items"] = [{"name": "tea", "qty": 0}]
     with pytest.raises(InvalidResponse) as caught:
-        validate_tree(Order, TREE, answer)
+        validate_answer(Order, page_reduced(Order), answer)
     assert [path for path, _ in caught.value.errors] == ["items.0.qty"]
 
 

@@ -16,7 +16,6 @@ from typed_elicit._forms.page.tree import (
     Group,
     Leaf,
     Rows,
-    needs_tree,
     page_tree,
 )
 from typed_elicit._forms.reduce import page_reduced, reduce_schema
@@ -110,7 +109,6 @@ def test_a_flat_page_form_is_a_tree_of_its_leaves_with_the_same_schema():
         password: SecretStr
 
     record = page_reduced(Login)
-    assert not needs_tree(Login)
     assert record.tree is not None
     assert [(child.kind, child.key) for child in record.tree.root.children] == [
         ("leaf", "user"),

@@ -11,17 +11,12 @@ paths (`items.0.name`), the names of the page's inputs, and never hold a value.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar, cast
-
-from pydantic import BaseModel, ValidationError
+from typing import Any, cast
 
 from typed_elicit._forms.page.files import UploadedFile, file_problem
 from typed_elicit._forms.page.tree import Group, Node, PageTree
 from typed_elicit._wire.rules import check_text, kind_of
 from typed_elicit._wire.spec import FieldSpec, check_content, check_wire_value, not_offered, too_many_keys
-from typed_elicit.errors import InvalidResponse
-
-M = TypeVar("M", bound=BaseModel)
 
 Problems = list[tuple[str, str]]
 
@@ -50,26 +45,6 @@ def check_tree(tree: PageTree, content: Mapping[str, Any] | None) -> tuple[dict[
     cleaned = _group(tree.root, given, "", problems, tree.offered)
     problems.extend(not_offered(cleaned, tree.offered))
     return cleaned, problems
-
-
-def validate_tree(
-    model: type[M], tree: PageTree, content: Mapping[str, Any] | None, raw: Mapping[str, Any] | None = None
-) -> M:
-    """Check a page answer against `tree`, then validate it with `model`.
-
-    Raises:
-        InvalidResponse: Naming each problem by its dotted path (never a value).
-    """
-    cleaned, problems = check_tree(tree, content)
-    if not problems:
-        try:
-            return model.model_validate(cleaned)
-        except ValidationError as exc:
-            problems = [
-                (dotted(error["loc"]) or "(form)", error["msg"])
-                for error in exc.errors(include_url=False, include_context=False, include_input=False)
-            ]
-    raise InvalidResponse(model.__name__, problems, raw)
 
 
 def _group(
@@ -130,10 +105,10 @@ def _node(node: Node, value: object, path: str, problems: Problems) -> Any:
         if item.kind == "leaf":
             return [_leaf(item.spec, row, f"{path}.{i}", problems) for i, row in enumerate(rows)]
         return [_group(item, row, f"{path}.{i}.", problems) for i, row in enumerate(rows)]
+    if not isinstance(value, Mapping):  # key/value rows, or a choice of groups
+        problems.append((path, f"expected an object, got {kind_of(value)}"))
+        return {}
     if node.kind == "pairs":
-        if not isinstance(value, Mapping):
-            problems.append((path, f"expected an object, got {kind_of(value)}"))
-            return {}
         pairs = cast("Mapping[object, object]", value)
         if len(pairs) > node.max_rows:
             problems.append((path, f"holds {len(pairs)} keys, more than the {node.max_rows} allowed"))
@@ -149,9 +124,6 @@ def _node(node: Node, value: object, path: str, problems: Problems) -> Any:
                 continue
             out[key] = _leaf(node.value.spec, entry, f"{path}.{i}.value", problems)
         return out
-    if not isinstance(value, Mapping):
-        problems.append((path, f"expected an object, got {kind_of(value)}"))
-        return {}
     chosen = cast("Mapping[str, object]", value)
     tag = chosen.get(node.tag)
     group = node.groups.get(tag) if isinstance(tag, str) else None

@@ -14,10 +14,10 @@ and the fix. A flat page form is a tree of leaves.
 from __future__ import annotations
 
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Final, Literal, TypeAlias, Union, get_args, get_origin
+from typing import Any, Final, Literal, TypeAlias, cast, get_args
 
 import annotated_types as at
 from pydantic import BaseModel, SecretBytes, SecretStr
@@ -26,15 +26,14 @@ from pydantic_core import PydanticUndefined
 
 from typed_elicit._core.digests import schema_digest
 from typed_elicit._forms.autofill import declared_token
-from typed_elicit._forms.fieldinfo import FieldProblem, flat, strip_annotated
+from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, field_shape, option_values, shape_of
 from typed_elicit._forms.fields import reduce_field
-from typed_elicit._forms.layout import Layout, leaf_property, newest_schema
+from typed_elicit._forms.layout import Layout, LeafProperty, leaf_property, newest_schema
 from typed_elicit._forms.names import item_noun, looks_secret, secret_fields, wire_name
-from typed_elicit._forms.options import has_choices, option_values, with_options
+from typed_elicit._forms.options import has_choices
 from typed_elicit._forms.page.files import MAX_FILE_LIMIT, FileLimits, UploadedFile
 from typed_elicit._wire.parse import parse_requested_schema
-from typed_elicit._wire.rules import json_size
-from typed_elicit._wire.spec import MAX_FIELDS, MAX_QUESTION_SCHEMA_LENGTH, FieldSpec, FormSpec
+from typed_elicit._wire.spec import MAX_FIELDS, FieldSpec, FormSpec
 from typed_elicit.errors import SchemaError
 
 MAX_PAGE_DEPTH: Final = 4
@@ -64,25 +63,27 @@ class Leaf:
 
 
 @dataclass(frozen=True)
-class FileField:
-    """An `UploadedFile` field, with its limits."""
+class _Boxed:
+    """What every node but a leaf has: its wire name, label and description, whether an answer needs it."""
 
     key: str
     label: str
     description: str | None
     required: bool
+
+
+@dataclass(frozen=True)
+class FileField(_Boxed):
+    """An `UploadedFile` field, with its limits."""
+
     limits: FileLimits
     kind: Literal["file"] = "file"
 
 
 @dataclass(frozen=True)
-class Group:
+class Group(_Boxed):
     """A nested model: its fields, in order; `optional` for `Sub | None = None` (a box adds it)."""
 
-    key: str
-    label: str
-    description: str | None
-    required: bool
     optional: bool
     children: tuple[Node, ...]
     form: FormSpec
@@ -98,13 +99,9 @@ class Group:
 
 
 @dataclass(frozen=True)
-class Rows:
+class Rows(_Boxed):
     """A list: rows of `item` (a leaf or a group), at least `min_rows`, at most `max_rows`."""
 
-    key: str
-    label: str
-    description: str | None
-    required: bool
     item: Leaf | Group
     min_rows: int
     max_rows: int
@@ -112,26 +109,18 @@ class Rows:
 
 
 @dataclass(frozen=True)
-class Pairs:
+class Pairs(_Boxed):
     """A `dict[str, primitive]`: key/value rows, at most `max_rows`; `value` is the values' field."""
 
-    key: str
-    label: str
-    description: str | None
-    required: bool
     value: Leaf
     max_rows: int
     kind: Literal["pairs"] = "pairs"
 
 
 @dataclass(frozen=True)
-class Choice:
+class Choice(_Boxed):
     """A discriminated union of models: `tag` (the discriminator's wire name) picks one of `groups`."""
 
-    key: str
-    label: str
-    description: str | None
-    required: bool
     optional: bool
     tag: str
     groups: dict[str, Group]
@@ -185,48 +174,25 @@ class PageTree:
         }
 
 
-def _union_members(annotation: Any) -> tuple[list[Any], bool] | None:
-    """The members of a union annotation (None left out) and whether None was one; None if no union."""
-    if get_origin(annotation) not in (Union, types.UnionType):
-        return None
-    args = get_args(annotation)
-    members = [a for a in args if a is not type(None)]
-    return members, len(members) != len(args)
-
-
 def _is_model(annotation: Any) -> bool:
     return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
-def is_tree_field(annotation: Any, metadata: Sequence[Any] = ()) -> bool:
-    """Whether a field's annotation needs a page with groups (a model, list of rows, dict, file, union).
+def is_tree_field(shape: FieldShape) -> bool:
+    """Whether a field needs a page with groups (a model, list of rows, dict, file, union of several).
 
-    A `Choices()` field (in `metadata` or inside `Annotated`) is a flat field, whatever its type.
+    A `Choices()` field is a flat field, whatever its type.
     """
-    if has_choices(list(metadata)):
+    if has_choices(shape.metadata):
         return False
-    members = _union_members(annotation)
-    if members is not None:
-        return any(is_tree_field(m) for m in members[0]) or len(members[0]) > 1
-    annotation, inner = strip_annotated(annotation)
-    if has_choices(inner):
-        return False
-    if _union_members(annotation) is not None:
-        return is_tree_field(annotation)
-    if _is_model(annotation) or annotation is UploadedFile:
+    if (
+        shape.members
+        or _is_model(shape.annotation)
+        or shape.annotation is UploadedFile
+        or shape.origin is dict
+    ):
         return True
-    origin = get_origin(annotation)
-    if origin is dict:
-        return True
-    if origin is list:
-        item = strip_annotated(get_args(annotation)[0])[0] if get_args(annotation) else Any
-        return option_values(item) is None
-    return False
-
-
-def needs_tree(model: type[BaseModel]) -> bool:
-    """Whether `model` has a field only a page with groups can ask (else it is a flat form)."""
-    return any(is_tree_field(info.annotation, info.metadata) for info in model.model_fields.values())
+    return shape.origin is list and cast("FieldShape", shape.item).options is None
 
 
 def page_tree(model: type[BaseModel]) -> PageTree:
@@ -291,27 +257,24 @@ class _Builder:
                 return None
         before = len(self.problems)
         secret = secret_fields(model)
-        leaves: dict[str, dict[str, Any]] = {}
-        required_keys: list[str] = []
-        planned: list[tuple[str, str, Any]] = []
-        keys: dict[str, str] = {}
+        leaves: list[LeafProperty] = []
+        planned: list[Node | str | None] = []  # a node (None: a bad one), or a leaf's wire name
         nodes: dict[str, str] = {}
-        multi: list[str] = []
-        choices: list[str] = []
         tokens: dict[str, str | None] = {}
         for field_name, info in model.model_fields.items():
             if field_name == skip:
                 continue
             at_field = f"{where}.{field_name}"
             try:
-                if is_tree_field(info.annotation, info.metadata):
+                shape = field_shape(info)
+                if is_tree_field(shape):
                     nodes[field_name] = wire_name(field_name, info)
-                    planned.append(("node", field_name, self.node(model, field_name, info, depth, at_field)))
+                    planned.append(self.node(field_name, info, shape, depth, at_field))
                     continue
-                if any(isinstance(m, FileLimits) for m in flat(info.metadata)):
+                if any(isinstance(m, FileLimits) for m in shape.metadata):
                     raise FieldProblem(_MISPLACED_LIMITS)
-                leaf_key, prop, is_multi, is_choices = leaf_property(model, field_name, info, page=True)
-                if is_choices and depth:
+                leaf = leaf_property(model, field_name, info, shape, page=True)
+                if leaf.choices and depth:
                     raise FieldProblem(
                         "a Choices() field inside a group cannot take options per question; move it to "
                         f"the model's own fields ({_root(where)}), or declare its options in the class "
@@ -320,14 +283,9 @@ class _Builder:
             except FieldProblem as problem:
                 self._add(f"{at_field}: {problem}")
                 continue
-            leaves[leaf_key] = prop
-            tokens[leaf_key] = declared_token(info.json_schema_extra)
-            keys[field_name] = leaf_key
-            multi.extend([field_name] if is_multi else [])
-            choices.extend([field_name] if is_choices else [])
-            if info.is_required():
-                required_keys.append(leaf_key)
-            planned.append(("leaf", leaf_key, secret))
+            leaves.append(leaf)
+            tokens[leaf.key] = declared_token(info.json_schema_extra)
+            planned.append(leaf.key)
         if len(model.model_fields) > MAX_FIELDS:
             self._add(
                 f"{where}: {name} has {len(model.model_fields)} fields, more than {MAX_FIELDS}; ask in steps"
@@ -336,24 +294,20 @@ class _Builder:
             self._add(f"{where}: {name} has no fields, so it asks nothing; add a field")
         if len(self.problems) > before:
             return None
+        own = Layout.of(leaves, 1 << 20, nodes)
         if not depth:
-            size = json_size(newest_schema(leaves, required_keys), 1 << 20)
-            own = (dict(leaves), list(required_keys), tuple(multi), keys, tuple(choices), size, nodes)
-            self.layout = Layout(*own)
-        for field_name in choices:  # until a question offers its options: placeholders, as a form's kinds
-            prop = leaves[keys[field_name]]
-            placeholder = [f"option {i}" for i in range(max(prop.get("minItems", 0), 1))]
-            leaves[keys[field_name]] = with_options(prop, placeholder, MAX_QUESTION_SCHEMA_LENGTH)[0]
-        schema = newest_schema(leaves, required_keys)
+            self.layout = own
+        properties = own.with_placeholders()  # until a question offers options (only the root has Choices())
+        schema = newest_schema(properties, own.required)
         form = parse_requested_schema(schema, cached=False)
-        children: list[Node] = []
-        for what, item_key, payload in planned:
-            if what == "leaf":
-                spec, prop = form.by_name[item_key], leaves[item_key]
-                children.append(Leaf(item_key, spec, item_key in payload, prop, tokens[item_key]))
-            elif payload is not None:
-                children.append(payload)
-        return Group(key, label, description, required, optional, tuple(children), form, schema)
+        children = tuple(
+            Leaf(item, form.by_name[item], item in secret, properties[item], tokens[item])
+            if isinstance(item, str)
+            else item
+            for item in planned
+            if item is not None
+        )
+        return Group(key, label, description, required, optional, children, form, schema)
 
     def _add(self, problem: str) -> None:
         """Record a problem once (a model met twice in a tree is told about once per place)."""
@@ -361,7 +315,7 @@ class _Builder:
             self.problems.append(problem)
 
     def node(
-        self, model: type[BaseModel], field_name: str, info: FieldInfo, depth: int, where: str
+        self, field_name: str, info: FieldInfo, shape: FieldShape, depth: int, where: str
     ) -> Node | None:
         """The node of one field that needs a group, rows, a choice, pairs or a file.
 
@@ -372,24 +326,11 @@ class _Builder:
         label = info.title or field_name
         description = info.description
         has_default = info.default is not PydanticUndefined or info.default_factory is not None
-        annotation: Any = info.annotation
-        optional = False
-        members = _union_members(annotation)
-        if members is not None:
-            options, optional = members
-            if optional and not (info.default is None or info.default_factory is not None):
-                raise FieldProblem("an optional group needs the default None; write `X | None = None`")
-            if len(options) > 1:
-                return self.union(
-                    options, info.discriminator, key, label, description, optional, depth, where
-                )
-            annotation = options[0]
-        annotation, inner = strip_annotated(annotation)
-        inner_members = _union_members(annotation)
-        if inner_members is not None:  # Annotated[A | B, Field(discriminator=...)] | None
-            found = next((m.discriminator for m in inner if isinstance(m, FieldInfo)), None)
-            return self.union(inner_members[0], found, key, label, description, optional, depth, where)
-        metadata = [*flat(info.metadata), *flat(inner)]
+        annotation, metadata, optional = shape.annotation, shape.metadata, shape.nullable
+        if optional and not (info.default is None or info.default_factory is not None):
+            raise FieldProblem("an optional group needs the default None; write `X | None = None`")
+        if shape.members:  # also Annotated[A | B, Field(discriminator=...)] | None
+            return self.union(shape, key, label, description, depth, where)
         required = info.is_required()
         if depth + 1 > MAX_PAGE_DEPTH:
             raise FieldProblem(
@@ -412,7 +353,6 @@ class _Builder:
                 annotation, key, label, description, required=required, optional=optional, depth=depth + 1,
                 where=where,
             )  # fmt: skip
-        origin = get_origin(annotation)
         low = next((m.min_length for m in metadata if isinstance(m, at.MinLen)), 0)
         high = next((m.max_length for m in metadata if isinstance(m, at.MaxLen)), None)
         if high is not None and high > MAX_PAGE_ROWS:
@@ -427,21 +367,17 @@ class _Builder:
             raise FieldProblem(
                 "a list's or dict's default must be empty ([], {} or a default_factory); drop it"
             )
-        if origin is dict:
+        if shape.origin is dict:
             args = get_args(annotation)
-            if len(args) != 2 or strip_annotated(args[0])[0] is not str or is_tree_field(args[1]):
+            if len(args) != 2 or shape_of(args[0]).annotation is not str or is_tree_field(shape_of(args[1])):
                 raise FieldProblem(
                     "only dict[str, X] with a plain X (text, number, yes/no, date, option) becomes key/value "
                     "rows; declare one, or a list of a model with a key field"
                 )
             value = self.item_leaf(args[1], key, field_name, where)
             return Pairs(key, label, description, required, value, rows)
-        if origin is not list:
-            raise FieldProblem(
-                f"{annotation!r} cannot be asked on a page; use a model, a list, a dict or a file"
-            )
-        args = get_args(annotation)
-        item_annotation: Any = strip_annotated(args[0])[0] if args else Any
+        arg = get_args(annotation)[0]  # what is left of a tree field (`is_tree_field`): a list[X]
+        item_annotation = cast("FieldShape", shape.item).annotation
         item: Leaf | Group | None
         if _is_model(item_annotation):
             item = self.group(
@@ -450,29 +386,22 @@ class _Builder:
             )  # fmt: skip
             if item is None:
                 return None
-        elif is_tree_field(args[0] if args else Any):
+        elif is_tree_field(shape_of(arg)):
             raise FieldProblem("a list's rows hold a model or a plain value, not a list, dict, union or file")
         else:
-            item = self.item_leaf(args[0] if args else Any, key, field_name, where)
+            item = self.item_leaf(arg, key, field_name, where)
         return Rows(key, label, description, required, item, low, rows)
 
     def union(
-        self,
-        options: list[Any],
-        discriminator: object,
-        key: str,
-        label: str,
-        description: str | None,
-        optional: bool,
-        depth: int,
-        where: str,
+        self, shape: FieldShape, key: str, label: str, description: str | None, depth: int, where: str
     ) -> Choice | None:
         """The choice of a discriminated union of models.
 
         Raises:
             FieldProblem: For a union that is not of models, or has no discriminator.
         """
-        if not all(_is_model(strip_annotated(o)[0]) for o in options) or not isinstance(discriminator, str):
+        discriminator = shape.discriminator
+        if not all(_is_model(m) for m in shape.members) or not isinstance(discriminator, str):
             raise FieldProblem(
                 "a union becomes a choice on a page only as a discriminated union of models: "
                 'Annotated[A | B, Field(discriminator="kind")], each model with kind: Literal["..."]; '
@@ -485,8 +414,7 @@ class _Builder:
         groups: dict[str, Group] = {}
         tag_key = discriminator
         failed = False
-        for option in options:
-            member = strip_annotated(option)[0]
+        for member in shape.members:
             tag_info = member.model_fields[discriminator]
             tag_key = wire_name(discriminator, tag_info)
             tags = option_values(tag_info.annotation) or []
@@ -505,7 +433,7 @@ class _Builder:
                     groups[str(tag)] = group
         if failed:
             return None
-        return Choice(key, label, description, not optional, optional, tag_key, groups)
+        return Choice(key, label, description, not shape.nullable, shape.nullable, tag_key, groups)
 
     def item_leaf(self, annotation: Any, key: str, field_name: str, where: str) -> Leaf:
         """The leaf of a list's (or dict's values') plain item, reduced as a field of that type.
@@ -514,7 +442,8 @@ class _Builder:
             FieldProblem: If the item cannot be a field.
         """
         info = FieldInfo.from_annotation(annotation)
-        prop, _, is_choices = reduce_field(field_name, key, info, page=True)
+        shape = field_shape(info)
+        prop, _, is_choices = reduce_field(field_name, key, info, shape, page=True)
         if is_choices:
             raise FieldProblem(
                 "a list's items cannot take options per question (Choices()); declare their options "
@@ -523,8 +452,7 @@ class _Builder:
         form = parse_requested_schema(
             {"type": "object", "properties": {key: prop}, "required": [key]}, cached=False
         )
-        base = strip_annotated(annotation)[0]
-        secret = base in (SecretStr, SecretBytes) or looks_secret(field_name)
+        secret = shape.annotation in (SecretStr, SecretBytes) or looks_secret(field_name)
         return Leaf(key, form.by_name[key], secret, prop, declared_token(info.json_schema_extra))
 
 
