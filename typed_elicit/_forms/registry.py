@@ -14,7 +14,6 @@ Also here, because it reads the declaration: the message rule (`form_message`).
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
@@ -28,33 +27,47 @@ if TYPE_CHECKING:
     from typed_elicit._forms.page.tree import PageTree
 
 
-@dataclass(slots=True, eq=False)
 class Blueprint:
     """The registry's record of one model class: its declaration and what was made from it, once.
 
-    Filled in as it is first needed; holds no reference to the class.
+    Filled in as it is first needed; holds no reference to the class. A plain class: a
+    dataclass here costs `import typed_elicit` more.
     """
 
-    declared: bool = False
-    """Declared with `@form` (or `@form(...)`)."""
-    message: str | None = None
-    """`@form(message=...)`, the default message of a question about the model."""
-    page: bool = False
-    """Declared with `@form(page=True)` (secret fields allowed, asked on a page only)."""
-    layout: Layout | None = None
-    """The model reduced for form mode (`reduced`, `shaped`); None until first reduced."""
-    records: dict[ProtocolVersion, Reduced] = field(default_factory=dict[ProtocolVersion, Reduced])
-    """The record of a question about the model, per revision (`reduced`)."""
-    page_layout: Layout | None = None
-    """The model reduced for a page question (`page_reduced`, `shaped(page=True)`)."""
-    page_record: Reduced | None = None
-    """The record of a page question about the model (`page_reduced`)."""
-    page_tree: PageTree | None = None
-    """A page form with groups: its tree (`tree_of`), before any question shapes it."""
-    kinds: dict[ProtocolVersion, FormSpec] = field(default_factory=dict[ProtocolVersion, FormSpec])
-    """Per revision, the form a shaped question's answer is checked with."""
-    app: object = None
-    """`@form(app=...)`: None, or what `typed_elicit.apps` shows the model with (opaque here)."""
+    __slots__ = (
+        "app",
+        "declared",
+        "kinds",
+        "layout",
+        "message",
+        "page",
+        "page_layout",
+        "page_record",
+        "page_tree",
+        "records",
+    )
+
+    def __init__(self) -> None:
+        self.declared = False
+        """Declared with `@form` (or `@form(...)`)."""
+        self.message: str | None = None
+        """`@form(message=...)`, the default message of a question about the model."""
+        self.page = False
+        """Declared with `@form(page=True)` (secret fields allowed, asked on a page only)."""
+        self.layout: Layout | None = None
+        """The model reduced for form mode (`reduced`, `shaped`); None until first reduced."""
+        self.records: dict[ProtocolVersion, Reduced] = {}
+        """The record of a question about the model, per revision (`reduced`)."""
+        self.page_layout: Layout | None = None
+        """The model reduced for a page question (`page_reduced`, `shaped(page=True)`)."""
+        self.page_record: Reduced | None = None
+        self.page_tree: PageTree | None = None
+        """A page form with groups: its tree (`tree_of`), before any question shapes it."""
+        """The record of a page question about the model (`page_reduced`)."""
+        self.kinds: dict[ProtocolVersion, FormSpec] = {}
+        """Per revision (None: a page's), the form a shaped question's answer is checked with."""
+        self.app: object = None
+        """`@form(app=...)`: None, or what `typed_elicit.apps` shows the model with (opaque here)."""
 
 
 _REGISTRY: weakref.WeakKeyDictionary[type[BaseModel], Blueprint] = weakref.WeakKeyDictionary()

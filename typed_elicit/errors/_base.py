@@ -14,10 +14,6 @@ class TypedElicitError(Exception):
     Each message says what failed, why, and how to fix it, and never quotes an answer.
     """
 
-    def __post_init__(self, message: str) -> None:
-        """Keep the finished message of an error whose attributes are dataclass fields."""
-        super().__init__(message)
-
 
 class DeclarationError(TypedElicitError):
     """The code declares or asks for something that cannot work: fix the code.
@@ -92,15 +88,14 @@ def bounded_errors(errors: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], 
     """`errors` bounded as `InvalidResponse` promises; already bounded errors come back unchanged."""
     return bounded(
         errors,
-        lambda error: (escaped(error[0], MAX_PATH_LENGTH), escaped(error[1], MAX_PROBLEM_LENGTH)),
+        lambda error: (shown(error[0], MAX_PATH_LENGTH), shown(error[1], MAX_PROBLEM_LENGTH)),
         lambda more: ("(form)", more),
     )
 
 
-def listed(what: str, count: int, problems: Iterable[str]) -> str:
-    """`what (N problem(s)):`, then one `  - problem` line per problem."""
-    header = f"{what} ({count} problem{'s' if count != 1 else ''}):"
-    return "\n".join([header, *(f"  - {p}" for p in problems)])
+def shown(text: str, limit: int) -> str:
+    """`text` with unprintable characters escaped, cut to `limit` characters (`_core.text.escaped`)."""
+    return escaped(text, limit)
 
 
 def either(options: Sequence[str]) -> str:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import KW_ONLY, InitVar, dataclass
 from typing import Final, Literal, TypeAlias
 
 from typed_elicit._core.text import escaped
-from typed_elicit.errors._base import DeclarationError, bounded, listed
+from typed_elicit.errors._base import DeclarationError, bounded
 
 
 class SchemaError(DeclarationError, TypeError):
@@ -31,7 +30,9 @@ class SchemaError(DeclarationError, TypeError):
         """
         self.model_name = model_name
         self.problems = tuple(problems)
-        super().__init__(listed(f"{model_name} cannot be elicited", len(self.problems), self.problems))
+        count = len(self.problems)
+        header = f"{model_name} cannot be elicited ({count} problem{'s' if count != 1 else ''}):"
+        super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
 
     @classmethod
     def page_form(cls, model_name: str, call: str) -> SchemaError:
@@ -72,22 +73,25 @@ class SchemaError(DeclarationError, TypeError):
         return cls(model_name, [f"{model_name}.{name}: holds a secret; {why}" for name in fields])
 
 
-@dataclass(eq=False, repr=False)
 class FallbackNotInstalled(DeclarationError, RuntimeError):
     """`on_unsupported="fallback"` was used on a server without the companion tool.
-
-    Built from a finished message (`FallbackNotInstalled(message, function=..., reason=...)`);
-    `for_function` words it from the data.
 
     Attributes:
         function: The tool function that asked.
         reason: Why the client could not be asked directly.
     """
 
-    message: InitVar[str]
-    _: KW_ONLY
-    function: str | None = None
-    reason: str | None = None
+    def __init__(self, message: str, *, function: str | None = None, reason: str | None = None) -> None:
+        """Build the error from a finished message; `for_function` words it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            function: The tool function that asked.
+            reason: Why the client could not be asked directly.
+        """
+        super().__init__(message)
+        self.function = function
+        self.reason = reason
 
     @classmethod
     def for_function(cls, function: str, reason: str) -> FallbackNotInstalled:
@@ -114,7 +118,6 @@ UsageProblem: TypeAlias = Literal["unwrapped", "swallowed", "concurrent", "argum
 """Which misuse an `ElicitUsageError` reports, as its `problem` says."""
 
 
-@dataclass(eq=False, repr=False)
 class ElicitUsageError(DeclarationError, RuntimeError):
     """typed_elicit is used in a way that cannot work; the message says how to fix it.
 
@@ -134,10 +137,19 @@ class ElicitUsageError(DeclarationError, RuntimeError):
             parameter (`"unwrapped"` for an `ElicitContext` met outside a function's parameters).
     """
 
-    message: InitVar[str]
-    _: KW_ONLY
-    problem: UsageProblem | None = None
-    subject: str | None = None
+    def __init__(
+        self, message: str, *, problem: UsageProblem | None = None, subject: str | None = None
+    ) -> None:
+        """Build the error from a finished message; the classmethods word it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            problem: Which misuse it is.
+            subject: The function (or parameter) concerned.
+        """
+        super().__init__(message)
+        self.problem: UsageProblem | None = problem
+        self.subject = subject
 
     @classmethod
     def unsealed(cls, server: str, needs: str) -> ElicitUsageError:
@@ -338,8 +350,12 @@ class OptionsError(DeclarationError, ValueError):
         self.model_name = model_name
         self.fields = tuple(name for name, _ in problems)
         self.problems = tuple(f"{model_name}.{name}: {text}" for name, text in problems)
-        what = f"the options or defaults for {model_name} do not fit it"
-        super().__init__(listed(what, len(self.problems), self.problems))
+        count = len(self.problems)
+        header = (
+            f"the options or defaults for {model_name} do not fit it "
+            f"({count} problem{'s' if count != 1 else ''}):"
+        )
+        super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
 
 
 class PagesNotServed(DeclarationError, RuntimeError):
@@ -445,11 +461,13 @@ class RequestedSchemaError(DeclarationError, ValueError):
     """
 
     def __init__(self, problems: Sequence[str]) -> None:
+        count = len(problems)
         self.problems = bounded(
             problems, lambda problem: escaped(problem, REQUESTED_PROBLEM_LENGTH), lambda more: more
         )
-        what = "the requested schema is not a valid elicitation schema"
-        super().__init__(listed(what, len(problems), self.problems))
+        plural = "s" if count != 1 else ""
+        header = f"the requested schema is not a valid elicitation schema ({count} problem{plural}):"
+        super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
 
 
 class ScriptMistake(DeclarationError, AssertionError):

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import KW_ONLY, InitVar, dataclass
 from typing import Any, Final, Literal, TypeAlias
 
-from typed_elicit._core.text import escaped
-from typed_elicit.errors._base import MAX_PROBLEM_LENGTH, NoAnswerError, bounded_errors, either
+from typed_elicit.errors._base import MAX_PROBLEM_LENGTH, NoAnswerError, bounded_errors, either, shown
 
 RETRY_ADVICE = "Pass retries=N to ctx.elicit to ask the user again with these problems stated."
 
@@ -53,17 +51,30 @@ class InvalidResponse(NoAnswerError, ValueError):
             content: The raw content the client sent (kept as `content`, never shown).
             advice: The last sentence of the message: how to fix it.
         """
+        self._build(model_name, errors, content, advice, client=False)
+
+    def _build(
+        self,
+        model_name: str,
+        errors: Iterable[tuple[str, str]],
+        content: Mapping[str, Any] | None,
+        advice: str,
+        *,
+        client: bool,
+    ) -> None:
         self.model_name = model_name
         self.errors = bounded_errors(errors)
         self.content = content
         self.advice = advice
-        super().__init__(
-            f"the answer to {model_name} is invalid: {self._lines()}. (The answer's values are not shown; "
-            f"the tool reads them as InvalidResponse.content.) {advice}"
-        )
-
-    def _lines(self) -> str:
-        return "; ".join(f"{path or '(form)'}: {msg}" for path, msg in self.errors)
+        lines = "; ".join(f"{path or '(form)'}: {msg}" for path, msg in self.errors)
+        if client:
+            message = f"the answer does not fit {model_name}: {lines}. {advice}"
+        else:
+            message = (
+                f"the answer to {model_name} is invalid: {lines}. (The answer's values are not shown; "
+                f"the tool reads them as InvalidResponse.content.) {advice}"
+            )
+        Exception.__init__(self, message)
 
     @classmethod
     def not_the_form(cls, errors: Iterable[tuple[str, str]], content: Mapping[str, Any]) -> InvalidResponse:
@@ -79,9 +90,9 @@ class InvalidResponse(NoAnswerError, ValueError):
         Returns:
             The error (its `model_name` is `"the requested form"`).
         """
+        error = cls.__new__(cls)
         advice = "Answer with values that fit the field (its kind, bounds, format and options)."
-        error = cls("the requested form", errors, dict(content), advice=advice)
-        error.args = (f"the answer does not fit the requested form: {error._lines()}. {advice}",)
+        error._build("the requested form", errors, dict(content), advice, client=True)
         return error
 
     @classmethod
@@ -182,11 +193,8 @@ def _advice(
     return f"{start} on_unsupported={policies} {where}{purpose}."
 
 
-@dataclass(eq=False, repr=False)
 class ElicitationUnsupported(NoAnswerError):
     """The client did not declare the elicitation capability this question needs.
-
-    Built from a finished message; the classmethods word it from the data.
 
     Attributes:
         mode: The elicitation mode the question needed (`"form"` or `"url"`).
@@ -201,19 +209,35 @@ class ElicitationUnsupported(NoAnswerError):
             `"ctx.elicit_url"`, `"ctx.elicit_page"`): the advice names where its policy goes.
     """
 
-    message: InitVar[str]
-    _: KW_ONLY
-    mode: Literal["form", "url"] = "form"
-    subject: str | None = None
-    reason: str | None = None
-    missing: Sequence[str] = ()
-    advised: Sequence[str] = ()
-    asker: str | None = None
+    def __init__(
+        self,
+        message: str,
+        *,
+        mode: Literal["form", "url"] = "form",
+        subject: str | None = None,
+        reason: str | None = None,
+        missing: Sequence[str] = (),
+        advised: Sequence[str] = (),
+        asker: str | None = None,
+    ) -> None:
+        """Build the error from a finished message; the classmethods word it from the data.
 
-    def __post_init__(self, message: str) -> None:
-        """Keep the message; the fields and policies as tuples."""
-        super().__post_init__(message)
-        self.missing, self.advised = tuple(self.missing), tuple(self.advised)
+        Args:
+            message: What failed, why, and the fix.
+            mode: The elicitation mode the question needed.
+            subject: The model asked for (its class name).
+            reason: Why the client cannot be asked.
+            missing: The fields without a default.
+            advised: The policies the message advises.
+            asker: The call the tool made to ask.
+        """
+        super().__init__(message)
+        self.mode: Literal["form", "url"] = mode
+        self.subject = subject
+        self.reason = reason
+        self.missing = tuple(missing)
+        self.advised = tuple(advised)
+        self.asker = asker
 
     @classmethod
     def for_form(
@@ -316,7 +340,7 @@ class ClientError(NoAnswerError, RuntimeError):
         self.question = question
         self.code = code
         self.client_message = client_message
-        excerpt = escaped(client_message, MAX_PROBLEM_LENGTH)
+        excerpt = shown(client_message, MAX_PROBLEM_LENGTH)
         super().__init__(
             f"the client answered {question} with an error instead of a result (code {code}: "
             f"{excerpt!r}). This is the client's failure, not the user's answer: catch "
@@ -324,11 +348,8 @@ class ClientError(NoAnswerError, RuntimeError):
         )
 
 
-@dataclass(eq=False, repr=False)
 class ElicitationTimeout(NoAnswerError, TimeoutError):
     """The user did not answer in time, or a 2026-07-28 round's state expired.
-
-    Built from a finished message; the classmethods word it from the data.
 
     Attributes:
         subject: What was asked (e.g. the model's name).
@@ -340,13 +361,32 @@ class ElicitationTimeout(NoAnswerError, TimeoutError):
         answered: Whether an answer came, too late.
     """
 
-    message: InitVar[str]
-    _: KW_ONLY
-    subject: str | None = None
-    timeout: float | None = None
-    waited: float | None = None
-    scope: Literal["question", "call"] = "question"
-    answered: bool = False
+    def __init__(
+        self,
+        message: str,
+        *,
+        subject: str | None = None,
+        timeout: float | None = None,
+        waited: float | None = None,
+        scope: Literal["question", "call"] = "question",
+        answered: bool = False,
+    ) -> None:
+        """Build the error from a finished message; the classmethods word it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            subject: What was asked.
+            timeout: The limit that passed, in seconds.
+            waited: Seconds since the question was asked (or the call started).
+            scope: Whose limit passed: the question's or the call's.
+            answered: Whether an answer came, too late.
+        """
+        super().__init__(message)
+        self.subject = subject
+        self.timeout = timeout
+        self.waited = waited
+        self.scope: Literal["question", "call"] = scope
+        self.answered = answered
 
     @classmethod
     def unanswered(cls, subject: str, timeout: float, asker: str) -> ElicitationTimeout:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, InitVar, dataclass
 from typing import Final, Literal, Protocol, TypeAlias
 
 from typed_elicit.errors._base import ServerStateError
@@ -16,13 +15,11 @@ class Described(Protocol):
         ...
 
 
-@dataclass(eq=False, repr=False)
 class ReplayMismatch(ServerStateError, RuntimeError):
     """On a 2026-07-28 retry, the tool asked a different question than the one recorded.
 
     Between rounds the tool body runs again from the top; the code before each
-    `ctx.elicit` must ask the same questions in the same order. Built from a finished
-    message; `between_rounds` words it from the data.
+    `ctx.elicit` must ask the same questions in the same order.
 
     Attributes:
         index: The question's position in the call, from 0.
@@ -30,11 +27,26 @@ class ReplayMismatch(ServerStateError, RuntimeError):
         asked: The question this round asked there instead.
     """
 
-    message: InitVar[str]
-    _: KW_ONLY
-    index: int | None = None
-    recorded: Described | None = None
-    asked: Described | None = None
+    def __init__(
+        self,
+        message: str,
+        *,
+        index: int | None = None,
+        recorded: Described | None = None,
+        asked: Described | None = None,
+    ) -> None:
+        """Build the error from a finished message; `between_rounds` words it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            index: The question's position in the call, from 0.
+            recorded: The question recorded there.
+            asked: The question this round asked there instead.
+        """
+        super().__init__(message)
+        self.index = index
+        self.recorded = recorded
+        self.asked = asked
 
     @classmethod
     def between_rounds(cls, index: int, recorded: Described, asked: Described) -> ReplayMismatch:
@@ -69,12 +81,10 @@ TokenProblem: TypeAlias = Literal["altered", "expired", "used", "other_server", 
 _TOKEN_FIX: Final = "Ask the tool again to get a fresh question and token."
 
 
-@dataclass(eq=False, repr=False)
 class InvalidFallbackToken(ServerStateError, ValueError):
     """A token handed to the fallback companion tool is unusable.
 
-    It was tampered with, has expired, was already used, or is not for this server. Built
-    from a finished message; `because` words it from the data.
+    It was tampered with, has expired, was already used, or is not for this server.
 
     Attributes:
         problem: Which of these it is.
@@ -84,11 +94,26 @@ class InvalidFallbackToken(ServerStateError, ValueError):
             `"expired"`.
     """
 
-    message: InitVar[str]
-    _: KW_ONLY
-    problem: TokenProblem | None = None
-    tool: str | None = None
-    ttl: float | None = None
+    def __init__(
+        self,
+        message: str,
+        *,
+        problem: TokenProblem | None = None,
+        tool: str | None = None,
+        ttl: float | None = None,
+    ) -> None:
+        """Build the error from a finished message; `because` words it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            problem: Why the token is unusable.
+            tool: The tool the token was for.
+            ttl: How long tokens are valid, in seconds.
+        """
+        super().__init__(message)
+        self.problem: TokenProblem | None = problem
+        self.tool = tool
+        self.ttl = ttl
 
     @classmethod
     def because(cls, problem: TokenProblem, *, tool: str = "", ttl: float = 0.0) -> InvalidFallbackToken:
@@ -130,7 +155,6 @@ ClaimLeft: TypeAlias = Literal["no", "maybe"]
 """Whether a failed store operation may have left a claim behind, as `StoreUnavailable.claimed` says."""
 
 
-@dataclass(eq=False, repr=False)
 class StoreUnavailable(ServerStateError, ConnectionError):
     """The shared store (e.g. Redis) could not be reached, refused us, or did not answer in time.
 
@@ -139,8 +163,7 @@ class StoreUnavailable(ServerStateError, ConnectionError):
     this call: the call is refused rather than risk applying an answer twice. The store
     then marks that claim as abandoned, so that a retry of the same round or token can
     claim it (`claimed == "no"`); only if the store cannot be reached to do so is a retry
-    possibly refused as already used (`claimed == "maybe"`). Built from a finished message;
-    `during` words it from the data.
+    possibly refused as already used (`claimed == "maybe"`).
 
     Attributes:
         store: Where the store is, without credentials (e.g. `"redis 127.0.0.1:6379 db 0"`).
@@ -157,15 +180,38 @@ class StoreUnavailable(ServerStateError, ConnectionError):
             refused as already used.
     """
 
-    message: InitVar[str]
-    _: KW_ONLY
-    store: str = ""
-    operation: StoreOperation | None = None
-    namespace: str = ""
-    cause: str = ""
-    timeout: float | None = None
-    fix: str = ""
-    claimed: ClaimLeft = "maybe"
+    def __init__(
+        self,
+        message: str,
+        *,
+        store: str = "",
+        operation: StoreOperation | None = None,
+        namespace: str = "",
+        cause: str = "",
+        timeout: float | None = None,
+        fix: str = "",
+        claimed: ClaimLeft = "maybe",
+    ) -> None:
+        """Build the error from a finished message; `during` words it from the data.
+
+        Args:
+            message: What failed, why, and the fix.
+            store: Where the store is, without credentials.
+            operation: The store operation that failed.
+            namespace: What the key protects.
+            cause: Why, in a few words.
+            timeout: The store's per-operation timeout in seconds.
+            fix: What to do about it.
+            claimed: Whether the operation may have left a claim in the store.
+        """
+        super().__init__(message)
+        self.store = store
+        self.operation: StoreOperation | None = operation
+        self.namespace = namespace
+        self.cause = cause
+        self.timeout = timeout
+        self.fix = fix
+        self.claimed: ClaimLeft = claimed
 
     @classmethod
     def during(
