@@ -234,6 +234,8 @@ def _providers() -> tuple[object, object] | None:
     global _api
     if _api is None:
         _api = _load()
+    if not _api:  # pragma: no cover - set False by tests/bench/telemetry.py's "absent" setup only
+        return None
     trace, metrics, quick = _api
     if quick is not None and otel_unset(trace, quick):
         return None
