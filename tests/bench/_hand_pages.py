@@ -4,18 +4,19 @@ One Starlette route, `/hand/{page_id}`, as a developer would write it for an `el
 question: the form rendered with string joins (every text escaped with markupsafe), the same
 security headers, a double-submit CSRF cookie bound to the page by an HMAC, an origin check,
 the body parsed (`parse_qsl`, or Starlette's multipart parser), dotted names gathered into a
-nested dict, the file checked against its limits, the model validated, the answer kept once.
+nested dict, the file checked against its limits, the model validated, the answer kept once and
+its waiter woken (an `anyio.Event` per page: the tool of a whole question waits on it).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 from typing import Any
 from urllib.parse import parse_qsl
 
+import anyio
 from markupsafe import escape
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
@@ -142,7 +143,8 @@ class HandPages:
 
     def open(self, case: str) -> str:
         page_id = secrets.token_urlsafe(32)
-        self.pages[page_id] = {"case": case, "key": secrets.token_bytes(32), "answer": None}
+        key = secrets.token_bytes(32)
+        self.pages[page_id] = {"case": case, "key": key, "answer": None, "done": anyio.Event()}
         return f"/hand/{page_id}"
 
     def _csrf(self, page_id: str, key: bytes, nonce: str) -> str:
@@ -200,5 +202,6 @@ class HandPages:
             answer = model.model_validate(_nested(data))
         except ValidationError as exc:
             return _page("Error", f"<h1>Please correct {len(exc.errors())} problems</h1>", nonce, 422)
-        page["answer"] = json.dumps({"action": "accept", "fields": len(type(answer).model_fields)})
+        page["answer"] = answer
+        page["done"].set()
         return _page("Thank you", "<h1>Thank you</h1><p>Your answer was sent.</p>", nonce)

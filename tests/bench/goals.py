@@ -1,12 +1,14 @@
-"""Issue 30's goals beside the store, the import and `elicit_all`: three tables and one plot.
+"""Issue 30's goals: pages against a hand-written handler, the store, the import, `elicit_all`.
 
-Runs `redis_counts` (Redis commands per page question), `import_cost` (instructions of
-`import typed_elicit` over the SDK's server) and `growth` (instructions per `elicit_all` call
-as questions are added), prints each table with its goal beside the measured figure, and
+Runs `pages` (instructions of a page's GET + POST and of a whole page question against the
+hand-written equivalent), `redis_counts` (Redis commands per page question), `import_cost`
+(instructions of `import typed_elicit` over the SDK's server) and `growth` (instructions per
+`elicit_all` call as questions are added), prints each table with its goal beside the measured
+figure, and
 draws `docs/img/goals.png` (needs matplotlib: `pip install matplotlib`), the plot of
 docs/benchmarks.md's section "Page questions on Redis, import cost and growth".
 
-Run: `python -m tests.bench.goals` (about 5 minutes: two callgrind runs); `--quick` for a
+Run: `python -m tests.bench.goals` (about 10 minutes: three callgrind runs); `--quick` for a
 smoke run (seconds to a minute; prints the tables, draws nothing).
 """
 
@@ -15,22 +17,43 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from . import growth, import_cost, redis_counts
+from . import growth, import_cost, pages, redis_counts
 
 ROOT = Path(__file__).resolve().parents[2]
 IMG = ROOT / "docs" / "img" / "goals.png"
 
 
+PAGE_BARS = (
+    ("flat", "flat page\nGET + POST"),
+    ("groups", "with groups\nGET + POST"),
+    ("question_flat", "flat page\nwhole question"),
+    ("question_groups", "with groups\nwhole question"),
+)
+
+
 def draw(
-    counts: list[redis_counts.Count], cost: import_cost.ImportCost, grown: growth.Growth, path: Path
+    per: dict[tuple[str, str], float] | str,
+    counts: list[redis_counts.Count],
+    cost: import_cost.ImportCost,
+    grown: growth.Growth,
+    path: Path,
 ) -> None:
-    """Three panels: Redis commands before and after, the import against the SDK's, growth by k."""
+    """Four panels: pages over hand-written, Redis commands before and after, the import, growth by k."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (store, imports, grows) = plt.subplots(1, 3, figsize=(15, 4.6))
+    fig, (page, store, imports, grows) = plt.subplots(1, 4, figsize=(20, 4.6))
+    if not isinstance(per, str):
+        ratios = [per[("typed_elicit", case)] / per[("hand", case)] for case, _ in PAGE_BARS]
+        bars = page.bar([label for _, label in PAGE_BARS], ratios, color="#1f77b4")
+        page.bar_label(bars, labels=[f"{r:.2f}x" for r in ratios])
+        page.axhline(1.0, color="#7f7f7f", linewidth=1)
+        page.axhline(pages.GOAL_RATIO, color="#d62728", linestyle="--", label=f"goal: {pages.GOAL_RATIO}x")
+        page.tick_params(axis="x", labelsize=8)
+        page.legend(fontsize=8)
+    page.set_title("pages / hand-written handler (instructions)")
     files = [c for c in counts if c.with_file]
     labels = [f"{c.where}\n{c.era}" for c in files]
     xs = list(range(len(files)))
@@ -81,8 +104,12 @@ def main(argv: list[str] | None = None) -> None:
     import logging
 
     logging.disable(logging.INFO)
+    sizes = pages.QUICK if args.quick else pages.FULL
+    per = pages.measure(sizes)
+    print("### Pages against a hand-written handler\n")
+    print(per if isinstance(per, str) else "\n".join(pages.report(per, sizes)))
     counts = redis_counts.measure(3 if args.quick else 20, cluster=not args.quick)
-    print("### Redis commands per page question\n")
+    print("\n### Redis commands per page question\n")
     print(redis_counts.table(counts))
     cost = import_cost.measure(args.quick)
     print("\n### Import cost\n")
@@ -91,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
     print("\n### elicit_all growth on 2026-07-28\n")
     print(growth.table(grown))
     if not args.quick:
-        draw(counts, cost, grown, IMG)
+        draw(per, counts, cost, grown, IMG)
         print(f"\nwrote {IMG.relative_to(ROOT)}")
 
 

@@ -5,18 +5,27 @@ Three cases, each with two contenders in one process (`PYTHONHASHSEED=0`):
 - `flat`: a page with one secret field (`Flat`), GET then POST of a valid answer;
 - `groups`: a page with groups (`Rich`: a nested address, 3 contact rows, a small file), GET then
   a multipart POST of a valid answer;
-- `big`: the GET of a ~2,000-input page (`Big`: 95 rows of 20 text fields, 1,900 inputs).
+- `big`: the GET of a ~2,000-input page (`Big`: 95 rows of 20 text fields, 1,900 inputs);
+- `question_flat`, `question_groups`: the whole page question on 2025-11-25, a tool call from an
+  in-memory `mcp.Client` to the answer in the tool: the URL-mode consent round trip, the page's
+  GET and POST (the client's URL callback plays the browser), the answer reaching the waiting
+  tool, `notifications/elicitation/complete`, the tool's result.
 
 `typed_elicit` is `serve_pages` on an `MCPServer` (its routes, the in-memory store, pages minted
-and opened before counting starts). `hand` is what a developer would write without it: one
-Starlette route per page that renders the same form with string joins (escaped with markupsafe),
-the same security headers and a double-submit CSRF token, parses the same body
-(`parse_qsl`, or Starlette's multipart parser) and validates the same pydantic model. Both are
-called as ASGI apps directly (no HTTP client in between), the same requests for both.
+and opened before counting starts; in a whole question, `ctx.elicit_page` in an `@elicits` tool).
+`hand` is what a developer would write without it: one Starlette route per page that renders the
+same form with string joins (escaped with markupsafe), the same security headers and a
+double-submit CSRF token, parses the same body (`parse_qsl`, or Starlette's multipart parser) and
+validates the same pydantic model; in a whole question, a plain SDK tool that opens the page,
+asks `ctx.elicit_url`, waits for the page's answer and sends `send_elicit_complete`. Both are
+called as ASGI apps directly (no HTTP client in between), the same requests for both, and a
+whole question's client is the same `mcp.Client(mode="legacy")` with the same callback.
 
 Counted as `tests/bench/instructions.py` counts a round trip: under callgrind, instrumentation
-switched on after the warm-up, then for each contender and case a stretch of N and one of M
-requests between markers; per request = (M stretch - N stretch) / (M - N). Without valgrind,
+switched on after the warm-up (what the warm-up left alive collected, then frozen with
+`gc.freeze()`, so that a full collection walking it does not land in one stretch and not the
+other), then for each contender and case a stretch of N and one of M requests between markers;
+per request = (M stretch - N stretch) / (M - N). Without valgrind,
 `--profile CASE` shows where typed_elicit's time goes (cProfile).
 
 Run: `python -m tests.bench.pages [--quick]`.
@@ -26,29 +35,37 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import os
 import pstats
 import re
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
+from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field, SecretStr
 
-from typed_elicit import form
+from typed_elicit import Accepted, ElicitContext, elicits, form
 from typed_elicit.pages import FileLimits, UploadedFile
 
 ORIGIN = "https://pages.example"
 GOAL_RATIO = 1.3
 """The issue's goal: a page's GET + POST at most this many times the hand-written handler's."""
+GOAL_QUESTION = 1.3
+"""The issue's goal: a whole page question at most this many times the hand-written one's."""
 GOAL_PER_INPUT = 30_000
 """The issue's goal: rendering at most this many instructions per input."""
 FULL = (3, 4, 14)
 QUICK = (1, 1, 3)
 """(warm-up requests, N, M) per contender and case."""
-CASES = ("flat", "groups", "big")
+QUESTIONS = ("question_flat", "question_groups")
+"""The whole-question cases: a tool call that asks the page of `flat` or `groups`."""
+CASES = ("flat", "groups", "big", *QUESTIONS)
 CONTENDERS = ("typed_elicit", "hand")
 BIG_ROWS, BIG_FIELDS = 95, 20
 
@@ -193,8 +210,42 @@ async def get_and_post(app: Asgi, case: str, path: str) -> None:
 # --- the contenders -------------------------------------------------------------------------------
 
 
+Unit = Callable[[], Awaitable[None]]
+"""One counted request (GET + POST, or a GET), or one whole question."""
+
+
+def _browser(app: Asgi, case: str) -> Any:
+    """The client's URL callback: it opens the page like a browser, answers it, then consents."""
+    from urllib.parse import urlsplit
+
+    from mcp.types import ElicitResult
+
+    async def browse(context: Any, params: Any) -> ElicitResult:
+        await get_and_post(app, case, urlsplit(params.url).path)
+        return ElicitResult(action="accept")
+
+    return browse
+
+
+async def _questions(server: Any, app: Asgi, case: str, count: int, stack: AsyncExitStack) -> list[Unit]:
+    """`count` whole questions: calls of `server`'s tool `case` from one client on 2025-11-25."""
+    from mcp import Client
+
+    page_case = case.removeprefix("question_")
+    client = await stack.enter_async_context(
+        Client(server, mode="legacy", elicitation_callback=_browser(app, page_case))
+    )
+
+    async def ask() -> None:
+        result = await client.call_tool(case, {})
+        assert not result.is_error, result
+        assert result.content[0].text == "done", result  # type: ignore[union-attr]
+
+    return [ask] * count
+
+
 class Ours:
-    """`serve_pages` on an MCPServer: pages minted and opened ahead, one per request."""
+    """`serve_pages` on an MCPServer: pages minted and opened ahead, one per request; a tool per question."""
 
     def __init__(self) -> None:
         from mcp.server.mcpserver import MCPServer
@@ -206,7 +257,21 @@ class Ours:
         serve_pages(self.server, ORIGIN)
         self.app: Asgi = Starlette(routes=list(self.server._custom_starlette_routes))  # pyright: ignore[reportPrivateUsage]
 
-    async def paths(self, case: str, count: int) -> list[str]:
+        def tool(model: type[BaseModel]) -> Any:
+            @elicits(model)
+            async def ask(ctx: ElicitContext) -> str:
+                answer = await ctx.elicit_page(model)
+                assert isinstance(answer, Accepted), answer
+                return "done"
+
+            return ask
+
+        for case in QUESTIONS:
+            self.server.tool(name=case)(tool(MODELS[case.removeprefix("question_")]))
+
+    async def units(self, case: str, count: int, stack: AsyncExitStack) -> list[Unit]:
+        if case in QUESTIONS:
+            return await _questions(self.server, self.app, case, count, stack)
         from urllib.parse import urlsplit
 
         from typed_elicit._calls.plugs import host_for
@@ -214,51 +279,80 @@ class Ours:
 
         host: Any = host_for(self.server)
         model = MODELS[case]
-        out: list[str] = []
+        out: list[Unit] = []
         for _ in range(count):
             page = host.mint("bench", "bench:1", 3600.0)
             await host.open(
                 page, model, str(model.__doc__ or "Please answer"), "bench", None, page_reduced(model)
             )
-            out.append(urlsplit(host.url(page)).path)
+            out.append(partial(get_and_post, self.app, case, urlsplit(host.url(page)).path))
         return out
 
 
 class Hand:
-    """The hand-written equivalent (see `tests/bench/_hand_pages.py`)."""
+    """The hand-written equivalent (see `tests/bench/_hand_pages.py`); a plain SDK tool per question."""
 
     def __init__(self) -> None:
+        from mcp.server.mcpserver import MCPServer
+
         from ._hand_pages import HandPages
 
         self.pages = HandPages(ORIGIN)
         self.app: Asgi = self.pages.app
+        self.server = MCPServer("bench-hand")
 
-    async def paths(self, case: str, count: int) -> list[str]:
-        return [self.pages.open(case) for _ in range(count)]
+        def tool(case: str) -> Any:
+            async def ask(ctx: Context) -> str:
+                import anyio
+
+                path = self.pages.open(case)
+                page_id = path.rsplit("/", 1)[1]
+                page = self.pages.pages[page_id]
+                consent = await ctx.elicit_url(str(MODELS[case].__doc__), ORIGIN + path, page_id)
+                if consent.action != "accept":
+                    return consent.action
+                with anyio.fail_after(3600.0):
+                    await page["done"].wait()
+                del self.pages.pages[page_id]
+                await ctx.session.send_elicit_complete(page_id, related_request_id=ctx.request_id)
+                assert isinstance(page["answer"], BaseModel)  # (MODELS of `bench` when run as __main__)
+                return "done"
+
+            return ask
+
+        for case in QUESTIONS:
+            self.server.tool(name=case)(tool(case.removeprefix("question_")))
+
+    async def units(self, case: str, count: int, stack: AsyncExitStack) -> list[Unit]:
+        if case in QUESTIONS:
+            return await _questions(self.server, self.app, case, count, stack)
+        return [partial(get_and_post, self.app, case, self.pages.open(case)) for _ in range(count)]
 
 
 async def _stretches(warmup: int, n: int, m: int, cases: tuple[str, ...], counting: bool) -> None:
     from .instructions import _instrumentation_on  # pyright: ignore[reportPrivateUsage]
 
     contenders = {"typed_elicit": Ours(), "hand": Hand()}
-    paths = {
-        (name, case): await contender.paths(case, warmup + n + m)
-        for name, contender in contenders.items()
-        for case in cases
-    }
-    for (name, case), todo in paths.items():
-        for path in todo[:warmup]:
-            await get_and_post(contenders[name].app, case, path)
-    if counting:
-        _instrumentation_on()
-    for (name, case), todo in paths.items():
-        app = contenders[name].app
-        rest = iter(todo[warmup:])
-        for calls in (n, m):
-            os.getppid()
-            for _ in range(calls):
-                await get_and_post(app, case, next(rest))
-    os.getppid()
+    async with AsyncExitStack() as stack:
+        units = {
+            (name, case): await contender.units(case, warmup + n + m, stack)
+            for name, contender in contenders.items()
+            for case in cases
+        }
+        for todo in units.values():
+            for unit in todo[:warmup]:
+                await unit()
+        gc.collect()
+        gc.freeze()  # what warm-up made lives on: no full collection walks it inside one stretch only
+        if counting:
+            _instrumentation_on()
+        for todo in units.values():
+            rest = iter(todo[warmup:])
+            for calls in (n, m):
+                os.getppid()
+                for _ in range(calls):
+                    await next(rest)()
+        os.getppid()
 
 
 def worker(warmup: int, n: int, m: int) -> None:
@@ -305,6 +399,16 @@ def report(per: dict[tuple[str, str], float], sizes: tuple[int, int, int]) -> li
             f"| {what} | {ours / 1e6:.2f} M | {hand / 1e6:.2f} M | {ratio:.2f}x | "
             f"≤ {GOAL_RATIO:.1f}x | {'yes' if ratio <= GOAL_RATIO else '**no**'} |"
         )
+    for case, what in (
+        ("question_flat", "flat page, one secret field: whole question"),
+        ("question_groups", "page with groups: whole question"),
+    ):
+        ours, hand = per[("typed_elicit", case)], per[("hand", case)]
+        ratio = ours / hand
+        lines.append(
+            f"| {what} | {ours / 1e6:.2f} M | {hand / 1e6:.2f} M | {ratio:.2f}x | "
+            f"≤ {GOAL_QUESTION:.1f}x | {'yes' if ratio <= GOAL_QUESTION else '**no**'} |"
+        )
     ours, hand = per[("typed_elicit", "big")], per[("hand", "big")]
     lines.append(
         f"| render of a {inputs:,}-input page ({BIG_ROWS} rows x {BIG_FIELDS}): GET | {ours / 1e6:.2f} M | "
@@ -318,7 +422,7 @@ def report(per: dict[tuple[str, str], float], sizes: tuple[int, int, int]) -> li
     lines += [
         "",
         f"callgrind, `PYTHONHASHSEED=0`, {warmup} warm-up request(s) uninstrumented, stretches of "
-        f"N = {n} and M = {m} requests; per request = (M - N stretch) / (M - N).",
+        f"N = {n} and M = {m} requests (or whole questions); per request = (M - N stretch) / (M - N).",
     ]
     return lines
 
@@ -328,19 +432,17 @@ def profile(case: str, calls: int) -> None:
     import anyio
 
     async def main() -> None:
-        ours = Ours()
-        todo = await ours.paths(case, calls + 2)
-        for path in todo[:2]:
-            await get_and_post(ours.app, case, path)
-        import gc
-
-        gc.disable()  # the collector's pauses land on whichever function allocates: leave them out
-        profiler = cProfile.Profile()
-        profiler.enable()
-        for path in todo[2:]:
-            await get_and_post(ours.app, case, path)
-        profiler.disable()
-        gc.enable()
+        async with AsyncExitStack() as stack:
+            todo = await Ours().units(case, calls + 2, stack)
+            for unit in todo[:2]:
+                await unit()
+            gc.disable()  # the collector's pauses land on whichever function allocates: leave them out
+            profiler = cProfile.Profile()
+            profiler.enable()
+            for unit in todo[2:]:
+                await unit()
+            profiler.disable()
+            gc.enable()
         stats = pstats.Stats(profiler)
         stats.sort_stats("tottime").print_stats(25)
         stats.sort_stats("cumulative").print_stats("typed_elicit|markupsafe|starlette", 40)
