@@ -74,6 +74,9 @@ _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
 _PREFIX_SEGMENT: Final = re.compile(r"[A-Za-z0-9._~!$&()*+=:@-]+")
 
+_OWN_TEMPLATES: Final = ("page.html", "message.html", "tree.html", "fields.html")
+"""The form templates whose override makes pages render with Jinja2 (`PageConfig.fast` False)."""
+
 
 def _origin(url: str) -> str | None:
     """The origin of an http(s) URL as `scheme://host[:port]`, or None if it has none.
@@ -90,19 +93,13 @@ def _origin(url: str) -> str | None:
     host = parts.hostname
     if parts.scheme not in _DEFAULT_PORTS or not host or "@" in parts.netloc:
         return None
-    if ":" in host and not _ipv6(host):  # Python 3.10's urlsplit takes `[1:2:3]` (3.11.4 refuses it)
-        return None
+    if ":" in host:  # an IPv6 address: Python 3.10's urlsplit takes `[1:2:3]` (3.11.4 refuses it)
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return None
     shown = f"[{host}]" if ":" in host else host
     return f"{parts.scheme}://{shown}" + ("" if port in (None, _DEFAULT_PORTS[parts.scheme]) else f":{port}")
-
-
-def _ipv6(host: str) -> bool:
-    """Whether `host` (a URL's bracketed host, brackets removed) is an IPv6 address."""
-    try:
-        ipaddress.IPv6Address(host)
-    except ValueError:
-        return False
-    return True
 
 
 def _prefix(public_url: str) -> str:
@@ -243,6 +240,8 @@ def serve_pages(
         undefined=jinja2.StrictUndefined,
     )
     brand = brand or Brand()
+    # the built-in renderer, unless the server has a form template of its own (`base.html` alone keeps it)
+    own = templates_dir is not None and any((Path(templates_dir) / n).exists() for n in _OWN_TEMPLATES)
     config = PageConfig(
         public_url=origin + prefix,
         path=path,
@@ -253,7 +252,7 @@ def serve_pages(
         identify=identify,
         env=env,
         template=template or "page.html",
-        fast=_fast(template, templates_dir),
+        fast=template is None and not own,
         poll_seconds=poll_seconds,
         languages=languages,
         sealer=sealer_for(server, "serve_pages"),
@@ -269,19 +268,6 @@ def serve_pages(
             server.custom_route(
                 f"{route}/{{page_id}}", methods=["GET", "POST"], name=name, include_in_schema=False
             )(endpoint)
-
-
-_OWN_TEMPLATES: Final = ("page.html", "message.html", "tree.html", "fields.html")
-
-
-def _fast(template: str | None, templates_dir: str | Path | None) -> bool:
-    """Whether the built-in renderer shows the pages: no form template of the server's own.
-
-    A `templates_dir` that overrides only `base.html` keeps it (the shell is rendered from it).
-    """
-    if template is not None:
-        return False
-    return templates_dir is None or not any((Path(templates_dir) / name).exists() for name in _OWN_TEMPLATES)
 
 
 async def _handle(server: MCPServer, config: PageConfig, request: Any) -> Any:

@@ -27,7 +27,6 @@ from pydantic import BaseModel
 from typed_elicit._calls.plugs import PageAnswer
 from typed_elicit._calls.sealer import Sealer
 from typed_elicit._calls.state import model_id
-from typed_elicit._core import clock as _clock
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
 from typed_elicit._forms.page.shape import carried_tree
 from typed_elicit._forms.reduce import Reduced, check_page, page_forms, page_reduced
@@ -143,11 +142,6 @@ def model_named(name: str) -> type[BaseModel] | None:
 def new_page_id() -> str:
     """A fresh page id: 256 random bits as unpadded base64url."""
     return base64.urlsafe_b64encode(secrets.token_bytes(ID_BYTES)).decode().rstrip("=")
-
-
-def page_expiry(timeout: float) -> float:
-    """When a page for a question with `timeout` seconds expires (at most `MAX_PAGE_SECONDS` away)."""
-    return _clock.now() + min(timeout, MAX_PAGE_SECONDS)
 
 
 async def load_page(
