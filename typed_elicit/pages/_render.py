@@ -83,15 +83,6 @@ class Shell:
 _SLOTS: Final = {"title": 0, "nonce": 1, "body": 2}
 
 
-def _csp(nonce: str, logo_source: str | None) -> str:
-    """The page's Content-Security-Policy; `logo_source` is `Brand.logo_source` (checked, rebuilt)."""
-    img = "'self' data:" if logo_source is None else f"'self' data: {logo_source}"
-    return (
-        f"default-src 'none'; style-src 'nonce-{nonce}'; img-src {img}; form-action 'self'; "
-        "frame-ancestors 'none'; base-uri 'none'"
-    )
-
-
 def _response(
     config: PageConfig,
     template: str,
@@ -118,10 +109,16 @@ def _response(
             words=chrome.words,
             **context,
         )
+    logo = config.brand.logo_source  # checked, rebuilt (`Brand.logo_source`)
+    img = "'self' data:" if logo is None else f"'self' data: {logo}"
+    csp = (
+        f"default-src 'none'; style-src 'nonce-{nonce}'; img-src {img}; form-action 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'"
+    )
     response = HTMLResponse(html, status_code=status)
     response.raw_headers += (
         *_RAW_HEADERS,
-        (b"content-security-policy", _csp(nonce, config.brand.logo_source).encode("latin-1")),
+        (b"content-security-policy", csp.encode("latin-1")),
         _REFERRER[form],
     )
     return response

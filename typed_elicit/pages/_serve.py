@@ -74,6 +74,9 @@ _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
 _PREFIX_SEGMENT: Final = re.compile(r"[A-Za-z0-9._~!$&()*+=:@-]+")
 
+_REFUSED_BODY: Final = {413: ("too_large", "too_large_text"), 400: ("refused", "refused_unreadable")}
+"""What the page refusing a body says (its heading and text), by status: too large, or unreadable."""
+
 _OWN_TEMPLATES: Final = ("page.html", "message.html", "tree.html", "fields.html")
 """The form templates whose override makes pages render with Jinja2 (`PageConfig.fast` False)."""
 
@@ -396,13 +399,13 @@ async def _submit(
             data, raw_files = await read_multipart(request, tree, boundary)
         except BadBody as bad:
             logger.warning("page %s: a multipart submit was refused (%d)", ticket.id[:8], bad.status)
-            return _refused_body(config, words, bad.status)
+            return plain(config, bad.status, words, *_REFUSED_BODY[bad.status])
     else:
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_BODY_BYTES:
-                return _refused_body(config, words, 413)
+                return plain(config, 413, words, *_REFUSED_BODY[413])
         try:
             pairs = parse_qsl(
                 body.decode("utf-8"),
@@ -411,7 +414,7 @@ async def _submit(
                 max_num_fields=MAX_SUBMIT_FIELDS,
             )
         except (UnicodeDecodeError, ValueError):
-            return _refused_body(config, words, 400)
+            return plain(config, 400, words, *_REFUSED_BODY[400])
         for name, value in pairs:
             data.setdefault(name, []).append(value)
     cookie = request.cookies.get(_CSRF_COOKIE)
@@ -456,12 +459,6 @@ async def _submit(
             files_again=tree.files,
         )
     return PageAnswer("accept", content)
-
-
-def _refused_body(config: PageConfig, words: Mapping[str, str], status: int) -> Any:
-    if status == 413:
-        return plain(config, 413, words, "too_large", "too_large_text")
-    return plain(config, 400, words, "refused", "refused_unreadable")
 
 
 async def _store_answer(
