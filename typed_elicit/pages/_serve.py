@@ -233,15 +233,9 @@ def serve_pages(
 
     if languages is None:
         languages = Languages(words={"en": dict(page_words(words))} if words else None)
-    loaders: list[jinja2.BaseLoader] = []
-    if templates_dir is not None:
-        loaders.append(jinja2.FileSystemLoader(str(templates_dir)))
-    loaders.append(jinja2.FileSystemLoader([str(TEMPLATES), str(FIELD_TEMPLATES)]))
-    env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader(loaders),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-    )
+    searched = [str(TEMPLATES), str(FIELD_TEMPLATES)]  # the server's own templates first
+    loader = jinja2.FileSystemLoader(searched if templates_dir is None else [str(templates_dir), *searched])
+    env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
     brand = brand or Brand()
     # the built-in renderer, unless the server has a form template of its own (`base.html` alone keeps it)
     own = templates_dir is not None and any((Path(templates_dir) / n).exists() for n in _OWN_TEMPLATES)
