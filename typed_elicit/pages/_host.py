@@ -65,7 +65,7 @@ class Pages:
 
     def url(self, page: PageRecord) -> str:
         """The page's public URL."""
-        return self.config.link(page.id)
+        return f"{self.config.public_url}{self.config.path}/{page.id}"
 
     async def open(
         self,

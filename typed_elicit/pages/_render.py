@@ -188,9 +188,8 @@ def tree_page(
         "title": esc(say(words, "error_title", title=heading) if invalid or stray else heading),
     }
     body = _form_body(context, chrome)
-    if (
-        not config.fast
-    ):  # a template of the server's own: markup, and the plain fields of a form without groups
+    # A template of the server's own: markup, and the plain fields of a form without groups.
+    if not config.fast:
         context["title"] = Markup(context["title"])
         context["fields"] = [n.field for n in nodes] if all(n.field is not None for n in nodes) else []
         body = Markup(body)

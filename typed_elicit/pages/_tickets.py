@@ -10,7 +10,6 @@ its request-state keys, which replicas share.
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 import re
@@ -141,7 +140,7 @@ def model_named(name: str) -> type[BaseModel] | None:
 
 def new_page_id() -> str:
     """A fresh page id: 256 random bits as unpadded base64url."""
-    return base64.urlsafe_b64encode(secrets.token_bytes(ID_BYTES)).decode().rstrip("=")
+    return secrets.token_urlsafe(ID_BYTES)
 
 
 async def load_page(
