@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from typed_elicit._forms.hints import listed
 from typed_elicit._views.catalogs import (
@@ -43,7 +43,7 @@ from typed_elicit._views.locales import (
     negotiate,
     normal_tag,
 )
-from typed_elicit._views.words import MESSAGES, Message, checked_words, form_problem
+from typed_elicit._views.words import MESSAGES, Message, Said, checked_words, form_problem
 from typed_elicit.errors import PageSetupError
 
 logger = logging.getLogger("typed_elicit.i18n")
@@ -58,7 +58,7 @@ Translate = Callable[[str, str], "str | None"]
 """`translate(text, locale) -> str | None`: a developer's own text in `locale`, or None for as written."""
 
 
-class Words(Mapping[str, str]):
+class Words(Said):
     """The words of one language: a read-only table of the library's messages, and their helpers.
 
     `words["submit"]` is a message's text (for a plural message, its form for most counts);
@@ -66,9 +66,6 @@ class Words(Mapping[str, str]):
     number and a byte size as the language does, `text` translates the developer's own texts.
     As a `Mapping` it is what `field_views(..., words=...)` and `said` take.
     """
-
-    speaks: ClassVar[bool] = True
-    """Marks a table of a language's words (`typed_elicit._views.words.speaks`: no ABC check per word)."""
 
     def __init__(
         self,
@@ -380,9 +377,8 @@ class Languages:
         self.locale = None if locale is None else _tag(locale, "locale", self.available)
         self._overrides: dict[str, dict[str, str]] = {}
         for tag, table in (words or {}).items():
-            self._overrides[_tag(tag, "words", self.available)] = checked_words(
-                table, MESSAGES, "docs/howto/languages.md"
-            )
+            normal = _tag(tag, "words", self.available)
+            self._overrides[normal] = checked_words(table, MESSAGES, "docs/howto/languages.md")
         self.domain = domain
         self._translate = translate
         self._own = {tag: self._load(tag, domain) for tag in self.available}

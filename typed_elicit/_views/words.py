@@ -19,14 +19,11 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final, TypeGuard, cast
+from typing import ClassVar, Final, TypeGuard, cast
 
 from typed_elicit._core.text import quoted
 from typed_elicit._forms.hints import HINTS, Phrase, listed, with_hint
 from typed_elicit.errors import PageSetupError
-
-if TYPE_CHECKING:  # a language's words, loaded on first use
-    from typed_elicit._views.i18n import Words
 
 
 @dataclass(frozen=True)
@@ -415,8 +412,8 @@ def _check_words(message: Message, text: str) -> None:
         raise PageSetupError.words(f"{key!r} takes {takes}; {escape}")
 
 
-def speaks(words: object) -> TypeGuard[Words]:
-    """Whether `words` is the `Words` of a language, not a plain table of English texts."""
+def speaks(words: object) -> TypeGuard[Said]:
+    """Whether `words` is the `Words` of a language (a `Said`), not a plain table of English texts."""
     return getattr(words, "speaks", False) is True
 
 
@@ -439,6 +436,33 @@ def shown(value: object) -> str:
     return str(value)
 
 
+class Said(Mapping[str, str]):
+    """A table of words that says a limit in its own language (`typed_elicit._views.i18n.Words`)."""
+
+    speaks: ClassVar[bool] = True
+    """Marks a table of a language's words (`speaks`: no ABC check on every word said)."""
+
+    def said(self, key: str, limit: object = None) -> str:
+        """The words for `key` with `limit` in them (see `said`)."""
+        raise NotImplementedError
+
+    def say(self, key: str, /, **values: object) -> str:
+        """The message `key` with its placeholders filled, numbers as the language writes them."""
+        raise NotImplementedError
+
+    def count(self, key: str, count: float, /, **values: object) -> str:
+        """The plural message `key` in its form for `count`."""
+        raise NotImplementedError
+
+    def size(self, size: int) -> str:
+        """A byte count as the language writes it (`2 MB`, `1,5 MB`)."""
+        raise NotImplementedError
+
+    def text(self, text: str) -> str:
+        """A developer's own text in this language (as written without a translation)."""
+        raise NotImplementedError
+
+
 def own_text(words: Mapping[str, str], text: str) -> str:
     """The developer's text (message, title, description, option) in `words`' language, or as written."""
     return words.text(text) if speaks(words) else text
@@ -457,7 +481,7 @@ def described(words: Mapping[str, str], text: str) -> str:
     return with_hint(None if own is None else words.text(own), phrased(words, phrase)) or text
 
 
-def phrased(words: Words, phrase: Phrase) -> str:
+def phrased(words: Said, phrase: Phrase) -> str:
     """An automatic hint in `words`' language (its numbers written as the language does)."""
     values: dict[str, object] = dict(phrase.values)
     if phrase.rules:
