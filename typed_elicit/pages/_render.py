@@ -26,7 +26,7 @@ from typed_elicit._views.fields import plain as plain_text
 from typed_elicit._views.words import counted, own_text, say
 from typed_elicit.pages._config import PageConfig
 from typed_elicit.pages._nodes import NodeView, tree_views, write_node
-from typed_elicit.pages._tickets import Ticket
+from typed_elicit.pages._tickets import CLOSED, Ticket
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
 
@@ -138,12 +138,11 @@ def plain(config: PageConfig, status: int, words: Mapping[str, str], heading: st
     return _response(config, "message.html", status, context, chrome, form=False)
 
 
-def gone(config: PageConfig, words: Mapping[str, str]) -> Any:
+def gone(config: PageConfig, words: Mapping[str, str], answered: bytes | None = None) -> Any:
+    """A link no longer usable: its question closed (`answered` is `CLOSED`), or answered or expired."""
+    if answered == CLOSED:
+        return plain(config, 410, words, "closed", "closed_text")
     return plain(config, 410, words, "gone", "gone_text")
-
-
-def closed(config: PageConfig, words: Mapping[str, str]) -> Any:
-    return plain(config, 410, words, "closed", "closed_text")
 
 
 def not_found(config: PageConfig, words: Mapping[str, str]) -> Any:

@@ -43,10 +43,9 @@ from typed_elicit.pages._multipart import (
     read_multipart,
 )
 from typed_elicit.pages._problems import page_problems
-from typed_elicit.pages._render import TEMPLATES, closed, gone, not_found, plain, tree_page
+from typed_elicit.pages._render import TEMPLATES, gone, not_found, plain, tree_page
 from typed_elicit.pages._tickets import (
     ANSWER_PREFIX,
-    CLOSED,
     Ticket,
     answer_bytes,
     load_page,
@@ -292,7 +291,7 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
             logger.warning("page %s opened by another principal", page_id[:8])
             return not_found(config, words)
     if answered is not None:
-        return closed(config, words) if answered == CLOSED else gone(config, words)
+        return gone(config, words, answered)
     record = ticket.record(model)
     if record is None or record.tree is None:  # the model changed since the call shaped the page
         return not_found(config, words)
@@ -319,7 +318,7 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
     # ticket has not read its answer key yet; one that is stored needs no read: `put` stores once).
     answered = await store_for(server).get(ANSWER_PREFIX + page_id)
     if answered is not None:
-        return closed(config, words) if answered == CLOSED else gone(config, words)
+        return gone(config, words, answered)
     return submitted
 
 
@@ -461,7 +460,7 @@ async def _store_answer(
     key = ANSWER_PREFIX + ticket.id
     sealed = seal(config.sealer, key, answer_bytes(answer))
     if not await store_for(server).put(key, sealed, ticket.expires_at):  # answered or closed already
-        return closed(config, words) if await store_for(server).get(key) == CLOSED else gone(config, words)
+        return gone(config, words, await store_for(server).get(key))
     logger.debug("page %s answered (%s)", ticket.id[:8], answer.action)
     if answer.action == "accept":
         return plain(config, 200, words, "thanks", "thanks_text")
