@@ -36,20 +36,6 @@ _HOST_LABEL: Final = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
 _DATA_IMAGE: Final = re.compile(r"data:image/[a-z0-9][a-z0-9.+-]{0,63};base64,(?P<data>[A-Za-z0-9+/]+={0,2})")
 
 
-def _valid_host(host: str) -> bool:
-    """Whether `host` (lower-cased) is a DNS name, an IPv4 address or a bracketed IPv6 address."""
-    try:
-        if host.startswith("["):
-            ipaddress.IPv6Address(host[1:-1])
-        elif host.replace(".", "").isdigit():
-            ipaddress.IPv4Address(host)
-        else:
-            return len(host) <= 253 and all(_HOST_LABEL.fullmatch(label) for label in host.split("."))
-    except ValueError:
-        return False
-    return True
-
-
 def _logo_source(url: str) -> str | None:
     """The CSP source that lets a page show the logo at `url`: `https://host[:port]`; None for a data URL.
 
@@ -87,8 +73,15 @@ def _logo_source(url: str) -> str | None:
             "its host is missing, carries credentials (user@) or a wildcard, or its port is empty"
         )
     host, port = netloc["host"], netloc["port"]
-    if not _valid_host(host):
-        raise PageSetupError.logo_url("its host is no valid host name or IP address")
+    try:  # a DNS name, an IPv4 address or a bracketed IPv6 address
+        if host.startswith("["):
+            ipaddress.IPv6Address(host[1:-1])
+        elif host.replace(".", "").isdigit():
+            ipaddress.IPv4Address(host)
+        elif len(host) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in host.split(".")):
+            raise ValueError(host)
+    except ValueError:
+        raise PageSetupError.logo_url("its host is no valid host name or IP address") from None
     if port is not None and not 0 < int(port) < 65536:
         raise PageSetupError.logo_url("its port is not a number from 1 to 65535")
     return f"https://{host}" + ("" if port is None or int(port) == 443 else f":{int(port)}")

@@ -88,8 +88,12 @@ def read_mo(data: bytes) -> Catalog:
             raw[data[ooff : ooff + olen].decode("utf-8")] = data[toff : toff + tlen].decode("utf-8")
     except (struct.error, UnicodeDecodeError) as exc:
         raise CatalogError(f"it cannot be read ({type(exc).__name__}): compile it again") from None
-    headers = _headers(raw.pop("", ""))
-    plural, nplurals = _plural_rule(headers.get("plural-forms"))
+    header = None
+    for line in raw.pop("", "").splitlines():
+        name, sep, value = line.partition(":")
+        if sep and name.strip().lower() == "plural-forms":
+            header = value.strip()
+    plural, nplurals = _plural_rule(header)
     messages: dict[str, str] = {}
     plurals: dict[str, tuple[str, ...]] = {}
     for original, translation in raw.items():
@@ -101,15 +105,6 @@ def read_mo(data: bytes) -> Catalog:
         elif translation:
             messages[singular] = translation
     return Catalog(messages, plurals, plural, nplurals)
-
-
-def _headers(text: str) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for line in text.splitlines():
-        name, sep, value = line.partition(":")
-        if sep:
-            found[name.strip().lower()] = value.strip()
-    return found
 
 
 def _plural_rule(header: str | None) -> tuple[Callable[[int], int], int]:

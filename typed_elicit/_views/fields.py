@@ -193,7 +193,8 @@ def _field_view(
         checked = bool(given and given[-1].lower() in CHECKED) if given is not None else spec.default is True
     elif spec.kind in ("choice", "multi_choice"):
         kind = "select" if spec.kind == "choice" else "checkboxes"
-        empty = word(words, "choose" if spec.required and not spec.has_default else "none")
+        first = "choose" if spec.required and not spec.has_default else "none"
+        empty = words.get(first) or MESSAGES[first].english  # a plain table (`PAGE_WORDS`) lacks it
         if given is not None:
             chosen = set(given)
         elif isinstance(spec.default, list):
@@ -260,11 +261,6 @@ def _field_view(
         error=error,
         empty=empty,
     )
-
-
-def word(words: Mapping[str, str], key: str) -> str:
-    """The message `key` in `words`, or its English text when `words` is a table without it (`PAGE_WORDS`)."""
-    return words.get(key) or MESSAGES[key].english
 
 
 _SPECIAL: Final = re.compile("[&<>\"']")

@@ -373,11 +373,11 @@ class Languages:
         )
         if not self.available:
             raise PageSetupError("available", "Languages available is empty: offer at least one locale")
-        self.default = _offered(_tag(default, "default"), self.available, "default")
-        self.locale = None if locale is None else _offered(_tag(locale, "locale"), self.available, "locale")
+        self.default = _tag(default, "default", self.available)
+        self.locale = None if locale is None else _tag(locale, "locale", self.available)
         self._overrides: dict[str, dict[str, str]] = {}
         for tag, table in (words or {}).items():
-            normal = _offered(_tag(tag, "words"), self.available, "words")
+            normal = _tag(tag, "words", self.available)
             self._overrides[normal] = checked_words(table, MESSAGES, "docs/howto/languages.md")
         self.domain = domain
         self._translate = translate
@@ -438,11 +438,11 @@ class Languages:
         return {tag: direction(tag) for tag in self.available}
 
 
-def _tag(tag: object, setting: str) -> str:
-    """`tag` as a normal locale tag.
+def _tag(tag: object, setting: str, available: Sequence[str] = ()) -> str:
+    """`tag` as a normal locale tag; with `available`, the offered locale that serves it (`de` for `de-DE`).
 
     Raises:
-        PageSetupError: If it is no language tag.
+        PageSetupError: If it is no language tag, or no locale of `available` serves it.
     """
     normal = normal_tag(tag) if isinstance(tag, str) else None
     if normal is None:
@@ -450,20 +450,13 @@ def _tag(tag: object, setting: str) -> str:
             setting,
             f"Languages {setting} takes BCP 47 language tags such as 'de', 'pt-BR' or 'zh-Hant', got {tag!r}",
         )
-    return normal
-
-
-def _offered(tag: str, available: Sequence[str], setting: str) -> str:
-    """`tag`, or the offered locale that serves it (`de` for `de-DE`).
-
-    Raises:
-        PageSetupError: If no offered locale serves it.
-    """
-    hit = best_match(tag, available)
+    if not available:
+        return normal
+    hit = best_match(normal, available)
     if hit is None:
         raise PageSetupError(
             setting,
-            f"Languages {setting} {tag!r} is not offered: the locales offered are {', '.join(available)}; "
+            f"Languages {setting} {normal!r} is not offered: the locales offered are {', '.join(available)}; "
             "add it to available (and give its catalogs), or choose one of those",
         )
     return hit

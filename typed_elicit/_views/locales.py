@@ -79,11 +79,6 @@ def normal_tag(tag: str) -> str | None:
     return "-".join(out)
 
 
-def language_of(locale: str) -> str:
-    """The language subtag of a locale: `de` for `de-AT`."""
-    return locale.partition("-")[0]
-
-
 def direction(locale: str) -> Direction:
     """`rtl` for a language written right to left (Arabic, Hebrew, Persian, Urdu, ...), else `ltr`.
 
@@ -142,7 +137,7 @@ def _best(tag: str, available: tuple[str, ...]) -> str | None:
         if hit is not None:
             return hit
     language = parts[0].lower()
-    return next((locale for locale in available if language_of(locale).lower() == language), None)
+    return next((locale for locale in available if locale.partition("-")[0].lower() == language), None)
 
 
 def negotiate(accept_language: str | None, available: Iterable[str], default: str = SOURCE_LOCALE) -> str:

@@ -400,7 +400,9 @@ def _check_words(message: Message, text: str) -> None:
         PageSetupError: Naming the key and the placeholders it may hold.
     """
     key = message.key
-    takes = takes_words(message)
+    takes = " and ".join(f"{{{name}}}" for name in sorted(message.names)) or "no placeholder"
+    if key in _LIMITED:
+        takes = "{limit} (the limit, as a person writes it)"
     escape = "write a brace as {{ or }}"
     try:
         parsed = _fields(text)
@@ -408,16 +410,6 @@ def _check_words(message: Message, text: str) -> None:
         raise PageSetupError.words(f"{key!r} is no valid text: it takes {takes}; {escape}") from None
     if any(name not in message.names or formatted for name, formatted in parsed):
         raise PageSetupError.words(f"{key!r} takes {takes}; {escape}")
-
-
-def takes_words(message: Message) -> str:
-    """The placeholders a message takes, as an error names them."""
-    if message.key in _LIMITED:
-        return "{limit} (the limit, as a person writes it)"
-    names = sorted(message.names)
-    if not names:
-        return "no placeholder"
-    return " and ".join(f"{{{name}}}" for name in names)
 
 
 def speaks(words: object) -> TypeGuard[Said]:

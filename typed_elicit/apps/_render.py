@@ -52,9 +52,9 @@ _PLACEHOLDERS: Final = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 
 @cache
 def _environment() -> Environment:
-    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-    loader = ChoiceLoader([FileSystemLoader(str(TEMPLATES)), FileSystemLoader(str(FIELD_TEMPLATES))])
+    loader = FileSystemLoader([str(TEMPLATES), str(FIELD_TEMPLATES)])
     return Environment(loader=loader, autoescape=True, undefined=StrictUndefined)
 
 

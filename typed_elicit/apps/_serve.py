@@ -181,18 +181,6 @@ def _module_name(model: type[BaseModel]) -> str:
     return Path(path).stem if path else name
 
 
-def _server_apps(server: MCPServer) -> Apps | None:
-    """The server's own `Apps` instance, if it was built with one (`MCPServer(extensions=[apps])`)."""
-    return next((e for e in extensions(server) if isinstance(e, Apps)), None)
-
-
-def _package_version() -> str:
-    try:
-        return version("typed-elicit")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "0"
-
-
 def serve_apps(
     server: MCPServer,
     *,
@@ -232,12 +220,15 @@ def serve_apps(
         raise AppViewError.served_twice(server.name)
     default = view or AppView()
     chosen = [m for m in declared_forms() if app_view(m) is not None] if models is None else list(models)
-    package = _package_version()
+    try:
+        package = version("typed-elicit")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        package = "0"
     uris: weakref.WeakKeyDictionary[type[BaseModel], str] = weakref.WeakKeyDictionary()
     search: weakref.WeakKeyDictionary[type[BaseModel], int] = weakref.WeakKeyDictionary()
     taken: set[str] = set()
     advertised = extension_settings(server)
-    own_apps = _server_apps(server)
+    own_apps = next((e for e in extensions(server) if isinstance(e, Apps)), None)  # its own, if any
     apps = own_apps or _ViewApps()
     for model in sorted(chosen, key=lambda m: (m.__module__, m.__qualname__)):
         declared = app_view(model)

@@ -66,7 +66,3 @@ class PageConfig:
         default_factory=dict[tuple[int, str, str], Any], compare=False
     )
     """The plain pages' title and body, per words table and message."""
-
-    def link(self, page_id: str) -> str:
-        """The page's public URL."""
-        return f"{self.public_url}{self.path}/{page_id}"

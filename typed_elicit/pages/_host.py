@@ -25,13 +25,13 @@ from typed_elicit.pages._tickets import (
     ANSWER_PREFIX,
     CLOSED,
     KEPT_PREFIX,
+    MAX_PAGE_SECONDS,
     TAKEN_PREFIX,
     TICKET_PREFIX,
     Ticket,
     answer_bytes,
     new_page_id,
     opened,
-    page_expiry,
     register_model,
     remember,
     seal,
@@ -58,14 +58,14 @@ class Pages:
         """A new page for a question of `function` in `request`, expiring with `timeout` (at most a day)."""
         return PageRecord(
             id=new_page_id(),
-            expires_at=page_expiry(timeout),
+            expires_at=_clock.now() + min(timeout, MAX_PAGE_SECONDS),
             elicitation_id=str(uuid.uuid4()),
             request=request,
         )
 
     def url(self, page: PageRecord) -> str:
         """The page's public URL."""
-        return self.config.link(page.id)
+        return f"{self.config.public_url}{self.config.path}/{page.id}"
 
     async def open(
         self,

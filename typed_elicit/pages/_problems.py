@@ -37,7 +37,11 @@ def page_problems(
     options shown. The model validates what the tree's check lets through, once, so a submit with
     five problems of both kinds hears of all five.
     """
-    told = _unoffered(content, tree.offered, words)
+    told = {  # a `Choices()` field holding an option the page did not offer (forged)
+        key: said(words, "choices" if isinstance(content[key], list) else "choice")
+        for key, allowed in tree.offered.items()
+        if key in content and not _offered(content[key], allowed)
+    }
     cleaned, problems = check_tree(tree, content)
     for path, problem in problems:  # a value no input of the page sends (a forged submit), or a file
         if problem.startswith("file "):
@@ -135,17 +139,6 @@ def _page_place(tree: PageTree, loc: tuple[int | str, ...]) -> tuple[str, Node |
         parts.append(str(item))
         node = node_at(tree, ".".join(parts))
     return ".".join(parts), node
-
-
-def _unoffered(
-    content: Mapping[str, Any], offered: Mapping[str, frozenset[str]], words: Mapping[str, str]
-) -> dict[str, str]:
-    """What to tell of each `Choices()` field of `content` holding an option not `offered` (forged)."""
-    return {
-        key: said(words, "choices" if isinstance(content[key], list) else "choice")
-        for key, allowed in offered.items()
-        if key in content and not _offered(content[key], allowed)
-    }
 
 
 def _offered(value: object, allowed: frozenset[str]) -> bool:

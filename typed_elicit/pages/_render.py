@@ -26,7 +26,7 @@ from typed_elicit._views.fields import plain as plain_text
 from typed_elicit._views.words import counted, own_text, say
 from typed_elicit.pages._config import PageConfig
 from typed_elicit.pages._nodes import NodeView, tree_views, write_node
-from typed_elicit.pages._tickets import Ticket
+from typed_elicit.pages._tickets import CLOSED, Ticket
 
 TEMPLATES: Final = Path(__file__).with_name("templates")
 
@@ -83,15 +83,6 @@ class Shell:
 _SLOTS: Final = {"title": 0, "nonce": 1, "body": 2}
 
 
-def _csp(nonce: str, logo_source: str | None) -> str:
-    """The page's Content-Security-Policy; `logo_source` is `Brand.logo_source` (checked, rebuilt)."""
-    img = "'self' data:" if logo_source is None else f"'self' data: {logo_source}"
-    return (
-        f"default-src 'none'; style-src 'nonce-{nonce}'; img-src {img}; form-action 'self'; "
-        "frame-ancestors 'none'; base-uri 'none'"
-    )
-
-
 def _response(
     config: PageConfig,
     template: str,
@@ -118,10 +109,16 @@ def _response(
             words=chrome.words,
             **context,
         )
+    logo = config.brand.logo_source  # checked, rebuilt (`Brand.logo_source`)
+    img = "'self' data:" if logo is None else f"'self' data: {logo}"
+    csp = (
+        f"default-src 'none'; style-src 'nonce-{nonce}'; img-src {img}; form-action 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'"
+    )
     response = HTMLResponse(html, status_code=status)
     response.raw_headers += (
         *_RAW_HEADERS,
-        (b"content-security-policy", _csp(nonce, config.brand.logo_source).encode("latin-1")),
+        (b"content-security-policy", csp.encode("latin-1")),
         _REFERRER[form],
     )
     return response
@@ -141,12 +138,11 @@ def plain(config: PageConfig, status: int, words: Mapping[str, str], heading: st
     return _response(config, "message.html", status, context, chrome, form=False)
 
 
-def gone(config: PageConfig, words: Mapping[str, str]) -> Any:
+def gone(config: PageConfig, words: Mapping[str, str], answered: bytes | None = None) -> Any:
+    """A link no longer usable: its question closed (`answered` is `CLOSED`), or answered or expired."""
+    if answered == CLOSED:
+        return plain(config, 410, words, "closed", "closed_text")
     return plain(config, 410, words, "gone", "gone_text")
-
-
-def closed(config: PageConfig, words: Mapping[str, str]) -> Any:
-    return plain(config, 410, words, "closed", "closed_text")
 
 
 def not_found(config: PageConfig, words: Mapping[str, str]) -> Any:
@@ -191,9 +187,8 @@ def tree_page(
         "title": esc(say(words, "error_title", title=heading) if invalid or stray else heading),
     }
     body = _form_body(context, chrome)
-    if (
-        not config.fast
-    ):  # a template of the server's own: markup, and the plain fields of a form without groups
+    # A template of the server's own: markup, and the plain fields of a form without groups.
+    if not config.fast:
         context["title"] = Markup(context["title"])
         context["fields"] = [n.field for n in nodes] if all(n.field is not None for n in nodes) else []
         body = Markup(body)

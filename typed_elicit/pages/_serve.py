@@ -43,10 +43,9 @@ from typed_elicit.pages._multipart import (
     read_multipart,
 )
 from typed_elicit.pages._problems import page_problems
-from typed_elicit.pages._render import TEMPLATES, closed, gone, not_found, plain, tree_page
+from typed_elicit.pages._render import TEMPLATES, gone, not_found, plain, tree_page
 from typed_elicit.pages._tickets import (
     ANSWER_PREFIX,
-    CLOSED,
     Ticket,
     answer_bytes,
     load_page,
@@ -74,6 +73,12 @@ _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 
 _PREFIX_SEGMENT: Final = re.compile(r"[A-Za-z0-9._~!$&()*+=:@-]+")
 
+_REFUSED_BODY: Final = {413: ("too_large", "too_large_text"), 400: ("refused", "refused_unreadable")}
+"""What the page refusing a body says (its heading and text), by status: too large, or unreadable."""
+
+_OWN_TEMPLATES: Final = ("page.html", "message.html", "tree.html", "fields.html")
+"""The form templates whose override makes pages render with Jinja2 (`PageConfig.fast` False)."""
+
 
 def _origin(url: str) -> str | None:
     """The origin of an http(s) URL as `scheme://host[:port]`, or None if it has none.
@@ -90,19 +95,13 @@ def _origin(url: str) -> str | None:
     host = parts.hostname
     if parts.scheme not in _DEFAULT_PORTS or not host or "@" in parts.netloc:
         return None
-    if ":" in host and not _ipv6(host):  # Python 3.10's urlsplit takes `[1:2:3]` (3.11.4 refuses it)
-        return None
+    if ":" in host:  # an IPv6 address: Python 3.10's urlsplit takes `[1:2:3]` (3.11.4 refuses it)
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return None
     shown = f"[{host}]" if ":" in host else host
     return f"{parts.scheme}://{shown}" + ("" if port in (None, _DEFAULT_PORTS[parts.scheme]) else f":{port}")
-
-
-def _ipv6(host: str) -> bool:
-    """Whether `host` (a URL's bracketed host, brackets removed) is an IPv6 address."""
-    try:
-        ipaddress.IPv6Address(host)
-    except ValueError:
-        return False
-    return True
 
 
 def _prefix(public_url: str) -> str:
@@ -233,16 +232,12 @@ def serve_pages(
 
     if languages is None:
         languages = Languages(words={"en": dict(page_words(words))} if words else None)
-    loaders: list[jinja2.BaseLoader] = []
-    if templates_dir is not None:
-        loaders.append(jinja2.FileSystemLoader(str(templates_dir)))
-    loaders.append(jinja2.FileSystemLoader([str(TEMPLATES), str(FIELD_TEMPLATES)]))
-    env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader(loaders),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-    )
+    searched = [str(TEMPLATES), str(FIELD_TEMPLATES)]  # the server's own templates first
+    loader = jinja2.FileSystemLoader(searched if templates_dir is None else [str(templates_dir), *searched])
+    env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
     brand = brand or Brand()
+    # the built-in renderer, unless the server has a form template of its own (`base.html` alone keeps it)
+    own = templates_dir is not None and any((Path(templates_dir) / n).exists() for n in _OWN_TEMPLATES)
     config = PageConfig(
         public_url=origin + prefix,
         path=path,
@@ -253,7 +248,7 @@ def serve_pages(
         identify=identify,
         env=env,
         template=template or "page.html",
-        fast=_fast(template, templates_dir),
+        fast=template is None and not own,
         poll_seconds=poll_seconds,
         languages=languages,
         sealer=sealer_for(server, "serve_pages"),
@@ -269,19 +264,6 @@ def serve_pages(
             server.custom_route(
                 f"{route}/{{page_id}}", methods=["GET", "POST"], name=name, include_in_schema=False
             )(endpoint)
-
-
-_OWN_TEMPLATES: Final = ("page.html", "message.html", "tree.html", "fields.html")
-
-
-def _fast(template: str | None, templates_dir: str | Path | None) -> bool:
-    """Whether the built-in renderer shows the pages: no form template of the server's own.
-
-    A `templates_dir` that overrides only `base.html` keeps it (the shell is rendered from it).
-    """
-    if template is not None:
-        return False
-    return templates_dir is None or not any((Path(templates_dir) / name).exists() for name in _OWN_TEMPLATES)
 
 
 async def _handle(server: MCPServer, config: PageConfig, request: Any) -> Any:
@@ -309,7 +291,7 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
             logger.warning("page %s opened by another principal", page_id[:8])
             return not_found(config, words)
     if answered is not None:
-        return closed(config, words) if answered == CLOSED else gone(config, words)
+        return gone(config, words, answered)
     record = ticket.record(model)
     if record is None or record.tree is None:  # the model changed since the call shaped the page
         return not_found(config, words)
@@ -336,7 +318,7 @@ async def _handle_page(server: MCPServer, config: PageConfig, request: Any) -> A
     # ticket has not read its answer key yet; one that is stored needs no read: `put` stores once).
     answered = await store_for(server).get(ANSWER_PREFIX + page_id)
     if answered is not None:
-        return closed(config, words) if answered == CLOSED else gone(config, words)
+        return gone(config, words, answered)
     return submitted
 
 
@@ -410,13 +392,13 @@ async def _submit(
             data, raw_files = await read_multipart(request, tree, boundary)
         except BadBody as bad:
             logger.warning("page %s: a multipart submit was refused (%d)", ticket.id[:8], bad.status)
-            return _refused_body(config, words, bad.status)
+            return plain(config, bad.status, words, *_REFUSED_BODY[bad.status])
     else:
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_BODY_BYTES:
-                return _refused_body(config, words, 413)
+                return plain(config, 413, words, *_REFUSED_BODY[413])
         try:
             pairs = parse_qsl(
                 body.decode("utf-8"),
@@ -425,7 +407,7 @@ async def _submit(
                 max_num_fields=MAX_SUBMIT_FIELDS,
             )
         except (UnicodeDecodeError, ValueError):
-            return _refused_body(config, words, 400)
+            return plain(config, 400, words, *_REFUSED_BODY[400])
         for name, value in pairs:
             data.setdefault(name, []).append(value)
     cookie = request.cookies.get(_CSRF_COOKIE)
@@ -472,19 +454,13 @@ async def _submit(
     return PageAnswer("accept", content)
 
 
-def _refused_body(config: PageConfig, words: Mapping[str, str], status: int) -> Any:
-    if status == 413:
-        return plain(config, 413, words, "too_large", "too_large_text")
-    return plain(config, 400, words, "refused", "refused_unreadable")
-
-
 async def _store_answer(
     server: MCPServer, config: PageConfig, words: Mapping[str, str], ticket: Ticket, answer: PageAnswer
 ) -> Any:
     key = ANSWER_PREFIX + ticket.id
     sealed = seal(config.sealer, key, answer_bytes(answer))
     if not await store_for(server).put(key, sealed, ticket.expires_at):  # answered or closed already
-        return closed(config, words) if await store_for(server).get(key) == CLOSED else gone(config, words)
+        return gone(config, words, await store_for(server).get(key))
     logger.debug("page %s answered (%s)", ticket.id[:8], answer.action)
     if answer.action == "accept":
         return plain(config, 200, words, "thanks", "thanks_text")

@@ -10,7 +10,6 @@ its request-state keys, which replicas share.
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 import re
@@ -27,7 +26,6 @@ from pydantic import BaseModel
 from typed_elicit._calls.plugs import PageAnswer
 from typed_elicit._calls.sealer import Sealer
 from typed_elicit._calls.state import model_id
-from typed_elicit._core import clock as _clock
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
 from typed_elicit._forms.page.shape import carried_tree
 from typed_elicit._forms.reduce import Reduced, check_page, page_forms, page_reduced
@@ -142,12 +140,7 @@ def model_named(name: str) -> type[BaseModel] | None:
 
 def new_page_id() -> str:
     """A fresh page id: 256 random bits as unpadded base64url."""
-    return base64.urlsafe_b64encode(secrets.token_bytes(ID_BYTES)).decode().rstrip("=")
-
-
-def page_expiry(timeout: float) -> float:
-    """When a page for a question with `timeout` seconds expires (at most `MAX_PAGE_SECONDS` away)."""
-    return _clock.now() + min(timeout, MAX_PAGE_SECONDS)
+    return secrets.token_urlsafe(ID_BYTES)
 
 
 async def load_page(

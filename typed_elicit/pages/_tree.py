@@ -223,13 +223,11 @@ class _Reader:
             return self.leaf(node, path)
         if node.kind == "file":
             return self.files.get(path, LEFT_OUT)
+        if isinstance(node, Group | Choice) and node.optional and not is_on(path, self.data):
+            return LEFT_OUT
         if node.kind == "group":
-            if node.optional and not is_on(path, self.data):
-                return LEFT_OUT
             return self.group(node, f"{path}.")
         if node.kind == "union":
-            if node.optional and not is_on(path, self.data):
-                return LEFT_OUT
             given = self.data.get(f"{path}.{node.tag}", [])
             if given and given[-1] not in node.groups:  # a choice the page never offered: forged
                 self.errors[f"{path}.{node.tag}"] = said(self.words, "choice")
