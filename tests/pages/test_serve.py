@@ -773,3 +773,38 @@ def test_bidi_controls_in_server_text_never_reach_the_page_and_server_text_gets_
     assert "Acme knaB" in html
     assert re.search(r'<h1 id="page-message" dir="auto">Pay 0001\$ to Bob</h1>', html)
     assert re.search(r'<label for="f0" dir="auto">Amount 001\$', html)
+
+
+# --- the CSRF cookie ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("secure", [True, False])
+@pytest.mark.parametrize("path", ["/elicit-pages/" + "A-b_9" * 8 + "xyz", "/mcp/x/elicit-pages/id"])
+def test_the_csrf_cookie_is_byte_for_byte_what_starlettes_set_cookie_writes(path: str, secure: bool):
+    from starlette.responses import Response
+
+    from typed_elicit.pages._serve import csrf_cookie
+
+    nonce = "Zm9vYmFy-_x" * 3
+    expected = Response()
+    expected.set_cookie(
+        "te_page_csrf", nonce, path=path, httponly=True, secure=secure, samesite="strict", max_age=3599
+    )
+    written = [h for h in expected.raw_headers if h[0] == b"set-cookie"]
+    assert [csrf_cookie(nonce, path, 3599, secure=secure)] == written
+
+
+def test_a_pages_csrf_cookie_is_http_only_same_site_strict_secure_and_scoped_to_the_page(client: Client):
+    from http.cookies import SimpleCookie
+
+    ticket = client.open(BankLogin, timeout=600.0)
+    page = client.http.get(client.path(ticket))
+    assert page.status_code == 200
+    (morsel,) = SimpleCookie(page.headers["set-cookie"]).values()
+    assert morsel.key == "te_page_csrf"
+    assert re.fullmatch(r"[A-Za-z0-9_-]{32}", morsel.value)
+    assert morsel["httponly"] is True
+    assert morsel["secure"] is True
+    assert morsel["samesite"] == "strict"
+    assert morsel["path"] == client.path(ticket)
+    assert 0 < int(morsel["max-age"]) <= 600
