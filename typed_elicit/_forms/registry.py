@@ -41,7 +41,6 @@ class Blueprint:
         "layout",
         "message",
         "page",
-        "page_layout",
         "page_record",
         "page_tree",
         "records",
@@ -58,8 +57,6 @@ class Blueprint:
         """The model reduced for form mode (`reduced`, `shaped`); None until first reduced."""
         self.records: dict[ProtocolVersion, Reduced] = {}
         """The record of a question about the model, per revision (`reduced`)."""
-        self.page_layout: Layout | None = None
-        """The model reduced for a page question (`page_reduced`, `shaped(page=True)`)."""
         self.page_record: Reduced | None = None
         self.page_tree: PageTree | None = None
         """A page form with groups: its tree (`tree_of`), before any question shapes it."""
@@ -126,10 +123,7 @@ def page_layout(model: type[BaseModel]) -> Layout:
         SchemaError: If no page can ask the model (not kept: asked again, it raises again).
         TypeError: If `model` is not a `pydantic.BaseModel` subclass.
     """
-    record = blueprint(model)
-    if record.page_layout is None:
-        record.page_layout = tree_of(model).layout
-    return record.page_layout
+    return tree_of(model).layout
 
 
 def tree_of(model: type[BaseModel]) -> PageTree:

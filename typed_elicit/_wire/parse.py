@@ -34,6 +34,7 @@ from typed_elicit._wire.spec import (
     CACHE_ENTRIES,
     CACHED_FIELDS,
     CACHED_SCHEMA_LENGTH,
+    FORMAT_CHECKS,
     MAX_COUNT,
     MAX_FIELDS,
     MAX_MESSAGE_LENGTH,
@@ -52,7 +53,7 @@ from typed_elicit.errors import RequestedSchemaError
 
 logger = logging.getLogger("typed_elicit.client")
 
-_FORMATS: Final[tuple[Format, ...]] = ("email", "uri", "date", "date-time")
+_FORMATS: Final[tuple[Format, ...]] = tuple(FORMAT_CHECKS)
 _FORBIDDEN_KEYWORDS: Final = (
     "$ref",
     "$defs",

@@ -17,7 +17,7 @@ import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Final, Literal, TypeAlias, cast, get_args
+from typing import Any, Final, Literal, TypeAlias, cast
 
 import annotated_types as at
 from pydantic import BaseModel, SecretBytes, SecretStr
@@ -26,7 +26,7 @@ from pydantic_core import PydanticUndefined
 
 from typed_elicit._core.digests import schema_digest
 from typed_elicit._forms.autofill import declared_token
-from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, field_shape, option_values, shape_of
+from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, field_shape, shape_of
 from typed_elicit._forms.fields import reduce_field
 from typed_elicit._forms.layout import Layout, LeafProperty, leaf_property, newest_schema
 from typed_elicit._forms.names import item_noun, looks_secret, secret_fields, wire_name
@@ -368,7 +368,7 @@ class _Builder:
                 "a list's or dict's default must be empty ([], {} or a default_factory); drop it"
             )
         if shape.origin is dict:
-            args = get_args(annotation)
+            args = shape.parameters
             if len(args) != 2 or shape_of(args[0]).annotation is not str or is_tree_field(shape_of(args[1])):
                 raise FieldProblem(
                     "only dict[str, X] with a plain X (text, number, yes/no, date, option) becomes key/value "
@@ -376,7 +376,7 @@ class _Builder:
                 )
             value = self.item_leaf(args[1], key, field_name, where)
             return Pairs(key, label, description, required, value, rows)
-        arg = get_args(annotation)[0]  # what is left of a tree field (`is_tree_field`): a list[X]
+        arg = shape.parameters[0]  # what is left of a tree field (`is_tree_field`): a list[X]
         item_annotation = cast("FieldShape", shape.item).annotation
         item: Leaf | Group | None
         if _is_model(item_annotation):
@@ -384,13 +384,11 @@ class _Builder:
                 item_annotation, key, item_noun(item_annotation), None, required=True, optional=False,
                 depth=depth + 1, where=where,
             )  # fmt: skip
-            if item is None:
-                return None
         elif is_tree_field(shape_of(arg)):
             raise FieldProblem("a list's rows hold a model or a plain value, not a list, dict, union or file")
         else:
             item = self.item_leaf(arg, key, field_name, where)
-        return Rows(key, label, description, required, item, low, rows)
+        return None if item is None else Rows(key, label, description, required, item, low, rows)
 
     def union(
         self, shape: FieldShape, key: str, label: str, description: str | None, depth: int, where: str
@@ -417,7 +415,7 @@ class _Builder:
         for member in shape.members:
             tag_info = member.model_fields[discriminator]
             tag_key = wire_name(discriminator, tag_info)
-            tags = option_values(tag_info.annotation) or []
+            tags = field_shape(tag_info).options or []
             if not tags or not all(isinstance(t, str) for t in tags):
                 raise FieldProblem(
                     f"{member.__name__}.{discriminator} must be a Literal of text tags for a page"
