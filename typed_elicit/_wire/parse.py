@@ -227,12 +227,10 @@ class _Parser:
 
     def text(self, obj: Mapping[str, object], key: str, path: str) -> str | None:
         value = obj.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, str):
+        if value is not None and not isinstance(value, str):
             self.fail(f"{path}{key}", f"must be a string, got {_kind(value)}")
             return None
-        return value if self.valid_text(value, f"{path}{key}") else None
+        return value if value is None or self.valid_text(value, f"{path}{key}") else None
 
     def valid_text(self, value: str, path: str, limit: int = MAX_TEXT_LENGTH) -> bool:
         if len(value) > limit:

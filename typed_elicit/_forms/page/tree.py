@@ -205,22 +205,23 @@ def page_tree(model: type[BaseModel]) -> PageTree:
     root = builder.group(
         model, "", model.__name__, None, required=True, optional=False, depth=0, where=model.__name__
     )
-    if root is not None and tree_file_bytes(root) > MAX_FILE_LIMIT:
+    file_bytes, inputs = (0, 0) if root is None else (tree_size(root, files=True), tree_size(root))
+    if file_bytes > MAX_FILE_LIMIT:
         builder.problems.append(
-            f"{model.__name__}: its files may together hold up to {tree_file_bytes(root)} bytes with every "
+            f"{model.__name__}: its files may together hold up to {file_bytes} bytes with every "
             f"list full, more than the {MAX_FILE_LIMIT} one page submit takes besides its fields; lower "
             "their FileLimits(max_bytes=...), or the lists' max_length, or ask in steps"
         )
-    if root is not None and tree_inputs(root) > MAX_PAGE_INPUTS:
+    if inputs > MAX_PAGE_INPUTS:
         builder.problems.append(
-            f"{model.__name__}: its page shows up to {tree_inputs(root)} inputs with every list full, "
+            f"{model.__name__}: its page shows up to {inputs} inputs with every list full, "
             f"more than the {MAX_PAGE_INPUTS} a page may hold; lower the lists' max_length "
             "(Field(max_length=...)) or ask in steps"
         )
     if builder.problems or root is None:
         raise SchemaError(model.__name__, builder.problems)
     assert builder.layout is not None  # the root group was built
-    return PageTree(root, tree_inputs(root), builder.deepest, builder.files, tree_shape(root), builder.layout)
+    return PageTree(root, inputs, builder.deepest, builder.files, tree_shape(root), builder.layout)
 
 
 class _Builder:
@@ -470,32 +471,20 @@ _MISPLACED_LIMITS: Final = (
 )
 
 
-def tree_file_bytes(node: Node) -> int:
-    """The most bytes of files `node` can hold with every list full."""
-    if node.kind == "file":
-        return node.limits.max_bytes
-    if node.kind == "group":
-        return sum(tree_file_bytes(child) for child in node.children)
-    if node.kind == "rows":
-        return node.max_rows * tree_file_bytes(node.item)
-    if node.kind == "union":
-        return max(tree_file_bytes(group) for group in node.groups.values())
-    return 0
-
-
-def tree_inputs(node: Node) -> int:
-    """How many inputs `node` shows at most."""
+def tree_size(node: Node, *, files: bool = False) -> int:
+    """How many inputs `node` shows at most, or (`files`) the bytes of files it holds, every list full."""
+    box = 0 if files else 1  # a group, a list, key/value rows and a choice are one input more
     if node.kind == "leaf":
-        return max(1, len(node.spec.options)) if node.spec.kind == "multi_choice" else 1
+        return 0 if files else (max(1, len(node.spec.options)) if node.spec.kind == "multi_choice" else 1)
     if node.kind == "file":
-        return 1
+        return node.limits.max_bytes if files else 1
     if node.kind == "group":
-        return sum(tree_inputs(c) for c in node.children) + 1
+        return box + sum(tree_size(child, files=files) for child in node.children)
     if node.kind == "rows":
-        return node.max_rows * tree_inputs(node.item) + 1
+        return box + node.max_rows * tree_size(node.item, files=files)
     if node.kind == "pairs":
-        return node.max_rows * 2 + 1
-    return 1 + max((tree_inputs(g) for g in node.groups.values()), default=0)
+        return box + node.max_rows * 2 * box
+    return box + max((tree_size(group, files=files) for group in node.groups.values()), default=0)
 
 
 def tree_shape(node: Node) -> dict[str, Any]:
