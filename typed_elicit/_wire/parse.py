@@ -369,15 +369,11 @@ class _Parser:
                 )
         return replace(base, kind=kind, minimum=lo, maximum=hi, exclusive_minimum=xlo, exclusive_maximum=xhi)
 
-    def exclusive(
-        self, p: Mapping[str, object], key: str, path: str, inclusive: float | None
-    ) -> float | None:
+    def exclusive(self, p: Mapping[str, object], key: str, path: str, inclusive: float | None) -> Any:
         value = p.get(key)
         if value is True:  # draft 4: a flag that makes `minimum`/`maximum` exclusive
             return inclusive
-        if value is False:
-            return None
-        return self.bound(p, key, path, count=False)
+        return None if value is False else self.bound(p, key, path, count=False)
 
     def multi(self, base: FieldSpec, p: Mapping[str, object], path: str) -> FieldSpec | None:
         items = p.get("items")
