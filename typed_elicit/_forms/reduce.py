@@ -44,7 +44,6 @@ from typed_elicit._forms.registry import (
     known,
     layout,
     page_forms,
-    page_layout,
     tree_of,
 )
 from typed_elicit._forms.shaping import NO_OPTIONS, OptionsArg, options_error, shaped
@@ -68,7 +67,6 @@ __all__ = [
     "is_form",
     "is_page_form",
     "page_forms",
-    "page_layout",
     "page_reduced",
     "reduce_schema",
     "reduced",

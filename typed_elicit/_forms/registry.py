@@ -113,19 +113,6 @@ def layout(model: type[BaseModel]) -> Layout:
     return record.layout
 
 
-def page_layout(model: type[BaseModel]) -> Layout:
-    """The page layout of `model` (secret fields allowed), reduced on first use and kept in its blueprint.
-
-    For a page form with groups, the layout of the model's own leaves (`PageTree.layout`): what
-    a question shaped at call time offers options and defaults for.
-
-    Raises:
-        SchemaError: If no page can ask the model (not kept: asked again, it raises again).
-        TypeError: If `model` is not a `pydantic.BaseModel` subclass.
-    """
-    return tree_of(model).layout
-
-
 def tree_of(model: type[BaseModel]) -> PageTree:
     """The `PageTree` of a page form with groups, reduced on first use and kept in its blueprint.
 
