@@ -253,7 +253,9 @@ class _Parser:
         return None
 
     def field(self, name: str, prop: object, required: bool, taken: set[str]) -> FieldSpec | None:
-        path = f"properties.{_show_name(name)}"
+        # a property name as a problem's path shows it: plain if printable ASCII, else escaped
+        plain = len(name) <= _SHOWN and name.isascii() and name.isprintable() and name
+        path = f"properties.{name if plain else show_value(name)}"
         if not name or len(name) > MAX_NAME_LENGTH or has_control(name):
             self.fail(path, f"a property name must be 1-{MAX_NAME_LENGTH} printable characters")
             return None
@@ -474,13 +476,6 @@ def show_value(value: object) -> str:
     if value is None or isinstance(value, (bool, int, float)):
         return json.dumps(value)
     return f"a {_kind(value)}"
-
-
-def _show_name(name: str) -> str:
-    """A property name as it appears in a problem's path: plain if printable ASCII, else escaped."""
-    if len(name) <= _SHOWN and name.isascii() and name.isprintable() and name:
-        return name
-    return show_value(name)
 
 
 def _is_count(value: object) -> bool:

@@ -277,9 +277,9 @@ class _Builder:
                 leaf = leaf_property(model, field_name, info, shape, page=True)
                 if leaf.choices and depth:
                     raise FieldProblem(
-                        "a Choices() field inside a group cannot take options per question; move it to "
-                        f"the model's own fields ({_root(where)}), or declare its options in the class "
-                        "with Literal[...] or a StrEnum"
+                        "a Choices() field inside a group cannot take options per question; move it to the "
+                        f"model's own fields ({where.split('.', 1)[0].split('[', 1)[0]}), or declare its "
+                        "options in the class with Literal[...] or a StrEnum"
                     )
             except FieldProblem as problem:
                 self._add(f"{at_field}: {problem}")
@@ -506,8 +506,3 @@ def tree_shape(node: Node) -> dict[str, Any]:
         "tag": node.tag,
         "groups": {t: tree_shape(g) for t, g in node.groups.items()},
     }
-
-
-def _root(where: str) -> str:
-    """The model a dotted place starts at (`Order.address.region` -> `Order`)."""
-    return where.split(".", 1)[0].split("[", 1)[0]
