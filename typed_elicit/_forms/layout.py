@@ -181,7 +181,7 @@ def leaf_property(
 
 
 def newest_schema(properties: dict[str, dict[str, Any]], required: list[str]) -> dict[str, Any]:
-    """The schema in the newest revision's shape: what the size limit measures (older ones are smaller)."""
+    """The schema of `properties` (the newest revision's shape, which the size limit measures; `render`'s)."""
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
@@ -205,10 +205,7 @@ def render(model: type[BaseModel], base: Layout, version: ProtocolVersion) -> di
             ],
         )
     properties = {key: _downgrade(prop, version) for key, prop in base.properties.items()}
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
-    if base.required:
-        schema["required"] = list(base.required)
-    return schema
+    return newest_schema(properties, list(base.required))
 
 
 def _downgrade(prop: dict[str, Any], version: ProtocolVersion) -> dict[str, Any]:
