@@ -58,9 +58,9 @@ class Blueprint:
         self.records: dict[ProtocolVersion, Reduced] = {}
         """The record of a question about the model, per revision (`reduced`)."""
         self.page_record: Reduced | None = None
-        self.page_tree: PageTree | None = None
-        """A page form with groups: its tree (`tree_of`), before any question shapes it."""
         """The record of a page question about the model (`page_reduced`)."""
+        self.page_tree: PageTree | None = None
+        """A page form's tree (`tree_of`; its `layout` is what `shaped(page=True)` starts from)."""
         self.kinds: dict[ProtocolVersion, FormSpec] = {}
         """Per revision (None: a page's), the form a shaped question's answer is checked with."""
         self.app: object = None
