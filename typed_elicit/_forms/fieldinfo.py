@@ -3,8 +3,9 @@
 `FieldShape` is a field's annotation unwrapped once (`field_shape`, `shape_of`): `X | None`,
 `Annotated[X, ...]` and `Field(...)` or grouped constraints inside the metadata come apart here
 and nowhere else, for the reducer (`fields`, `options`, `defaults`, `names`, `hints`) and the page
-tree alike. `type_name` shows an annotation in a message. `FieldProblem` is what every rule
-raises for one field; the reducer (`layout`) collects them into one `SchemaError`.
+tree alike, which reads a dict's or list's type arguments from it too (`FieldShape.parameters`).
+`type_name` shows an annotation in a message. `FieldProblem` is what every rule raises for one
+field; the reducer (`layout`) collects them into one `SchemaError`.
 """
 
 from __future__ import annotations
@@ -93,12 +94,16 @@ class FieldShape:
         return get_origin(self.annotation)
 
     @cached_property
+    def parameters(self) -> tuple[Any, ...]:
+        """The bare type's arguments as written (for `dict[str, Annotated[int, ...]]`, both as given)."""
+        return get_args(self.annotation)
+
+    @cached_property
     def item(self) -> FieldShape | None:
         """A list's (set's) items, `Annotated` taken off (a union stays whole); None for no list."""
         if self.origin not in (list, set, frozenset):
             return None
-        args = get_args(self.annotation)
-        arg, inner = _annotated(args[0] if args else Any)
+        arg, inner = _annotated(self.parameters[0] if self.parameters else Any)
         return FieldShape(arg, False, tuple(flat(inner)))
 
     @cached_property

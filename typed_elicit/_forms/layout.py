@@ -23,10 +23,7 @@ from typed_elicit._forms.fields import reduce_field
 from typed_elicit._forms.names import URL_MODE_FIX, page_form_fix, wire_name
 from typed_elicit._forms.options import with_options
 from typed_elicit._wire.rules import json_size
-from typed_elicit._wire.spec import (
-    MAX_FIELDS,
-    MAX_QUESTION_SCHEMA_LENGTH,
-)
+from typed_elicit._wire.spec import MAX_FIELDS, MAX_QUESTION_SCHEMA_LENGTH
 from typed_elicit.errors import SchemaError
 
 
@@ -184,7 +181,7 @@ def leaf_property(
 
 
 def newest_schema(properties: dict[str, dict[str, Any]], required: list[str]) -> dict[str, Any]:
-    """The schema in the newest revision's shape: what the size limit measures (older ones are smaller)."""
+    """The schema of `properties` (the newest revision's shape, which the size limit measures; `render`'s)."""
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
@@ -208,10 +205,7 @@ def render(model: type[BaseModel], base: Layout, version: ProtocolVersion) -> di
             ],
         )
     properties = {key: _downgrade(prop, version) for key, prop in base.properties.items()}
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
-    if base.required:
-        schema["required"] = list(base.required)
-    return schema
+    return newest_schema(properties, list(base.required))
 
 
 def _downgrade(prop: dict[str, Any], version: ProtocolVersion) -> dict[str, Any]:

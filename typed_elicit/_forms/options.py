@@ -19,11 +19,7 @@ from typing import Any, cast
 import annotated_types as at
 
 from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, ordered, type_name, valid_text
-from typed_elicit._wire.spec import (
-    MAX_OPTION_LENGTH,
-    MAX_OPTIONS,
-    MAX_QUESTION_SCHEMA_LENGTH,
-)
+from typed_elicit._wire.spec import MAX_OPTION_LENGTH, MAX_OPTIONS, MAX_QUESTION_SCHEMA_LENGTH
 
 
 @dataclass(frozen=True, init=False)
@@ -56,7 +52,8 @@ class Titles:
         """
         # At most one title past MAX_OPTIONS is kept from each source: enough for the
         # reducer to refuse too many (SchemaError), without reading a hostile mapping whole.
-        merged = {_option_value(key): title for key, title in islice((titles or {}).items(), MAX_OPTIONS + 1)}
+        given = islice((titles or {}).items(), MAX_OPTIONS + 1)
+        merged = {str(key.value if isinstance(key, enum.Enum) else key): title for key, title in given}
         merged.update(islice(by_value.items(), MAX_OPTIONS + 1))
         object.__setattr__(self, "titles", types.MappingProxyType(merged))
         object.__setattr__(self, "legacy", legacy)
@@ -81,10 +78,6 @@ class Choices:
     Example:
         `account: Annotated[str, Choices()] = Field(description="The account to charge")`
     """
-
-
-def _option_value(option: object) -> str:
-    return str(option.value) if isinstance(option, enum.Enum) else str(option)
 
 
 def has_choices(metadata: Sequence[Any]) -> bool:

@@ -29,11 +29,7 @@ from mcp_types import ElicitRequestFormParams
 from pydantic import BaseModel
 
 from typed_elicit._core.digests import schema_digest
-from typed_elicit._core.versions import (
-    LATEST_PROTOCOL_VERSION,
-    PROTOCOL_VERSIONS,
-    ProtocolVersion,
-)
+from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._forms.layout import render, require_version
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.options import Choices, Titles
@@ -48,14 +44,11 @@ from typed_elicit._forms.registry import (
     known,
     layout,
     page_forms,
-    page_layout,
     tree_of,
 )
 from typed_elicit._forms.shaping import NO_OPTIONS, OptionsArg, options_error, shaped
 from typed_elicit._wire.parse import parse_requested_schema
-from typed_elicit._wire.spec import (
-    FormSpec,
-)
+from typed_elicit._wire.spec import FormSpec
 from typed_elicit.errors import OptionsError, SchemaError
 
 __all__ = [
@@ -74,7 +67,6 @@ __all__ = [
     "is_form",
     "is_page_form",
     "page_forms",
-    "page_layout",
     "page_reduced",
     "reduce_schema",
     "reduced",

@@ -41,7 +41,6 @@ class Blueprint:
         "layout",
         "message",
         "page",
-        "page_layout",
         "page_record",
         "page_tree",
         "records",
@@ -58,12 +57,10 @@ class Blueprint:
         """The model reduced for form mode (`reduced`, `shaped`); None until first reduced."""
         self.records: dict[ProtocolVersion, Reduced] = {}
         """The record of a question about the model, per revision (`reduced`)."""
-        self.page_layout: Layout | None = None
-        """The model reduced for a page question (`page_reduced`, `shaped(page=True)`)."""
         self.page_record: Reduced | None = None
-        self.page_tree: PageTree | None = None
-        """A page form with groups: its tree (`tree_of`), before any question shapes it."""
         """The record of a page question about the model (`page_reduced`)."""
+        self.page_tree: PageTree | None = None
+        """A page form's tree (`tree_of`; its `layout` is what `shaped(page=True)` starts from)."""
         self.kinds: dict[ProtocolVersion, FormSpec] = {}
         """Per revision (None: a page's), the form a shaped question's answer is checked with."""
         self.app: object = None
@@ -114,22 +111,6 @@ def layout(model: type[BaseModel]) -> Layout:
     if record.layout is None:
         record.layout = lay_out(model, page_form=record.page)
     return record.layout
-
-
-def page_layout(model: type[BaseModel]) -> Layout:
-    """The page layout of `model` (secret fields allowed), reduced on first use and kept in its blueprint.
-
-    For a page form with groups, the layout of the model's own leaves (`PageTree.layout`): what
-    a question shaped at call time offers options and defaults for.
-
-    Raises:
-        SchemaError: If no page can ask the model (not kept: asked again, it raises again).
-        TypeError: If `model` is not a `pydantic.BaseModel` subclass.
-    """
-    record = blueprint(model)
-    if record.page_layout is None:
-        record.page_layout = tree_of(model).layout
-    return record.page_layout
 
 
 def tree_of(model: type[BaseModel]) -> PageTree:

@@ -15,22 +15,16 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from pydantic import BaseModel
 
 from typed_elicit._core.digests import schema_digest
-from typed_elicit._core.versions import (
-    LATEST_PROTOCOL_VERSION,
-    ProtocolVersion,
-)
+from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
 from typed_elicit._forms.defaults import call_default, check_default_size
 from typed_elicit._forms.fieldinfo import FieldProblem, ordered
 from typed_elicit._forms.layout import Layout, newest_schema, render, require_version
 from typed_elicit._forms.options import has_options, offered_values, with_options
 from typed_elicit._forms.record import Reduced
-from typed_elicit._forms.registry import blueprint, layout, page_layout, tree_of
+from typed_elicit._forms.registry import blueprint, layout, tree_of
 from typed_elicit._wire.parse import parse_requested_schema
 from typed_elicit._wire.rules import json_size
-from typed_elicit._wire.spec import (
-    MAX_QUESTION_SCHEMA_LENGTH,
-    FormSpec,
-)
+from typed_elicit._wire.spec import MAX_QUESTION_SCHEMA_LENGTH, FormSpec
 from typed_elicit.errors import OptionsError
 
 if TYPE_CHECKING:
@@ -95,8 +89,8 @@ def shaped(
     """
     require_version(protocol_version)
     tree = tree_of(model) if page else None
-    if page:
-        protocol_version, base, limit = LATEST_PROTOCOL_VERSION, page_layout(model), MAX_PAGE_SHAPE_LENGTH
+    if tree is not None:
+        protocol_version, base, limit = LATEST_PROTOCOL_VERSION, tree.layout, MAX_PAGE_SHAPE_LENGTH
     else:
         base, limit = layout(model), MAX_QUESTION_SCHEMA_LENGTH
     render(model, base, protocol_version)  # the revision's own refusals (multi-select) first
@@ -188,14 +182,7 @@ def shaped(
                 f"{MAX_PAGE_INPUTS} a page may hold; offer fewer options to its multi-selects or ask in steps"
             )
             raise options_error(model, [("(question)", too_many)])
-        return Reduced(
-            protocol_version,
-            tree.root.schema,
-            tree.digest,
-            types.MappingProxyType(fill),
-            types.MappingProxyType(offered),
-            tree=tree,
-        )
+        return Reduced(protocol_version, tree.root.schema, tree.digest, tree.fill, tree.offered, tree=tree)
     shaped_base = dataclasses.replace(base, properties=properties, required=required)
     schema = render(model, shaped_base, protocol_version)
     return Reduced(

@@ -24,22 +24,17 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import lru_cache
-from typing import Final, Literal, cast
+from typing import Any, Final, Literal, cast
 
-from pydantic import (
-    BaseModel,
-    ValidationError,
-)
+from pydantic import BaseModel, ValidationError
 
 from typed_elicit._core.text import has_control, quoted
-from typed_elicit._wire.rules import (
-    check_text,
-    json_floor,
-)
+from typed_elicit._wire.rules import check_text, json_floor
 from typed_elicit._wire.spec import (
     CACHE_ENTRIES,
     CACHED_FIELDS,
     CACHED_SCHEMA_LENGTH,
+    FORMAT_CHECKS,
     MAX_COUNT,
     MAX_FIELDS,
     MAX_MESSAGE_LENGTH,
@@ -58,7 +53,7 @@ from typed_elicit.errors import RequestedSchemaError
 
 logger = logging.getLogger("typed_elicit.client")
 
-_FORMATS: Final[tuple[Format, ...]] = ("email", "uri", "date", "date-time")
+_FORMATS: Final[tuple[Format, ...]] = tuple(FORMAT_CHECKS)
 _FORBIDDEN_KEYWORDS: Final = (
     "$ref",
     "$defs",
@@ -118,7 +113,9 @@ def parse_requested_schema(schema: object, *, cached: bool = True) -> FormSpec:
             [f"schema: {len(key)} characters as JSON, more than the {MAX_SCHEMA_LENGTH} allowed"]
         )
     try:
-        return _parse_cached(key) if cached and _cacheable(schema, key) else _parse(key)
+        # Only small schemas are kept: models cost ~4 KiB a field.
+        small = len(key) <= CACHED_SCHEMA_LENGTH and _property_count(schema) <= CACHED_FIELDS
+        return _parse_cached(key) if cached and small else _parse(key)
     except RequestedSchemaError:
         raise
     except Exception as exc:  # a safety net: every known hostile input has its own check
@@ -173,11 +170,6 @@ def model_from_schema(schema: object) -> type[BaseModel]:
         RequestedSchemaError: The schema is not a valid elicitation schema.
     """
     return parse_requested_schema(schema).model
-
-
-def _cacheable(schema: object, key: str) -> bool:
-    """Whether a parsed schema may be kept: small as JSON and with few fields (models cost ~4 KiB a field)."""
-    return len(key) <= CACHED_SCHEMA_LENGTH and _property_count(schema) <= CACHED_FIELDS
 
 
 def _parse(key: str) -> FormSpec:
@@ -235,12 +227,10 @@ class _Parser:
 
     def text(self, obj: Mapping[str, object], key: str, path: str) -> str | None:
         value = obj.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, str):
+        if value is not None and not isinstance(value, str):
             self.fail(f"{path}{key}", f"must be a string, got {_kind(value)}")
             return None
-        return value if self.valid_text(value, f"{path}{key}") else None
+        return value if value is None or self.valid_text(value, f"{path}{key}") else None
 
     def valid_text(self, value: str, path: str, limit: int = MAX_TEXT_LENGTH) -> bool:
         if len(value) > limit:
@@ -253,26 +243,19 @@ class _Parser:
             return False
         return True
 
-    def count(self, obj: Mapping[str, object], key: str, path: str) -> int | None:
+    def bound(self, obj: Mapping[str, object], key: str, path: str, *, count: bool) -> Any:
+        """`obj[key]`: a count (a length, an item count) or a number; None if absent or wrong."""
         value = obj.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COUNT:
-            self.fail(f"{path}.{key}", f"must be an integer from 0 to {MAX_COUNT}, got {show_value(value)}")
-            return None
-        return value
-
-    def number(self, obj: Mapping[str, object], key: str, path: str) -> float | None:
-        value = obj.get(key)
-        if value is None:
-            return None
-        if not _is_number(value):
-            self.fail(f"{path}.{key}", f"must be a finite number within ±1.8e308, got {show_value(value)}")
-            return None
-        return cast("float", value)
+        if value is None or (_is_count(value) if count else _is_number(value)):
+            return value
+        expected = f"an integer from 0 to {MAX_COUNT}" if count else "a finite number within ±1.8e308"
+        self.fail(f"{path}.{key}", f"must be {expected}, got {show_value(value)}")
+        return None
 
     def field(self, name: str, prop: object, required: bool, taken: set[str]) -> FieldSpec | None:
-        path = f"properties.{_show_name(name)}"
+        # a property name as a problem's path shows it: plain if printable ASCII, else escaped
+        plain = len(name) <= _SHOWN and name.isascii() and name.isprintable() and name
+        path = f"properties.{name if plain else show_value(name)}"
         if not name or len(name) > MAX_NAME_LENGTH or has_control(name):
             self.fail(path, f"a property name must be 1-{MAX_NAME_LENGTH} printable characters")
             return None
@@ -354,7 +337,7 @@ class _Parser:
         if fmt is not None and fmt not in _FORMATS:
             self.fail(f"{path}.format", f"must be one of {', '.join(_FORMATS)}, got {show_value(fmt)}")
             fmt = None
-        lo, hi = self.count(p, "minLength", path), self.count(p, "maxLength", path)
+        lo, hi = self.bound(p, "minLength", path, count=True), self.bound(p, "maxLength", path, count=True)
         if lo is not None and hi is not None and lo > hi:
             self.fail(path, f"minLength {lo} is greater than maxLength {hi}")
         return replace(base, min_length=lo, max_length=hi, format=fmt)
@@ -364,7 +347,7 @@ class _Parser:
     ) -> FieldSpec:
         if "enum" in p:
             self.fail(f"{path}.enum", "enums must be strings; numeric enums are not in the spec")
-        lo, hi = self.number(p, "minimum", path), self.number(p, "maximum", path)
+        lo, hi = self.bound(p, "minimum", path, count=False), self.bound(p, "maximum", path, count=False)
         xlo, xhi = (
             self.exclusive(p, "exclusiveMinimum", path, lo),
             self.exclusive(p, "exclusiveMaximum", path, hi),
@@ -388,15 +371,11 @@ class _Parser:
                 )
         return replace(base, kind=kind, minimum=lo, maximum=hi, exclusive_minimum=xlo, exclusive_maximum=xhi)
 
-    def exclusive(
-        self, p: Mapping[str, object], key: str, path: str, inclusive: float | None
-    ) -> float | None:
+    def exclusive(self, p: Mapping[str, object], key: str, path: str, inclusive: float | None) -> Any:
         value = p.get(key)
         if value is True:  # draft 4: a flag that makes `minimum`/`maximum` exclusive
             return inclusive
-        if value is False:
-            return None
-        return self.number(p, key, path)
+        return None if value is False else self.bound(p, key, path, count=False)
 
     def multi(self, base: FieldSpec, p: Mapping[str, object], path: str) -> FieldSpec | None:
         items = p.get("items")
@@ -404,16 +383,17 @@ class _Parser:
             self.fail(f"{path}.items", "an array must have items with enum or anyOf options")
             return None
         it = cast("dict[str, object]", items)
-        if "enum" in it and it.get("type", "string") == "string" and "anyOf" not in it:
-            options = tuple(Option(v, v) for v in self.values(it["enum"], f"{path}.items.enum"))
-        elif "anyOf" in it and "enum" not in it and it.get("type", "string") == "string":
-            options = self.titled(it["anyOf"], f"{path}.items.anyOf")
+        if it.get("type", "string") == "string" and ("enum" in it) != ("anyOf" in it):
+            if "enum" in it:
+                options = tuple(Option(v, v) for v in self.values(it["enum"], f"{path}.items.enum"))
+            else:
+                options = self.titled(it["anyOf"], f"{path}.items.anyOf")
         else:
             self.fail(
                 f"{path}.items", "must be {type: string, enum: [...]} or {anyOf: [{const, title}, ...]}"
             )
             return None
-        lo, hi = self.count(p, "minItems", path), self.count(p, "maxItems", path)
+        lo, hi = self.bound(p, "minItems", path, count=True), self.bound(p, "maxItems", path, count=True)
         if lo is not None and hi is not None and lo > hi:
             self.fail(path, f"minItems {lo} is greater than maxItems {hi}")
         if lo is not None and lo > len(options):
@@ -498,11 +478,8 @@ def show_value(value: object) -> str:
     return f"a {_kind(value)}"
 
 
-def _show_name(name: str) -> str:
-    """A property name as it appears in a problem's path: plain if printable ASCII, else escaped."""
-    if len(name) <= _SHOWN and name.isascii() and name.isprintable() and name:
-        return name
-    return show_value(name)
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
 
 
 def _is_number(value: object) -> bool:

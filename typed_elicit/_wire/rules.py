@@ -38,19 +38,17 @@ TOO_LARGE: Final = "expected a number a 64-bit float can hold (magnitude below 1
 
 def kind_of(value: object) -> str:
     """What a value is, in JSON terms, for a message that must not repeat the value itself."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return f"a {type(value).__name__}"
+    return next((kind for types, kind in _KINDS if isinstance(value, types)), f"a {type(value).__name__}")
+
+
+_KINDS: Final[tuple[tuple[type | tuple[type, ...], str], ...]] = (
+    (type(None), "null"),
+    (bool, "a boolean"),
+    ((int, float), "a number"),
+    (str, "a string"),
+    ((list, tuple), "a list"),
+    (dict, "an object"),
+)
 
 
 def wire_number(value: object, *, integer: bool = False) -> int | float:

@@ -171,7 +171,7 @@ class FormSpec:
         Raises:
             InvalidResponse: The answer does not satisfy the schema.
         """
-        return cast("dict[str, ContentValue]", to_wire(self.instance(answer)))
+        return self.instance(answer).model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 def check_value(spec: FieldSpec, value: object) -> ContentValue:
@@ -198,11 +198,6 @@ def check_value(spec: FieldSpec, value: object) -> ContentValue:
 def field_adapter(spec: FieldSpec) -> TypeAdapter[Any]:
     """The `TypeAdapter` that validates one value of the field."""
     return TypeAdapter(_field_type(spec, optional=False))
-
-
-def to_wire(instance: BaseModel) -> dict[str, Any]:
-    """Dump a model built by `parse_requested_schema` as wire content (by alias, no nulls)."""
-    return instance.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 # --- value checks used by the built models -------------------------------------------------
@@ -275,10 +270,9 @@ def _long_choice_type(spec: FieldSpec, values: tuple[str, ...], *, optional: boo
             raise ValueError(f"expected one of the {len(allowed)} options")
         return value
 
-    item: Any = Annotated[str, Field(strict=True), AfterValidator(one_of), _Uncached()]
+    one: Any = str | None if optional and spec.kind == "choice" else str
+    item: Any = Annotated[one, Field(strict=True), AfterValidator(one_of), _Uncached()]
     if spec.kind == "choice":
-        if optional:
-            return Annotated[str | None, Field(strict=True), AfterValidator(one_of), _Uncached()]
         return item
     many: Any = list[item] | None if optional else list[item]
     return Annotated[many, Field(min_length=spec.min_items, max_length=spec.max_items), _Uncached()]

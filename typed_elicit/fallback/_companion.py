@@ -78,7 +78,21 @@ class Installed:
         Raises:
             FallbackRequired: Always: `@elicits` makes its result the call's result.
         """
-        token = seal_token(self, sdk, tool, arguments, state)
+        now = _clock.now()
+        claims = _Claims(
+            v=TOKEN_VERSION,
+            jti=secrets.token_urlsafe(16),
+            iat=now,
+            exp=now + self.security.ttl,
+            aud=self.audience,
+            p=_principal(self, sdk),
+            tool=tool,
+            args=arguments,
+            state=state,
+        )
+        token = self.sealer.seal(
+            TOKEN_PURPOSE, claims.model_dump_json().encode()
+        )  # expiring, naming the call
         raise FallbackRequired(
             fallback_result(companion=self.tool, token=token, message=message, schema=schema)
         )
@@ -208,25 +222,6 @@ async def _redeem(
     if not isinstance(result, CallToolResult):  # pragma: no cover - resumed calls never return input_required
         raise ToolError(f"the tool {tool!r} returned an input-required result to the fallback")
     return result
-
-
-def seal_token(
-    config: Installed, ctx: Context[Any, Any], tool: str, arguments: dict[str, Any], state: ReplayState
-) -> str:
-    """A sealed, expiring token naming the call and its replay state."""
-    now = _clock.now()
-    claims = _Claims(
-        v=TOKEN_VERSION,
-        jti=secrets.token_urlsafe(16),
-        iat=now,
-        exp=now + config.security.ttl,
-        aud=config.audience,
-        p=_principal(config, ctx),
-        tool=tool,
-        args=arguments,
-        state=state,
-    )
-    return config.sealer.seal(TOKEN_PURPOSE, claims.model_dump_json().encode())
 
 
 class _Claims(BaseModel):

@@ -13,7 +13,8 @@ from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION
 from typed_elicit._forms.page.check import check_tree
 from typed_elicit._forms.page.files import UploadedFile
 from typed_elicit._forms.page.tree import MAX_PAGE_INPUTS
-from typed_elicit._forms.reduce import OptionsArg, Reduced, check_page, page_layout, page_reduced, shaped
+from typed_elicit._forms.reduce import OptionsArg, Reduced, check_page, page_reduced, shaped
+from typed_elicit._forms.registry import tree_of
 from typed_elicit._forms.validate import validate_answer
 from typed_elicit.errors import InvalidResponse, OptionsError
 
@@ -49,8 +50,8 @@ def ask(
 
 def test_a_top_level_choices_field_beside_groups_is_taken_at_class_definition_and_needs_options():
     check_page(Shipment)  # defined above: no SchemaError
-    assert page_layout(Shipment).choices == ("carrier", "extras")
-    assert page_layout(Shipment).groups == {"address": "address", "lines": "lines", "label": "label"}
+    assert tree_of(Shipment).layout.choices == ("carrier", "extras")
+    assert tree_of(Shipment).layout.groups == {"address": "address", "lines": "lines", "label": "label"}
     with pytest.raises(OptionsError) as caught:
         page_reduced(Shipment)
     assert caught.value.fields == ("carrier", "extras")

@@ -158,12 +158,9 @@ def child_of(node: Node, part: str) -> Node | None:
     if node.kind == "group":
         return node.by_key.get(part)
     if node.kind == "rows":
-        return node.item if _is_index(part) and int(part) < node.max_rows else None
+        # a row index as a page writes it: ASCII digits, at most four of them
+        is_index = 0 < len(part) <= 4 and part.isascii() and part.isdigit()
+        return node.item if is_index and int(part) < node.max_rows else None
     if node.kind == "union":
         return next((g.by_key[part] for g in node.groups.values() if part in g.by_key), None)
     return None
-
-
-def _is_index(part: str) -> bool:
-    """Whether `part` is a row index as a page writes it: ASCII digits, at most four of them."""
-    return 0 < len(part) <= 4 and part.isascii() and part.isdigit()

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from typed_elicit._forms.layout import newest_schema
-from typed_elicit._forms.page.tree import Node, PageTree, tree_inputs, tree_shape
+from typed_elicit._forms.page.tree import Node, PageTree, tree_shape, tree_size
 from typed_elicit._wire.parse import parse_requested_schema
 
 _WHAT = {
@@ -96,7 +96,7 @@ def shape_tree(
     return dataclasses.replace(
         tree,
         root=root,
-        inputs=tree_inputs(root),
+        inputs=tree_size(root),
         shape=tree_shape(root),
         fill=types.MappingProxyType(dict(fill)),
         offered=types.MappingProxyType(dict(offered)),

@@ -17,7 +17,7 @@ import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Final, Literal, TypeAlias, cast, get_args
+from typing import Any, Final, Literal, TypeAlias, cast
 
 import annotated_types as at
 from pydantic import BaseModel, SecretBytes, SecretStr
@@ -26,7 +26,7 @@ from pydantic_core import PydanticUndefined
 
 from typed_elicit._core.digests import schema_digest
 from typed_elicit._forms.autofill import declared_token
-from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, field_shape, option_values, shape_of
+from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, field_shape, shape_of
 from typed_elicit._forms.fields import reduce_field
 from typed_elicit._forms.layout import Layout, LeafProperty, leaf_property, newest_schema
 from typed_elicit._forms.names import item_noun, looks_secret, secret_fields, wire_name
@@ -205,22 +205,23 @@ def page_tree(model: type[BaseModel]) -> PageTree:
     root = builder.group(
         model, "", model.__name__, None, required=True, optional=False, depth=0, where=model.__name__
     )
-    if root is not None and tree_file_bytes(root) > MAX_FILE_LIMIT:
+    file_bytes, inputs = (0, 0) if root is None else (tree_size(root, files=True), tree_size(root))
+    if file_bytes > MAX_FILE_LIMIT:
         builder.problems.append(
-            f"{model.__name__}: its files may together hold up to {tree_file_bytes(root)} bytes with every "
+            f"{model.__name__}: its files may together hold up to {file_bytes} bytes with every "
             f"list full, more than the {MAX_FILE_LIMIT} one page submit takes besides its fields; lower "
             "their FileLimits(max_bytes=...), or the lists' max_length, or ask in steps"
         )
-    if root is not None and tree_inputs(root) > MAX_PAGE_INPUTS:
+    if inputs > MAX_PAGE_INPUTS:
         builder.problems.append(
-            f"{model.__name__}: its page shows up to {tree_inputs(root)} inputs with every list full, "
+            f"{model.__name__}: its page shows up to {inputs} inputs with every list full, "
             f"more than the {MAX_PAGE_INPUTS} a page may hold; lower the lists' max_length "
             "(Field(max_length=...)) or ask in steps"
         )
     if builder.problems or root is None:
         raise SchemaError(model.__name__, builder.problems)
     assert builder.layout is not None  # the root group was built
-    return PageTree(root, tree_inputs(root), builder.deepest, builder.files, tree_shape(root), builder.layout)
+    return PageTree(root, inputs, builder.deepest, builder.files, tree_shape(root), builder.layout)
 
 
 class _Builder:
@@ -276,9 +277,9 @@ class _Builder:
                 leaf = leaf_property(model, field_name, info, shape, page=True)
                 if leaf.choices and depth:
                     raise FieldProblem(
-                        "a Choices() field inside a group cannot take options per question; move it to "
-                        f"the model's own fields ({_root(where)}), or declare its options in the class "
-                        "with Literal[...] or a StrEnum"
+                        "a Choices() field inside a group cannot take options per question; move it to the "
+                        f"model's own fields ({where.split('.', 1)[0].split('[', 1)[0]}), or declare its "
+                        "options in the class with Literal[...] or a StrEnum"
                     )
             except FieldProblem as problem:
                 self._add(f"{at_field}: {problem}")
@@ -368,7 +369,7 @@ class _Builder:
                 "a list's or dict's default must be empty ([], {} or a default_factory); drop it"
             )
         if shape.origin is dict:
-            args = get_args(annotation)
+            args = shape.parameters
             if len(args) != 2 or shape_of(args[0]).annotation is not str or is_tree_field(shape_of(args[1])):
                 raise FieldProblem(
                     "only dict[str, X] with a plain X (text, number, yes/no, date, option) becomes key/value "
@@ -376,7 +377,7 @@ class _Builder:
                 )
             value = self.item_leaf(args[1], key, field_name, where)
             return Pairs(key, label, description, required, value, rows)
-        arg = get_args(annotation)[0]  # what is left of a tree field (`is_tree_field`): a list[X]
+        arg = shape.parameters[0]  # what is left of a tree field (`is_tree_field`): a list[X]
         item_annotation = cast("FieldShape", shape.item).annotation
         item: Leaf | Group | None
         if _is_model(item_annotation):
@@ -384,13 +385,11 @@ class _Builder:
                 item_annotation, key, item_noun(item_annotation), None, required=True, optional=False,
                 depth=depth + 1, where=where,
             )  # fmt: skip
-            if item is None:
-                return None
         elif is_tree_field(shape_of(arg)):
             raise FieldProblem("a list's rows hold a model or a plain value, not a list, dict, union or file")
         else:
             item = self.item_leaf(arg, key, field_name, where)
-        return Rows(key, label, description, required, item, low, rows)
+        return None if item is None else Rows(key, label, description, required, item, low, rows)
 
     def union(
         self, shape: FieldShape, key: str, label: str, description: str | None, depth: int, where: str
@@ -417,7 +416,7 @@ class _Builder:
         for member in shape.members:
             tag_info = member.model_fields[discriminator]
             tag_key = wire_name(discriminator, tag_info)
-            tags = option_values(tag_info.annotation) or []
+            tags = field_shape(tag_info).options or []
             if not tags or not all(isinstance(t, str) for t in tags):
                 raise FieldProblem(
                     f"{member.__name__}.{discriminator} must be a Literal of text tags for a page"
@@ -472,32 +471,20 @@ _MISPLACED_LIMITS: Final = (
 )
 
 
-def tree_file_bytes(node: Node) -> int:
-    """The most bytes of files `node` can hold with every list full."""
-    if node.kind == "file":
-        return node.limits.max_bytes
-    if node.kind == "group":
-        return sum(tree_file_bytes(child) for child in node.children)
-    if node.kind == "rows":
-        return node.max_rows * tree_file_bytes(node.item)
-    if node.kind == "union":
-        return max(tree_file_bytes(group) for group in node.groups.values())
-    return 0
-
-
-def tree_inputs(node: Node) -> int:
-    """How many inputs `node` shows at most."""
+def tree_size(node: Node, *, files: bool = False) -> int:
+    """How many inputs `node` shows at most, or (`files`) the bytes of files it holds, every list full."""
+    box = 0 if files else 1  # a group, a list, key/value rows and a choice are one input more
     if node.kind == "leaf":
-        return max(1, len(node.spec.options)) if node.spec.kind == "multi_choice" else 1
+        return 0 if files else (max(1, len(node.spec.options)) if node.spec.kind == "multi_choice" else 1)
     if node.kind == "file":
-        return 1
+        return node.limits.max_bytes if files else 1
     if node.kind == "group":
-        return sum(tree_inputs(c) for c in node.children) + 1
+        return box + sum(tree_size(child, files=files) for child in node.children)
     if node.kind == "rows":
-        return node.max_rows * tree_inputs(node.item) + 1
+        return box + node.max_rows * tree_size(node.item, files=files)
     if node.kind == "pairs":
-        return node.max_rows * 2 + 1
-    return 1 + max((tree_inputs(g) for g in node.groups.values()), default=0)
+        return box + node.max_rows * 2 * box
+    return box + max((tree_size(group, files=files) for group in node.groups.values()), default=0)
 
 
 def tree_shape(node: Node) -> dict[str, Any]:
@@ -519,8 +506,3 @@ def tree_shape(node: Node) -> dict[str, Any]:
         "tag": node.tag,
         "groups": {t: tree_shape(g) for t, g in node.groups.items()},
     }
-
-
-def _root(where: str) -> str:
-    """The model a dotted place starts at (`Order.address.region` -> `Order`)."""
-    return where.split(".", 1)[0].split("[", 1)[0]
