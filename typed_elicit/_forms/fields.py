@@ -18,7 +18,9 @@ from typing import Any, cast, get_origin
 import annotated_types as at
 from pydantic import AnyUrl, BaseModel, EmailStr, SecretBytes, SecretStr
 from pydantic.fields import FieldInfo
-from pydantic_core import PydanticUndefined
+from pydantic_core import (
+    PydanticUndefined,
+)
 
 from typed_elicit._forms.autofill import checked_token
 from typed_elicit._forms.defaults import wire_default
@@ -34,7 +36,9 @@ from typed_elicit._forms.options import (
     options_property,
     with_lengths,
 )
-from typed_elicit._wire.spec import MAX_TEXT_LENGTH
+from typed_elicit._wire.spec import (
+    MAX_TEXT_LENGTH,
+)
 
 
 def reduce_field(

@@ -23,7 +23,10 @@ from typed_elicit._forms.fields import reduce_field
 from typed_elicit._forms.names import URL_MODE_FIX, page_form_fix, wire_name
 from typed_elicit._forms.options import with_options
 from typed_elicit._wire.rules import json_size
-from typed_elicit._wire.spec import MAX_FIELDS, MAX_QUESTION_SCHEMA_LENGTH
+from typed_elicit._wire.spec import (
+    MAX_FIELDS,
+    MAX_QUESTION_SCHEMA_LENGTH,
+)
 from typed_elicit.errors import SchemaError
 
 

@@ -15,7 +15,9 @@ from pydantic import BaseModel, SecretBytes, SecretStr
 from pydantic.fields import FieldInfo
 
 from typed_elicit._forms.fieldinfo import FieldProblem, field_shape
-from typed_elicit._wire.spec import MAX_NAME_LENGTH
+from typed_elicit._wire.spec import (
+    MAX_NAME_LENGTH,
+)
 
 
 def wire_name(field_name: str, info: FieldInfo) -> str:

@@ -19,7 +19,11 @@ from typing import Any, cast
 import annotated_types as at
 
 from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, ordered, type_name, valid_text
-from typed_elicit._wire.spec import MAX_OPTION_LENGTH, MAX_OPTIONS, MAX_QUESTION_SCHEMA_LENGTH
+from typed_elicit._wire.spec import (
+    MAX_OPTION_LENGTH,
+    MAX_OPTIONS,
+    MAX_QUESTION_SCHEMA_LENGTH,
+)
 
 
 @dataclass(frozen=True, init=False)

@@ -29,7 +29,11 @@ from mcp_types import ElicitRequestFormParams
 from pydantic import BaseModel
 
 from typed_elicit._core.digests import schema_digest
-from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
+from typed_elicit._core.versions import (
+    LATEST_PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
+    ProtocolVersion,
+)
 from typed_elicit._forms.layout import render, require_version
 from typed_elicit._forms.names import secret_fields
 from typed_elicit._forms.options import Choices, Titles
@@ -48,7 +52,9 @@ from typed_elicit._forms.registry import (
 )
 from typed_elicit._forms.shaping import NO_OPTIONS, OptionsArg, options_error, shaped
 from typed_elicit._wire.parse import parse_requested_schema
-from typed_elicit._wire.spec import FormSpec
+from typed_elicit._wire.spec import (
+    FormSpec,
+)
 from typed_elicit.errors import OptionsError, SchemaError
 
 __all__ = [

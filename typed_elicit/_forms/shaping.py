@@ -15,7 +15,10 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from pydantic import BaseModel
 
 from typed_elicit._core.digests import schema_digest
-from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
+from typed_elicit._core.versions import (
+    LATEST_PROTOCOL_VERSION,
+    ProtocolVersion,
+)
 from typed_elicit._forms.defaults import call_default, check_default_size
 from typed_elicit._forms.fieldinfo import FieldProblem, ordered
 from typed_elicit._forms.layout import Layout, newest_schema, render, require_version
@@ -24,7 +27,10 @@ from typed_elicit._forms.record import Reduced
 from typed_elicit._forms.registry import blueprint, layout, tree_of
 from typed_elicit._wire.parse import parse_requested_schema
 from typed_elicit._wire.rules import json_size
-from typed_elicit._wire.spec import MAX_QUESTION_SCHEMA_LENGTH, FormSpec
+from typed_elicit._wire.spec import (
+    MAX_QUESTION_SCHEMA_LENGTH,
+    FormSpec,
+)
 from typed_elicit.errors import OptionsError
 
 if TYPE_CHECKING:

@@ -26,10 +26,16 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Final, Literal, cast
 
-from pydantic import BaseModel, ValidationError
+from pydantic import (
+    BaseModel,
+    ValidationError,
+)
 
 from typed_elicit._core.text import has_control, quoted
-from typed_elicit._wire.rules import check_text, json_floor
+from typed_elicit._wire.rules import (
+    check_text,
+    json_floor,
+)
 from typed_elicit._wire.spec import (
     CACHE_ENTRIES,
     CACHED_FIELDS,
