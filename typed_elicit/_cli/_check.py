@@ -33,12 +33,11 @@ from typed_elicit.errors import OptionsError, SchemaError
 
 from ._common import EXIT_OK, EXIT_PROBLEMS, UsageError
 from ._load import (
-    elicits_functions_in,
+    elicits_models_in,
     forms_in,
     load_model,
     load_module,
     misplaced_fallbacks,
-    models_of,
     module_label,
     servers_in,
     walk,
@@ -270,8 +269,7 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
                 for module in walk(load_module(target)):
                     found.update(dict.fromkeys(forms_in(module)))
                     found.update(dict.fromkeys(_registered_forms(module)))
-                    for function in elicits_functions_in(module):
-                        found.update(dict.fromkeys(models_of(function)))
+                    found.update(dict.fromkeys(elicits_models_in(module)))
                     named = named_in(module)
                     found.update(dict.fromkeys(named.models))
                     decorators += named.elicits

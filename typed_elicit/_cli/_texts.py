@@ -23,7 +23,7 @@ from typed_elicit._forms.options import find_titles
 from typed_elicit._forms.registry import form_message
 
 from ._common import EXIT_OK, EXIT_PROBLEMS
-from ._load import elicits_functions_in, forms_in, load_module, models_of, module_label, walk
+from ._load import elicits_models_in, forms_in, load_module, module_label, walk
 
 
 def texts_of(models: Sequence[type[BaseModel]]) -> dict[str, list[str]]:
@@ -83,8 +83,7 @@ def models_in(targets: Sequence[str]) -> list[type[BaseModel]]:
     for target in targets:
         for module in walk(load_module(target)):
             found.update(dict.fromkeys(forms_in(module)))
-            for function in elicits_functions_in(module):
-                found.update(dict.fromkeys(models_of(function)))
+            found.update(dict.fromkeys(elicits_models_in(module)))
     return list(found)
 
 
