@@ -118,21 +118,6 @@ def run_schema(
     return EXIT_OK
 
 
-def _reduced(
-    model: type[BaseModel], protocol: ProtocolVersion, offered: Mapping[str, OptionsArg] | None
-) -> Mapping[str, Any]:
-    """What `schema` prints of `model` given `offered` options: its form on `protocol`, or its page."""
-    if not is_page_form(model):
-        return reduce_schema(model, protocol_version=protocol, options=offered)
-    page = (
-        page_reduced(model)
-        if offered is None
-        else shaped(model, LATEST_PROTOCOL_VERSION, options=offered, page=True)
-    )
-    assert page.tree is not None, "every page form is a tree"
-    return _node_schema(page.tree.root)
-
-
 def _note_page(name: str, secrets: Sequence[str]) -> None:
     marked = (
         f'secret fields (password inputs, never echoed): {", ".join(secrets)} (marked "writeOnly": true)'
@@ -198,7 +183,9 @@ def _leaf_schema(leaf: Leaf) -> dict[str, Any]:
 def _with_choices(
     model: type[BaseModel], protocol: ProtocolVersion, options: Mapping[str, OptionsArg]
 ) -> dict[str, Any]:
-    """The schema `_reduced` makes with `options`, a `Choices()` field without them shown without options.
+    """What `schema` prints of `model` with `options`: its form on `protocol`, or its page.
+
+    A `Choices()` field without options is shown without them.
 
     Raises:
         UsageError: If `options` do not fit the model.
@@ -209,8 +196,18 @@ def _with_choices(
         for name, info in model.model_fields.items()
         if name not in options and any(isinstance(meta, Choices) for meta in info.metadata)
     }
+    offered = {**unoffered, **options} or None
     try:
-        reduced = _reduced(model, protocol, {**unoffered, **options} or None)
+        if not is_page_form(model):
+            reduced = reduce_schema(model, protocol_version=protocol, options=offered)
+        else:
+            page = (
+                page_reduced(model)
+                if offered is None
+                else shaped(model, LATEST_PROTOCOL_VERSION, options=offered, page=True)
+            )
+            assert page.tree is not None, "every page form is a tree"
+            reduced = _node_schema(page.tree.root)
         schema: dict[str, Any] = json.loads(json.dumps(reduced))  # a copy: the reducer's are cached
     except OptionsError as exc:
         if not options:  # no question could offer options that fit what the class declares

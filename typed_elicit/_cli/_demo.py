@@ -45,8 +45,7 @@ def find_example(name: str) -> Path:
         UsageError: No such example.
     """
     candidates = [Path(name)] if name.endswith(".py") else []
-    for folder in (Path.cwd() / "examples", SHIPPED, CHECKOUT):
-        candidates.append(folder / f"{name}.py")
+    candidates.extend(folder / f"{name}.py" for folder in (Path.cwd() / "examples", SHIPPED, CHECKOUT))
     for path in candidates:
         if path.is_file():
             return path

@@ -10,7 +10,6 @@ from mcp.server.mcpserver import MCPServer
 from typed_elicit.stores._memory import InProcessStore
 from typed_elicit.stores._protocol import Store
 
-
 _configured: weakref.WeakKeyDictionary[MCPServer, tuple[Store, bool]] = weakref.WeakKeyDictionary()
 """Each server's store, and whether `configure` set it."""
 _lock = threading.Lock()

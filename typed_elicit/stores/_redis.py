@@ -162,6 +162,8 @@ class RedisStore:
         self._prefix = prefix
         self._timeout = timeout
         self._where = where
+        self._wake = f"{prefix}wake"
+        """The store's one wake-up channel: every waited value's message goes there."""
         self._replicas = replicas
         self._cluster = cluster
         self._also_close: list[Any] = []
@@ -410,11 +412,6 @@ class RedisStore:
             return self._prefix + key
         namespace, _, rest = key.partition(":")
         return f"{self._prefix}{namespace}:{{{rest}}}"
-
-    @property
-    def _wake(self) -> str:
-        """The store's one wake-up channel (`<prefix>wake`): every waited value's message goes there."""
-        return f"{self._prefix}wake"
 
     async def _read(self, operation: StoreOperation, key: str) -> bytes | None:
         value = await self._run(operation, key, lambda: self._client.get(self._key(key)))

@@ -335,16 +335,16 @@ class ShardedSubscriber:
             node = self._cluster.get_node_from_key(channel)
         except Exception as exc:  # TimeoutError, redis' errors, OSError: no node reachable, slot not covered
             cause = cause_of(exc, timeout=self._timeout)
-        else:
-            subscriber = self._nodes.get(node.name)
-            if subscriber is None:
-                subscriber = self._nodes[node.name] = PubSubSubscriber(
-                    own_pubsub(node), where=self._where, timeout=self._timeout, sharded=True
-                )
-            async with subscriber.watch(channel, key, namespace) as watch:
-                yield watch
-            return
-        raise cause.unavailable("wait", store=self._where, namespace=namespace, timeout=self._timeout)
+            raise cause.unavailable(
+                "wait", store=self._where, namespace=namespace, timeout=self._timeout
+            ) from None
+        subscriber = self._nodes.get(node.name)
+        if subscriber is None:
+            subscriber = self._nodes[node.name] = PubSubSubscriber(
+                own_pubsub(node), where=self._where, timeout=self._timeout, sharded=True
+            )
+        async with subscriber.watch(channel, key, namespace) as watch:
+            yield watch
 
     def subscribed(self, channel: str) -> bool:
         """Whether `channel` is subscribed now on any master (a watch of it needs no `SUBSCRIBE`)."""

@@ -450,13 +450,12 @@ def valid_answers(
     from hypothesis import strategies as st
 
     form = _form_of(target, protocol_version)
-    parts: dict[str, SearchStrategy[Any]] = {}
-    for spec in form.fields:
-        value = _valid_value(spec)
-        if spec.required and not spec.has_default:
-            parts[spec.name] = value
-        else:
-            parts[spec.name] = st.one_of(st.just(_OMIT), value)
+    parts: dict[str, SearchStrategy[Any]] = {
+        spec.name: _valid_value(spec)
+        if spec.required and not spec.has_default
+        else st.one_of(st.just(_OMIT), _valid_value(spec))
+        for spec in form.fields
+    }
     return st.fixed_dictionaries(parts).map(lambda d: {k: v for k, v in d.items() if v is not _OMIT})
 
 
@@ -559,13 +558,12 @@ def _invalid_value(spec: FieldSpec) -> SearchStrategy[Any]:
     not_text = st.one_of(st.integers(), st.lists(st.just("x"), min_size=1, max_size=2))
     words = st.sampled_from(["maybe", "n/a", "twelve", "?"])
     bad: list[SearchStrategy[Any]]
+    known = {o.value for o in spec.options}
     if spec.kind == "boolean":
         bad = [words, st.integers(min_value=2), st.lists(st.just("true"), min_size=1, max_size=1)]
     elif spec.kind == "choice":
-        known = {o.value for o in spec.options}
         bad = [_text(1, 12).filter(lambda s: s not in known), st.integers(), st.just([spec.options[0].value])]
     elif spec.kind == "multi_choice":
-        known = {o.value for o in spec.options}
         stranger = _text(1, 12).filter(lambda s: s not in known)
         bad = [st.lists(stranger, min_size=1, max_size=3), st.just(spec.options[0].value)]
         if spec.min_items:
