@@ -91,12 +91,10 @@ async def run_catalogs(args: argparse.Namespace, out: TextIO) -> int:
         written = compile_catalogs(directory, tags or None)
     else:
         problems = check(directory, tags or None)
-        for problem in problems:
-            out.write(f"{problem}\n")
+        out.writelines(f"{problem}\n" for problem in problems)
         out.write(f"{len(problems)} problem(s) in the catalogs of {directory}\n")
         return EXIT_PROBLEMS if problems else EXIT_OK
-    for path in written:
-        out.write(f"wrote {path}\n")
+    out.writelines(f"wrote {path}\n" for path in written)
     if not written:
         out.write(f"the catalogs of {directory} are up to date\n")
     return EXIT_OK

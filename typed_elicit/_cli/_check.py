@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -13,7 +14,7 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 
 from typed_elicit._calls.plugs import apps_for
-from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
+from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._forms.reduce import (
     JSON_SCHEMA_DIALECT,
     Choices,
@@ -95,24 +96,24 @@ def _listed(field: str, raw: str) -> OptionsArg:
     return {value.strip(): title.strip() for value, _, title in pairs}
 
 
-def run_schema(
-    target: str, protocol: ProtocolVersion, dialect: bool, options: Mapping[str, OptionsArg], out: TextIO
-) -> int:
-    """Print the wire schema of one model; notes about it go to standard error.
+async def run_schema(args: argparse.Namespace, out: TextIO) -> int:
+    """`typed-elicit schema`: print the wire schema of one model; notes about it go to standard error.
 
     A page form (`@form(page=True)`) prints the form its page shows, secret fields marked
-    `"writeOnly": true`. A `Choices()` field takes its options from `options`; one
+    `"writeOnly": true`. A `Choices()` field takes its options from `--option`; one
     without them is printed without options, with a note that they are given per call.
 
     Raises:
-        UsageError: `target` names no model, or `options` do not fit it.
-        SchemaError: The model cannot be elicited on `protocol` (printed, exit 1).
+        UsageError: `--option` is malformed, the model argument names no model, or the
+            options do not fit it.
+        SchemaError: The model cannot be elicited on `--protocol` (printed, exit 1).
     """
-    model = load_model(target)
-    schema = _with_choices(model, protocol, options)
+    options = parse_options(args.option)
+    model = load_model(args.model)
+    schema = _with_choices(model, args.protocol, options)
     if is_page_form(model):
         _note_page(model.__name__, _secret_paths(schema))
-    if dialect:
+    if args.dialect:
         schema = {"$schema": JSON_SCHEMA_DIALECT, **schema}
     out.write(json.dumps(schema, indent=2) + "\n")
     return EXIT_OK
@@ -239,8 +240,8 @@ def _note(text: str) -> None:
     sys.stderr.write(f"note: {text}\n")
 
 
-def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out: TextIO) -> int:
-    """Reduce the models of the given modules (and their submodules) on each revision.
+async def run_check(args: argparse.Namespace, out: TextIO) -> int:
+    """`typed-elicit check`: reduce the models of the given modules (and their submodules) on each revision.
 
     The models are those declared with `@form` (in the module's namespace, or registered
     by `@form` with the module's name, such as a class nested in a class), those named in
@@ -255,10 +256,11 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
     Raises:
         UsageError: A target does not exist or fails to import for another reason.
     """
+    protocols: Sequence[ProtocolVersion] = args.protocols or PROTOCOL_VERSIONS
     problems: list[str] = []
     models: dict[type[BaseModel], None] = {}
     servers: dict[MCPServer[Any], None] = {}
-    for target in targets:
+    for target in args.modules:
         found: dict[type[BaseModel], None] = {}
         decorators = 0
         with deferring_schema_errors() as deferred:
@@ -267,10 +269,10 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
                     found.update(dict.fromkeys(forms_in(module)))
                     found.update(dict.fromkeys(_registered_forms(module)))
                     found.update(dict.fromkeys(elicits_models_in(module)))
-                    named = named_in(module)
-                    found.update(dict.fromkeys(named.models))
-                    decorators += named.elicits
-                    problems.extend(named.hidden)
+                    named, elicits, hidden = named_in(module)
+                    found.update(dict.fromkeys(named))
+                    decorators += elicits
+                    problems.extend(hidden)
                     problems.extend(misplaced_fallbacks(module))
                     servers.update(dict.fromkeys(servers_in(module)))
             except SchemaError as exc:  # raised by the module's own code, not by a declaration
@@ -287,8 +289,7 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
                 seen.setdefault(line, []).append(protocol)
         problems.extend(f"{where} [{', '.join(revs)}]: {line}" for line, revs in seen.items())
     problems.extend(_unserved_views(models, servers))
-    for line in problems:
-        out.write(f"{line}\n")
+    out.writelines(f"{line}\n" for line in problems)
     count = len(problems)
     out.write(
         f"checked {len(models)} form model(s) on {', '.join(protocols)}: "

@@ -153,8 +153,7 @@ def _print_question(context: Any, params: types.ElicitRequestParams, out: TextIO
     if isinstance(request, UrlRequest):
         out.write(f"   URL: {clean(request.url, one_line=True)}\n")
         return
-    for spec in request.form.fields:
-        out.write(f"   {field_line(spec)}\n")
+    out.writelines(f"   {field_line(spec)}\n" for spec in request.form.fields)
 
 
 def field_line(spec: FieldSpec) -> str:
@@ -280,13 +279,22 @@ async def call_tool(
 def answering(args: argparse.Namespace, out: TextIO, *, invent: bool) -> tuple[ElicitationFnT, bool]:
     """Who answers the questions (`--answer` values, or the person at the terminal), printed.
 
+    A person answers in the terminal with `--interactive`, or on a terminal at both ends
+    (unless `--scripted`).
+
     Returns:
         The callback, and whether a person answers in the terminal.
 
     Raises:
         UsageError: An `--answer` has no `=`, or `--interactive` lacks prompt_toolkit.
     """
-    interactive = interactive_wanted(args)
+    interactive = not args.scripted and bool(args.interactive or (sys.stdin.isatty() and sys.stdout.isatty()))
+    if interactive and importlib.util.find_spec("prompt_toolkit") is None:
+        hint = "terminal forms need prompt_toolkit: pip install 'typed-elicit[cli]'"
+        if args.interactive:
+            raise UsageError(hint)
+        sys.stderr.write(f"{hint}; answering without asking\n")
+        interactive = False
     answers = parse_pairs(args.answer, "--answer")
     inner: ElicitationFnT
     if interactive:
@@ -296,24 +304,6 @@ def answering(args: argparse.Namespace, out: TextIO, *, invent: bool) -> tuple[E
     else:
         inner = CommandLineAnswers(answers, invent=invent)
     return transcript(inner, out), interactive
-
-
-def interactive_wanted(args: argparse.Namespace) -> bool:
-    """Whether to ask in the terminal: `--interactive`, or a terminal on both ends.
-
-    Raises:
-        UsageError: `--interactive` was given but prompt_toolkit is not installed.
-    """
-    if args.scripted:
-        return False
-    wanted = bool(args.interactive or (sys.stdin.isatty() and sys.stdout.isatty()))
-    if wanted and importlib.util.find_spec("prompt_toolkit") is None:
-        hint = "terminal forms need prompt_toolkit: pip install 'typed-elicit[cli]'"
-        if args.interactive:
-            raise UsageError(hint)
-        sys.stderr.write(f"{hint}; answering without asking\n")
-        return False
-    return wanted
 
 
 async def run_call(args: argparse.Namespace, out: TextIO) -> int:

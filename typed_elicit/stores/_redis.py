@@ -49,7 +49,7 @@ import logging
 import math
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import anyio
 
@@ -176,7 +176,9 @@ class RedisStore:
         self._subscriber: PubSubSubscriber | ShardedSubscriber = (
             ShardedSubscriber(client, where=where, timeout=timeout, discover=self._discovered)
             if cluster
-            else PubSubSubscriber(own_pubsub(client.connection_pool), where=where, timeout=timeout)
+            else PubSubSubscriber(
+                own_pubsub(cast("Redis", client).connection_pool), where=where, timeout=timeout
+            )
         )
 
     @classmethod
@@ -352,8 +354,7 @@ class RedisStore:
         (WARNING, no key) and the value stays until it expires.
         """
         try:
-            if self._cluster:
-                await self._discovered()
+            await self._discovered()
             with anyio.fail_after(self._timeout):
                 await self._client.delete(self._key(key))
         except Exception as exc:  # TimeoutError, redis' errors, OSError
@@ -449,8 +450,7 @@ class RedisStore:
         why = f"no answer within {self._timeout:g} s"
         with anyio.CancelScope(shield=True), anyio.move_on_after(self._timeout):
             try:
-                if self._cluster:
-                    await self._discovered()
+                await self._discovered()
                 await self._client.set(abandoned_name(name, value), b"1", pxat=expiry)
                 return True
             except Exception as exc:  # redis' errors, OSError: the store is still unreachable
@@ -466,7 +466,7 @@ class RedisStore:
         return False
 
     async def _discovered(self) -> None:
-        """Learn the cluster's slot map if it is not known: at once when it is (see the module docstring).
+        """Learn the cluster's slot map if it is not known (see the module docstring); at once otherwise.
 
         One discovery at a time, shared by every operation that needs it and not cancelled
         when one of them is; bounded by `DISCOVERY_TIMEOUTS` times `timeout`.
@@ -475,7 +475,8 @@ class RedisStore:
             Explained: If the slot map was not learnt in time, or redis-py failed to learn
                 it (no node reachable, slots not covered, ...).
         """
-        if not getattr(self._client, "_initialize", True):  # (redis-py's "not known yet")
+        # (`_initialize`: redis-py's "not known yet")
+        if not self._cluster or not getattr(self._client, "_initialize", True):
             return
         loop = asyncio.get_running_loop()
         task = self._discovery
@@ -507,8 +508,7 @@ class RedisStore:
         """
         cause: Cause
         try:
-            if self._cluster:
-                await self._discovered()
+            await self._discovered()
         except Explained as exc:
             cause = exc.cause
         else:

@@ -32,8 +32,8 @@ from typing_extensions import Self
 
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._wire.describe import FORMAT_EXAMPLES, number_bounds
+from typed_elicit._wire.spec import ContentValue
 from typed_elicit.client._handler import (
-    ContentValue,
     FieldSpec,
     FormSpec,
     PinnedHandshake,
