@@ -12,6 +12,7 @@ files pages read. Needs Babel (`pip install 'typed-elicit[i18n]'`).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
@@ -74,7 +75,8 @@ async def run_catalogs(args: argparse.Namespace, out: TextIO) -> int:
         UsageError: If Babel is missing, a tag is no language tag, `init` or `texts` has no
             names, a catalog to start exists already, or a module of `texts` cannot be imported.
     """
-    _babel()
+    if importlib.util.find_spec("babel") is None:  # pragma: no cover - Babel is in the dev extra
+        raise UsageError("catalogs needs Babel: pip install 'typed-elicit[i18n]'")
     action, directory = args.action, args.dir
     if action == "texts":
         if not args.names:
@@ -98,13 +100,6 @@ async def run_catalogs(args: argparse.Namespace, out: TextIO) -> int:
     if not written:
         out.write(f"the catalogs of {directory} are up to date\n")
     return EXIT_OK
-
-
-def _babel() -> None:
-    import importlib.util
-
-    if importlib.util.find_spec("babel") is None:  # pragma: no cover - Babel is in the dev extra
-        raise UsageError("catalogs needs Babel: pip install 'typed-elicit[i18n]'")
 
 
 def _tag(tag: str) -> str:

@@ -230,7 +230,14 @@ def elicitation_handler(
                 shown = await app_answer(context, params, request.form, app)
                 if shown is not None:
                     return shown
-            return await _answer(request, form, url)
+            if isinstance(request, UrlRequest):
+                answer: UrlAnswer = "decline" if url is None else await url(request)
+                return types.ElicitResult(action=answer)
+            outcome = await form(request)
+            if isinstance(outcome, Accepted):
+                content = request.form.content(outcome.data)
+                return types.ElicitResult(action="accept", content=cast("dict[str, Any]", content))
+            return types.ElicitResult(action="decline" if isinstance(outcome, Declined) else "cancel")
         except InvalidResponse as exc:
             fields = ", ".join(sorted({name or "(form)" for name, _ in exc.errors}))
             logger.error("the form handler's answer does not fit the requested form (fields: %s)", fields)
@@ -247,19 +254,6 @@ def elicitation_handler(
             )
 
     return callback
-
-
-async def _answer(
-    request: FormRequest | UrlRequest, form: FormHandler, url: UrlHandler | None
-) -> types.ElicitResult:
-    if isinstance(request, UrlRequest):
-        answer: UrlAnswer = "decline" if url is None else await url(request)
-        return types.ElicitResult(action=answer)
-    outcome = await form(request)
-    if isinstance(outcome, Accepted):
-        content = request.form.content(outcome.data)
-        return types.ElicitResult(action="accept", content=cast("dict[str, Any]", content))
-    return types.ElicitResult(action="decline" if isinstance(outcome, Declined) else "cancel")
 
 
 # --- -32042: URL elicitation required -------------------------------------------------------

@@ -340,14 +340,11 @@ def era_target(target: Target, protocol_version: ProtocolVersion) -> tuple[Targe
     if protocol_version == "2025-11-25":
         return target, "legacy"
     if protocol_version == "2025-06-18":
-        transport: Transport
         if isinstance(target, str):
-            transport = streamable_http_client(target)
+            target = streamable_http_client(target)
         elif isinstance(target, (Server, MCPServer)):
-            transport = InMemoryTransport(target)
-        else:
-            transport = target
-        return PinnedHandshake(transport, protocol_version), "legacy"
+            target = InMemoryTransport(target)
+        return PinnedHandshake(target, protocol_version), "legacy"
     raise ValueError(
         f"unsupported protocol version {protocol_version!r}: use one of {', '.join(PROTOCOL_VERSIONS)}"
     )
