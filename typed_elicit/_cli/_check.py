@@ -92,8 +92,7 @@ def _listed(field: str, raw: str) -> OptionsArg:
             f"--option {field}: give every option a title (VALUE=TITLE) or none; "
             f"{len(entries) - len(titled)} of {len(entries)} have none"
         )
-    pairs = [entry.partition("=") for entry in entries]
-    return {value.strip(): title.strip() for value, _, title in pairs}
+    return {value.strip(): title.strip() for value, _, title in (entry.partition("=") for entry in entries)}
 
 
 async def run_schema(args: argparse.Namespace, out: TextIO) -> int:

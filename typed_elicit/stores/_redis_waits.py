@@ -334,8 +334,7 @@ class ShardedSubscriber:
             await self._discover()  # (at once when the slot map is known)
             node = self._cluster.get_node_from_key(channel)
         except Exception as exc:  # TimeoutError, redis' errors, OSError: no node reachable, slot not covered
-            cause = cause_of(exc, timeout=self._timeout)
-            raise cause.unavailable(
+            raise cause_of(exc, timeout=self._timeout).unavailable(
                 "wait", store=self._where, namespace=namespace, timeout=self._timeout
             ) from None
         subscriber = self._nodes.get(node.name)

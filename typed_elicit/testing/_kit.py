@@ -488,8 +488,7 @@ def invalid_answers(
     spoilers: list[SearchStrategy[Callable[[dict[str, Any]], dict[str, Any]]]] = []
     for spec in form.fields:
         if spec.required and not spec.has_default:
-            spoilers.append(st.just(_without(spec.name)))
-            spoilers.append(st.just(_setter(spec.name, None)))
+            spoilers.extend((st.just(_without(spec.name)), st.just(_setter(spec.name, None))))
         spoilers.append(_invalid_value(spec).map(partial(_setter, spec.name)))
     if not spoilers:
         raise ValueError("this form has no field, so no answer to it can be invalid")
