@@ -38,6 +38,18 @@ from tests.conftest import examples
 from tests.wire.test_parse import HOSTILE as STRUCTURAL
 from typed_elicit import PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._core.results import ElicitResult as TypedResult
+from typed_elicit._wire.parse import UNCHECKED_PROBLEM, _parse_cached
+from typed_elicit._wire.spec import (
+    CACHE_ENTRIES,
+    CACHED_FIELDS,
+    CACHED_SCHEMA_LENGTH,
+    MAX_FIELDS,
+    MAX_MESSAGE_LENGTH,
+    MAX_NAME_LENGTH,
+    MAX_OPTIONS,
+    MAX_TEXT_LENGTH,
+    check_value,
+)
 from typed_elicit.client import (
     FormRequest,
     FormSpec,
@@ -46,21 +58,8 @@ from typed_elicit.client import (
     elicitation_handler,
     parse_requested_schema,
 )
-from typed_elicit.client._handler import (
-    CACHE_ENTRIES,
-    CACHED_FIELDS,
-    CACHED_SCHEMA_LENGTH,
-    MAX_FIELDS,
-    MAX_MESSAGE_LENGTH,
-    MAX_NAME_LENGTH,
-    MAX_OPTIONS,
-    MAX_PROBLEMS,
-    MAX_TEXT_LENGTH,
-    UNCHECKED_PROBLEM,
-    _parse_cached,
-    check_value,
-)
 from typed_elicit.client._responder import plausible_value
+from typed_elicit.errors._base import MAX_PROBLEMS
 from typed_elicit.testing._kit import connect
 
 MAX_MESSAGE_CHARS = 200 + MAX_PROBLEMS * 310
@@ -585,7 +584,7 @@ def test_a_failure_no_check_foresaw_is_still_a_clean_refusal(monkeypatch: pytest
     def overflow(self: object, schema: object) -> FormSpec:
         raise OverflowError("int too large to convert to float: 1" + "0" * 400)
 
-    monkeypatch.setattr("typed_elicit.client._handler._Parser.parse", overflow)
+    monkeypatch.setattr("typed_elicit._wire.parse._Parser.parse", overflow)
 
     error = refusal(obj(a={"type": "string", "title": "unforeseen"}))
 

@@ -123,8 +123,8 @@ def test_strings_in_the_json_number_grammar_count_as_numbers(content, expected):
 )
 @pytest.mark.parametrize("kind", ["number", "integer"])
 def test_both_ends_judge_a_number_alike(kind, value):
+    from typed_elicit._wire.spec import check_value
     from typed_elicit.client import parse_requested_schema
-    from typed_elicit.client._handler import check_value
     from typed_elicit.errors import InvalidResponse as InvalidResponse
 
     schema = {"type": "object", "properties": {"x": {"type": kind}}, "required": ["x"]}

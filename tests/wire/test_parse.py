@@ -12,13 +12,13 @@ from pydantic import BaseModel, EmailStr, Field
 from tests.wire.test_spec import EveryKind
 from typed_elicit import PROTOCOL_VERSIONS, Titles, form, reduce_schema
 from typed_elicit._forms.validate import validate_content
+from typed_elicit._wire.spec import MAX_FIELDS, MAX_OPTIONS
 from typed_elicit.client import (
     Option,
     RequestedSchemaError,
     model_from_schema,
     parse_requested_schema,
 )
-from typed_elicit.client._handler import MAX_FIELDS, MAX_OPTIONS
 from typed_elicit.errors import InvalidResponse as InvalidResponse
 
 CONTACT: dict[str, Any] = {

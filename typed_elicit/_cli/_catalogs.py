@@ -12,6 +12,7 @@ files pages read. Needs Babel (`pip install 'typed-elicit[i18n]'`).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
@@ -74,7 +75,8 @@ async def run_catalogs(args: argparse.Namespace, out: TextIO) -> int:
         UsageError: If Babel is missing, a tag is no language tag, `init` or `texts` has no
             names, a catalog to start exists already, or a module of `texts` cannot be imported.
     """
-    _babel()
+    if importlib.util.find_spec("babel") is None:  # pragma: no cover - Babel is in the dev extra
+        raise UsageError("catalogs needs Babel: pip install 'typed-elicit[i18n]'")
     action, directory = args.action, args.dir
     if action == "texts":
         if not args.names:
@@ -91,22 +93,13 @@ async def run_catalogs(args: argparse.Namespace, out: TextIO) -> int:
         written = compile_catalogs(directory, tags or None)
     else:
         problems = check(directory, tags or None)
-        for problem in problems:
-            out.write(f"{problem}\n")
+        out.writelines(f"{problem}\n" for problem in problems)
         out.write(f"{len(problems)} problem(s) in the catalogs of {directory}\n")
         return EXIT_PROBLEMS if problems else EXIT_OK
-    for path in written:
-        out.write(f"wrote {path}\n")
+    out.writelines(f"wrote {path}\n" for path in written)
     if not written:
         out.write(f"the catalogs of {directory} are up to date\n")
     return EXIT_OK
-
-
-def _babel() -> None:
-    import importlib.util
-
-    if importlib.util.find_spec("babel") is None:  # pragma: no cover - Babel is in the dev extra
-        raise UsageError("catalogs needs Babel: pip install 'typed-elicit[i18n]'")
 
 
 def _tag(tag: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -13,7 +14,7 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 
 from typed_elicit._calls.plugs import apps_for
-from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, ProtocolVersion
+from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._forms.reduce import (
     JSON_SCHEMA_DIALECT,
     Choices,
@@ -33,12 +34,11 @@ from typed_elicit.errors import OptionsError, SchemaError
 
 from ._common import EXIT_OK, EXIT_PROBLEMS, UsageError
 from ._load import (
-    elicits_functions_in,
+    elicits_models_in,
     forms_in,
     load_model,
     load_module,
     misplaced_fallbacks,
-    models_of,
     module_label,
     servers_in,
     walk,
@@ -92,46 +92,30 @@ def _listed(field: str, raw: str) -> OptionsArg:
             f"--option {field}: give every option a title (VALUE=TITLE) or none; "
             f"{len(entries) - len(titled)} of {len(entries)} have none"
         )
-    pairs = [entry.partition("=") for entry in entries]
-    return {value.strip(): title.strip() for value, _, title in pairs}
+    return {value.strip(): title.strip() for value, _, title in (entry.partition("=") for entry in entries)}
 
 
-def run_schema(
-    target: str, protocol: ProtocolVersion, dialect: bool, options: Mapping[str, OptionsArg], out: TextIO
-) -> int:
-    """Print the wire schema of one model; notes about it go to standard error.
+async def run_schema(args: argparse.Namespace, out: TextIO) -> int:
+    """`typed-elicit schema`: print the wire schema of one model; notes about it go to standard error.
 
     A page form (`@form(page=True)`) prints the form its page shows, secret fields marked
-    `"writeOnly": true`. A `Choices()` field takes its options from `options`; one
+    `"writeOnly": true`. A `Choices()` field takes its options from `--option`; one
     without them is printed without options, with a note that they are given per call.
 
     Raises:
-        UsageError: `target` names no model, or `options` do not fit it.
-        SchemaError: The model cannot be elicited on `protocol` (printed, exit 1).
+        UsageError: `--option` is malformed, the model argument names no model, or the
+            options do not fit it.
+        SchemaError: The model cannot be elicited on `--protocol` (printed, exit 1).
     """
-    model = load_model(target)
-    schema = _with_choices(model, protocol, options)
+    options = parse_options(args.option)
+    model = load_model(args.model)
+    schema = _with_choices(model, args.protocol, options)
     if is_page_form(model):
         _note_page(model.__name__, _secret_paths(schema))
-    if dialect:
+    if args.dialect:
         schema = {"$schema": JSON_SCHEMA_DIALECT, **schema}
     out.write(json.dumps(schema, indent=2) + "\n")
     return EXIT_OK
-
-
-def _reduced(
-    model: type[BaseModel], protocol: ProtocolVersion, offered: Mapping[str, OptionsArg] | None
-) -> Mapping[str, Any]:
-    """What `schema` prints of `model` given `offered` options: its form on `protocol`, or its page."""
-    if not is_page_form(model):
-        return reduce_schema(model, protocol_version=protocol, options=offered)
-    page = (
-        page_reduced(model)
-        if offered is None
-        else shaped(model, LATEST_PROTOCOL_VERSION, options=offered, page=True)
-    )
-    assert page.tree is not None, "every page form is a tree"
-    return _node_schema(page.tree.root)
 
 
 def _note_page(name: str, secrets: Sequence[str]) -> None:
@@ -199,7 +183,9 @@ def _leaf_schema(leaf: Leaf) -> dict[str, Any]:
 def _with_choices(
     model: type[BaseModel], protocol: ProtocolVersion, options: Mapping[str, OptionsArg]
 ) -> dict[str, Any]:
-    """The schema `_reduced` makes with `options`, a `Choices()` field without them shown without options.
+    """What `schema` prints of `model` with `options`: its form on `protocol`, or its page.
+
+    A `Choices()` field without options is shown without them.
 
     Raises:
         UsageError: If `options` do not fit the model.
@@ -210,8 +196,18 @@ def _with_choices(
         for name, info in model.model_fields.items()
         if name not in options and any(isinstance(meta, Choices) for meta in info.metadata)
     }
+    offered = {**unoffered, **options} or None
     try:
-        reduced = _reduced(model, protocol, {**unoffered, **options} or None)
+        if not is_page_form(model):
+            reduced = reduce_schema(model, protocol_version=protocol, options=offered)
+        else:
+            page = (
+                page_reduced(model)
+                if offered is None
+                else shaped(model, LATEST_PROTOCOL_VERSION, options=offered, page=True)
+            )
+            assert page.tree is not None, "every page form is a tree"
+            reduced = _node_schema(page.tree.root)
         schema: dict[str, Any] = json.loads(json.dumps(reduced))  # a copy: the reducer's are cached
     except OptionsError as exc:
         if not options:  # no question could offer options that fit what the class declares
@@ -243,8 +239,8 @@ def _note(text: str) -> None:
     sys.stderr.write(f"note: {text}\n")
 
 
-def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out: TextIO) -> int:
-    """Reduce the models of the given modules (and their submodules) on each revision.
+async def run_check(args: argparse.Namespace, out: TextIO) -> int:
+    """`typed-elicit check`: reduce the models of the given modules (and their submodules) on each revision.
 
     The models are those declared with `@form` (in the module's namespace, or registered
     by `@form` with the module's name, such as a class nested in a class), those named in
@@ -259,10 +255,11 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
     Raises:
         UsageError: A target does not exist or fails to import for another reason.
     """
+    protocols: Sequence[ProtocolVersion] = args.protocols or PROTOCOL_VERSIONS
     problems: list[str] = []
     models: dict[type[BaseModel], None] = {}
     servers: dict[MCPServer[Any], None] = {}
-    for target in targets:
+    for target in args.modules:
         found: dict[type[BaseModel], None] = {}
         decorators = 0
         with deferring_schema_errors() as deferred:
@@ -270,12 +267,11 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
                 for module in walk(load_module(target)):
                     found.update(dict.fromkeys(forms_in(module)))
                     found.update(dict.fromkeys(_registered_forms(module)))
-                    for function in elicits_functions_in(module):
-                        found.update(dict.fromkeys(models_of(function)))
-                    named = named_in(module)
-                    found.update(dict.fromkeys(named.models))
-                    decorators += named.elicits
-                    problems.extend(named.hidden)
+                    found.update(dict.fromkeys(elicits_models_in(module)))
+                    named, elicits, hidden = named_in(module)
+                    found.update(dict.fromkeys(named))
+                    decorators += elicits
+                    problems.extend(hidden)
                     problems.extend(misplaced_fallbacks(module))
                     servers.update(dict.fromkeys(servers_in(module)))
             except SchemaError as exc:  # raised by the module's own code, not by a declaration
@@ -292,8 +288,7 @@ def run_check(targets: Sequence[str], protocols: Sequence[ProtocolVersion], out:
                 seen.setdefault(line, []).append(protocol)
         problems.extend(f"{where} [{', '.join(revs)}]: {line}" for line, revs in seen.items())
     problems.extend(_unserved_views(models, servers))
-    for line in problems:
-        out.write(f"{line}\n")
+    out.writelines(f"{line}\n" for line in problems)
     count = len(problems)
     out.write(
         f"checked {len(models)} form model(s) on {', '.join(protocols)}: "

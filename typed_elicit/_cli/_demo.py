@@ -30,14 +30,6 @@ FACTORIES: Final = ("build_server", "make_server", "create_server")
 """The functions the demo calls for a server when the module has no `server` (in this order)."""
 
 
-def split_target(example: str) -> tuple[str, str | None]:
-    """`EXAMPLE[:NAME]` as `(EXAMPLE, NAME)`; NAME is None when there is no `:identifier` at the end."""
-    head, sep, name = example.rpartition(":")
-    if sep and head and name.isidentifier():
-        return head, name
-    return example, None
-
-
 def find_example(name: str) -> Path:
     """Find an example server by file path, or by name in `./examples`, the package or the checkout.
 
@@ -45,8 +37,7 @@ def find_example(name: str) -> Path:
         UsageError: No such example.
     """
     candidates = [Path(name)] if name.endswith(".py") else []
-    for folder in (Path.cwd() / "examples", SHIPPED, CHECKOUT):
-        candidates.append(folder / f"{name}.py")
+    candidates.extend(folder / f"{name}.py" for folder in (Path.cwd() / "examples", SHIPPED, CHECKOUT))
     for path in candidates:
         if path.is_file():
             return path
@@ -55,7 +46,8 @@ def find_example(name: str) -> Path:
 
 async def run_demo(args: argparse.Namespace, out: TextIO) -> int:
     """Run an example server in memory and answer its questions, printing the exchange."""
-    example, name = split_target(args.example)
+    head, sep, tail = args.example.rpartition(":")  # EXAMPLE[:NAME], NAME an identifier
+    example, name = (head, tail) if sep and head and tail.isidentifier() else (args.example, None)
     path = find_example(example)
     server, how = await server_of(
         load_module(str(path)), path, name, parse_pairs(args.factory_arg, "--factory-arg"), example

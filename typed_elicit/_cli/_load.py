@@ -120,22 +120,20 @@ def servers_in(module: ModuleType) -> list[MCPServer[Any]]:
     return [obj for _, obj in inspect.getmembers(module) if isinstance(obj, MCPServer)]
 
 
-def elicits_functions_in(module: ModuleType) -> list[Callable[..., Any]]:
-    """The functions decorated with `@elicits`: module-level ones and those registered on its servers."""
+def elicits_models_in(module: ModuleType) -> list[type[BaseModel]]:
+    """The models named in `@elicits(...)` on `module`'s functions and on the tools of its servers."""
     found = [obj for _, obj in inspect.getmembers(module, callable) if _is_elicits(obj)]
     for server in servers_in(module):
         found.extend(fn for _, _, fn in registered(server) if _is_elicits(fn))
-    return list(dict.fromkeys(found))
+    return [
+        model
+        for function in dict.fromkeys(found)
+        for model in getattr(function, "__typed_elicit_models__", ())
+    ]
 
 
 def _is_elicits(obj: object) -> bool:
     return isinstance(getattr(obj, "__typed_elicit_policy__", None), Policy)
-
-
-def models_of(function: Callable[..., Any]) -> tuple[type[BaseModel], ...]:
-    """The models named in `@elicits(...)` on `function`."""
-    models: tuple[type[BaseModel], ...] = getattr(function, "__typed_elicit_models__", ())
-    return models
 
 
 def misplaced_fallbacks(module: ModuleType) -> list[str]:

@@ -15,7 +15,7 @@ from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIO
 from typed_elicit.errors import SchemaError
 
 from ._catalogs import add_catalogs
-from ._check import parse_options, run_check, run_schema
+from ._check import run_check, run_schema
 from ._common import (
     ANSWERS_HELP,
     EXIT_CODES_HELP,
@@ -97,11 +97,7 @@ def _add_schema(new: NewCommand) -> None:
     schema.add_argument("--dialect", action="store_true", help='include "$schema"')
     option_help = "the options of a Choices() field, as one question offers them (repeatable; see below)"
     _add_repeated(schema, "--option", "FIELD=VALUE,...", option_help)
-
-    async def run(args: argparse.Namespace, out: TextIO) -> int:
-        return run_schema(args.model, args.protocol, args.dialect, parse_options(args.option), out)
-
-    schema.set_defaults(run=run)
+    schema.set_defaults(run=run_schema)
 
 
 def _add_check(new: NewCommand) -> None:
@@ -122,11 +118,7 @@ def _add_check(new: NewCommand) -> None:
         dest="protocols",
         help="check only this revision (repeatable; default: all)",
     )
-
-    async def run(args: argparse.Namespace, out: TextIO) -> int:
-        return run_check(args.modules, args.protocols or PROTOCOL_VERSIONS, out)
-
-    check.set_defaults(run=run)
+    check.set_defaults(run=run_check)
 
 
 def _add_call(new: NewCommand) -> None:

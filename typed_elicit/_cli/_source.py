@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Final
@@ -25,19 +24,7 @@ _ASKS: Final = frozenset({"elicit", "elicit_page", "elicit_all"})
 _MISSING: Final = object()
 
 
-@dataclass(frozen=True)
-class Named:
-    """What one module's source names."""
-
-    models: tuple[type[BaseModel], ...]
-    """The model classes its `@elicits(...)` and `ctx.elicit*(...)` calls pass, resolved."""
-    elicits: int
-    """How many `@elicits` decorators (bare or with models) the source has."""
-    hidden: tuple[str, ...]
-    """A problem line per model named there that is a class defined inside a function."""
-
-
-def named_in(module: ModuleType) -> Named:
+def named_in(module: ModuleType) -> tuple[tuple[type[BaseModel], ...], int, tuple[str, ...]]:
     """Read `module`'s source for the models its `@elicits(...)` and `ctx.elicit*(...)` calls name.
 
     A name is resolved in the module's namespace (`Model`, `forms.Model`); one that does
@@ -49,13 +36,15 @@ def named_in(module: ModuleType) -> Named:
         module: An imported module.
 
     Returns:
-        What the source names.
+        What the source names: the model classes its `@elicits(...)` and `ctx.elicit*(...)`
+        calls pass, resolved; how many `@elicits` decorators (bare or with models) it has;
+        and a problem line per model named there that is a class defined inside a function.
     """
     try:
         source = inspect.getsource(module)
         tree = ast.parse(source)
     except (OSError, TypeError, SyntaxError):  # no source (a compiled or built-in module), or it changed
-        return Named((), 0, ())
+        return (), 0, ()
     namespace = vars(module)
     local_classes = {
         node.name
@@ -79,7 +68,7 @@ def named_in(module: ModuleType) -> Named:
                 f"{_where(module)}:{argument.lineno}: {construct} names {argument.id}, a class defined "
                 "inside a function, which check cannot import; define the model at module level"
             )
-    return Named(tuple(models), count, tuple(hidden))
+    return tuple(models), count, tuple(hidden)
 
 
 def _model_arguments(tree: ast.AST, namespace: dict[str, object]) -> list[tuple[str | None, ast.expr]]:

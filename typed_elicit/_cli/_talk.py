@@ -9,7 +9,6 @@ import shlex
 import sys
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TextIO, cast
 
@@ -118,46 +117,43 @@ def sample_argument(schema: Mapping[str, Any] | None) -> Any:
     return samples.get(str(schema.get("type")), "demo")
 
 
-@dataclass(frozen=True)
-class Transcript:
+def transcript(inner: ElicitationFnT, out: TextIO) -> ElicitationFnT:
     """Prints each question and the answer sent, around another callback.
 
     Questions are printed too when the inner callback does not show them: when a `Responder` answers.
     """
 
-    inner: ElicitationFnT
-    out: TextIO
-
-    async def __call__(
-        self, context: Any, params: types.ElicitRequestParams
+    async def callback(
+        context: Any, params: types.ElicitRequestParams
     ) -> types.ElicitResult | types.ErrorData:
-        """Print, delegate, print."""
-        if isinstance(self.inner, Responder):
-            self._print_question(context, params)
-        result = await self.inner(context, params)
+        if isinstance(inner, Responder):
+            _print_question(context, params, out)
+        result = await inner(context, params)
         if isinstance(result, types.ErrorData):
-            self.out.write(f"-> error {result.code}: {clean(result.message)}\n")
+            out.write(f"-> error {result.code}: {clean(result.message)}\n")
         else:
             content = "" if result.content is None else " " + json.dumps(result.content)
-            self.out.write(f"-> {result.action}{content}\n")
-            if isinstance(self.inner, Responder) and self.inner.log and self.inner.log[-1].reason:
-                self.out.write(f"   because {clean(self.inner.log[-1].reason)}\n")
-        self.out.flush()
+            out.write(f"-> {result.action}{content}\n")
+            if isinstance(inner, Responder) and inner.log and inner.log[-1].reason:
+                out.write(f"   because {clean(inner.log[-1].reason)}\n")
+        out.flush()
         return result
 
-    def _print_question(self, context: Any, params: types.ElicitRequestParams) -> None:
-        try:
-            request = read_request(context, params)
-        except RequestedSchemaError:
-            self.out.write(f"<- the server asks (unusable form): {clean(params.message)}\n")
-            return
-        who = clean(request.server_name or "the server", one_line=True)
-        self.out.write(f"<- {who} asks: {clean(request.message)}\n")
-        if isinstance(request, UrlRequest):
-            self.out.write(f"   URL: {clean(request.url, one_line=True)}\n")
-            return
-        for spec in request.form.fields:
-            self.out.write(f"   {field_line(spec)}\n")
+    return callback
+
+
+def _print_question(context: Any, params: types.ElicitRequestParams, out: TextIO) -> None:
+    try:
+        request = read_request(context, params)
+    except RequestedSchemaError:
+        out.write(f"<- the server asks (unusable form): {clean(params.message)}\n")
+        return
+    who = clean(request.server_name or "the server", one_line=True)
+    out.write(f"<- {who} asks: {clean(request.message)}\n")
+    if isinstance(request, UrlRequest):
+        out.write(f"   URL: {clean(request.url, one_line=True)}\n")
+        return
+    out.writelines(f"   {field_line(spec)}\n" for spec in request.form.fields)
 
 
 def field_line(spec: FieldSpec) -> str:
@@ -280,8 +276,11 @@ async def call_tool(
     return EXIT_PROBLEMS if result.is_error else EXIT_OK
 
 
-def answering(args: argparse.Namespace, out: TextIO, *, invent: bool) -> tuple[Transcript, bool]:
+def answering(args: argparse.Namespace, out: TextIO, *, invent: bool) -> tuple[ElicitationFnT, bool]:
     """Who answers the questions (`--answer` values, or the person at the terminal), printed.
+
+    A person answers in the terminal with `--interactive`, or on a terminal at both ends
+    (unless `--scripted`).
 
     Returns:
         The callback, and whether a person answers in the terminal.
@@ -289,7 +288,13 @@ def answering(args: argparse.Namespace, out: TextIO, *, invent: bool) -> tuple[T
     Raises:
         UsageError: An `--answer` has no `=`, or `--interactive` lacks prompt_toolkit.
     """
-    interactive = interactive_wanted(args)
+    interactive = not args.scripted and bool(args.interactive or (sys.stdin.isatty() and sys.stdout.isatty()))
+    if interactive and importlib.util.find_spec("prompt_toolkit") is None:
+        hint = "terminal forms need prompt_toolkit: pip install 'typed-elicit[cli]'"
+        if args.interactive:
+            raise UsageError(hint)
+        sys.stderr.write(f"{hint}; answering without asking\n")
+        interactive = False
     answers = parse_pairs(args.answer, "--answer")
     inner: ElicitationFnT
     if interactive:
@@ -298,25 +303,7 @@ def answering(args: argparse.Namespace, out: TextIO, *, invent: bool) -> tuple[T
         inner = TerminalForms().handler()
     else:
         inner = CommandLineAnswers(answers, invent=invent)
-    return Transcript(inner, out), interactive
-
-
-def interactive_wanted(args: argparse.Namespace) -> bool:
-    """Whether to ask in the terminal: `--interactive`, or a terminal on both ends.
-
-    Raises:
-        UsageError: `--interactive` was given but prompt_toolkit is not installed.
-    """
-    if args.scripted:
-        return False
-    wanted = bool(args.interactive or (sys.stdin.isatty() and sys.stdout.isatty()))
-    if wanted and importlib.util.find_spec("prompt_toolkit") is None:
-        hint = "terminal forms need prompt_toolkit: pip install 'typed-elicit[cli]'"
-        if args.interactive:
-            raise UsageError(hint)
-        sys.stderr.write(f"{hint}; answering without asking\n")
-        return False
-    return wanted
+    return transcript(inner, out), interactive
 
 
 async def run_call(args: argparse.Namespace, out: TextIO) -> int:

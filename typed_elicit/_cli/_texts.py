@@ -23,7 +23,7 @@ from typed_elicit._forms.options import find_titles
 from typed_elicit._forms.registry import form_message
 
 from ._common import EXIT_OK, EXIT_PROBLEMS
-from ._load import elicits_functions_in, forms_in, load_module, models_of, module_label, walk
+from ._load import elicits_models_in, forms_in, load_module, module_label, walk
 
 
 def texts_of(models: Sequence[type[BaseModel]]) -> dict[str, list[str]]:
@@ -73,21 +73,6 @@ def _models_in(annotation: object) -> Iterator[type[BaseModel]]:
         yield from _models_in(arg)
 
 
-def models_in(targets: Sequence[str]) -> list[type[BaseModel]]:
-    """The models of the modules `targets` (and their submodules), as `typed-elicit check` finds them.
-
-    Raises:
-        UsageError: A target does not exist or fails to import.
-    """
-    found: dict[type[BaseModel], None] = {}
-    for target in targets:
-        for module in walk(load_module(target)):
-            found.update(dict.fromkeys(forms_in(module)))
-            for function in elicits_functions_in(module):
-                found.update(dict.fromkeys(models_of(function)))
-    return list(found)
-
-
 def run_texts(targets: Sequence[str], out_path: Path | None, out: TextIO) -> int:
     """Write the template of the developer's texts of `targets` to `out_path` (or `out`).
 
@@ -100,7 +85,12 @@ def run_texts(targets: Sequence[str], out_path: Path | None, out: TextIO) -> int
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import write_po
 
-    models = models_in(targets)
+    found: dict[type[BaseModel], None] = {}  # the models, as `typed-elicit check` finds them
+    for target in targets:
+        for module in walk(load_module(target)):
+            found.update(dict.fromkeys(forms_in(module)))
+            found.update(dict.fromkeys(elicits_models_in(module)))
+    models = list(found)
     if not models:
         sys.stderr.write(f"no @form or @elicits model in {', '.join(targets)}\n")
         return EXIT_PROBLEMS

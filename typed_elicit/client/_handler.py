@@ -23,32 +23,14 @@ from mcp.shared.message import SessionMessage
 from pydantic import BaseModel, ValidationError
 
 from typed_elicit._core.results import Accepted, Cancelled, Declined
-from typed_elicit._wire.parse import UNCHECKED_PROBLEM as UNCHECKED_PROBLEM
-from typed_elicit._wire.parse import _parse_cached as _parse_cached  # pyright: ignore[reportPrivateUsage]
-from typed_elicit._wire.parse import _Parser as _Parser  # pyright: ignore[reportPrivateUsage]
 from typed_elicit._wire.parse import check_request_text
 from typed_elicit._wire.parse import model_from_schema as model_from_schema
 from typed_elicit._wire.parse import parse_requested_schema as parse_requested_schema
-from typed_elicit._wire.parse import show_value as show_value
-from typed_elicit._wire.spec import CACHE_ENTRIES as CACHE_ENTRIES
-from typed_elicit._wire.spec import CACHED_FIELDS as CACHED_FIELDS
-from typed_elicit._wire.spec import CACHED_SCHEMA_LENGTH as CACHED_SCHEMA_LENGTH
-from typed_elicit._wire.spec import LITERAL_TEXT_LENGTH as LITERAL_TEXT_LENGTH
-from typed_elicit._wire.spec import MAX_COUNT as MAX_COUNT
-from typed_elicit._wire.spec import MAX_FIELDS as MAX_FIELDS
-from typed_elicit._wire.spec import MAX_MESSAGE_LENGTH as MAX_MESSAGE_LENGTH
-from typed_elicit._wire.spec import MAX_NAME_LENGTH as MAX_NAME_LENGTH
-from typed_elicit._wire.spec import MAX_OPTIONS as MAX_OPTIONS
-from typed_elicit._wire.spec import MAX_SCHEMA_LENGTH as MAX_SCHEMA_LENGTH
-from typed_elicit._wire.spec import MAX_TEXT_LENGTH as MAX_TEXT_LENGTH
-from typed_elicit._wire.spec import ContentValue as ContentValue
 from typed_elicit._wire.spec import FieldSpec as FieldSpec
 from typed_elicit._wire.spec import FormSpec as FormSpec
 from typed_elicit._wire.spec import Option as Option
-from typed_elicit._wire.spec import check_value as check_value
 from typed_elicit.client._apps import AppRenderer, app_answer
 from typed_elicit.errors import InvalidResponse, RequestedSchemaError
-from typed_elicit.errors._base import MAX_PROBLEMS as MAX_PROBLEMS
 
 if TYPE_CHECKING:
     from mcp.client._transport import TransportStreams
@@ -248,7 +230,14 @@ def elicitation_handler(
                 shown = await app_answer(context, params, request.form, app)
                 if shown is not None:
                     return shown
-            return await _answer(request, form, url)
+            if isinstance(request, UrlRequest):
+                answer: UrlAnswer = "decline" if url is None else await url(request)
+                return types.ElicitResult(action=answer)
+            outcome = await form(request)
+            if isinstance(outcome, Accepted):
+                content = request.form.content(outcome.data)
+                return types.ElicitResult(action="accept", content=cast("dict[str, Any]", content))
+            return types.ElicitResult(action="decline" if isinstance(outcome, Declined) else "cancel")
         except InvalidResponse as exc:
             fields = ", ".join(sorted({name or "(form)" for name, _ in exc.errors}))
             logger.error("the form handler's answer does not fit the requested form (fields: %s)", fields)
@@ -265,19 +254,6 @@ def elicitation_handler(
             )
 
     return callback
-
-
-async def _answer(
-    request: FormRequest | UrlRequest, form: FormHandler, url: UrlHandler | None
-) -> types.ElicitResult:
-    if isinstance(request, UrlRequest):
-        answer: UrlAnswer = "decline" if url is None else await url(request)
-        return types.ElicitResult(action=answer)
-    outcome = await form(request)
-    if isinstance(outcome, Accepted):
-        content = request.form.content(outcome.data)
-        return types.ElicitResult(action="accept", content=cast("dict[str, Any]", content))
-    return types.ElicitResult(action="decline" if isinstance(outcome, Declined) else "cancel")
 
 
 # --- -32042: URL elicitation required -------------------------------------------------------

@@ -11,15 +11,9 @@ import mcp_types as types
 from mcp.client import ClientRequestContext
 
 from typed_elicit._wire.describe import example_value
-from typed_elicit.client._handler import (
-    ContentValue,
-    FieldSpec,
-    FormRequest,
-    read_request,
-    redacted_url,
-    schema_error_reply,
-    show_value,
-)
+from typed_elicit._wire.parse import show_value
+from typed_elicit._wire.spec import ContentValue, FieldSpec
+from typed_elicit.client._handler import FormRequest, read_request, redacted_url, schema_error_reply
 from typed_elicit.errors import InvalidResponse, RequestedSchemaError
 
 logger = logging.getLogger("typed_elicit.responder")

@@ -323,17 +323,12 @@ def _parse(w: Words, spec: FieldSpec, raw: str) -> Any:
         raise _Problem(w.say("term_yes_or_no", yes=w["key_yes"], no=w["key_no"]))
     if spec.kind == "choice":
         return _pick(w, spec, raw)
-    if spec.kind == "integer":
+    if spec.kind in ("integer", "number"):
         try:
-            return int(raw)
+            number = int(raw) if spec.kind == "integer" else float(raw)
         except ValueError:
-            raise _Problem(w["integer"]) from None
-    if spec.kind == "number":
-        try:
-            number = float(raw)
-        except ValueError:
-            raise _Problem(w["number"]) from None
-        return int(number) if number.is_integer() and "." not in raw else number
+            raise _Problem(w[spec.kind]) from None
+        return int(number) if isinstance(number, float) and number.is_integer() and "." not in raw else number
     return raw
 
 

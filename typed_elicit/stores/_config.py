@@ -10,18 +10,8 @@ from mcp.server.mcpserver import MCPServer
 from typed_elicit.stores._memory import InProcessStore
 from typed_elicit.stores._protocol import Store
 
-
-class _Configured:
-    """One server's settings: its store, and whether `configure` set it."""
-
-    __slots__ = ("explicit", "store")
-
-    def __init__(self, store: Store, *, explicit: bool) -> None:
-        self.store = store
-        self.explicit = explicit
-
-
-_configured: weakref.WeakKeyDictionary[MCPServer, _Configured] = weakref.WeakKeyDictionary()
+_configured: weakref.WeakKeyDictionary[MCPServer, tuple[Store, bool]] = weakref.WeakKeyDictionary()
+"""Each server's store, and whether `configure` set it."""
 _lock = threading.Lock()
 
 
@@ -53,7 +43,7 @@ def configure(server: MCPServer, *, store: Store | str | None = None) -> None:
         if current is not None:
             why = (
                 "was already called on this server"
-                if current.explicit
+                if current[1]
                 else "came after this server had started using its default store (it has answered rounds)"
             )
             raise ValueError(
@@ -64,7 +54,7 @@ def configure(server: MCPServer, *, store: Store | str | None = None) -> None:
             from typed_elicit.stores._redis import RedisStore
 
             store = RedisStore.from_url(store)
-        _configured[server] = _Configured(store if store is not None else InProcessStore(), explicit=True)
+        _configured[server] = (store if store is not None else InProcessStore(), True)
 
 
 def store_for(server: MCPServer) -> Store:
@@ -72,5 +62,5 @@ def store_for(server: MCPServer) -> Store:
     with _lock:
         current = _configured.get(server)
         if current is None:
-            current = _configured[server] = _Configured(InProcessStore(), explicit=False)
-        return current.store
+            current = _configured[server] = (InProcessStore(), False)
+        return current[0]

@@ -15,7 +15,7 @@
   carries, else `GET` again.
 
 Waits never take a connection from the pool that claims and puts use: every wait of one
-`RedisStore` goes through its one `Subscriber` (`_redis_waits`), which holds ONE pub/sub
+`RedisStore` goes through its one subscriber (`_redis_waits`), which holds ONE pub/sub
 connection of its own, subscribes to the store's channel when its first waiter comes and
 unsubscribes once no one has waited for a minute. However many waits there are, they cost one
 connection and one subscription (on a cluster, `SPUBLISH` and `SSUBSCRIBE` on the master of
@@ -49,7 +49,7 @@ import logging
 import math
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import anyio
 
@@ -64,7 +64,6 @@ from typed_elicit.stores._redis_waits import (
     REREAD_SECONDS,
     PubSubSubscriber,
     ShardedSubscriber,
-    Subscriber,
     own_pubsub,
     wake_message,
 )
@@ -85,21 +84,6 @@ holds): a `put` of one sends no `PUBLISH`."""
 DISCOVERY_TIMEOUTS: Final = 3
 """Learning a cluster's slot map may take this many `timeout`s (a node that does not answer, the
 next one's slot map, the command table), apart from the operation that needs it."""
-
-
-def _require_sharded_pubsub() -> None:
-    """Refuse a cluster with a redis-py whose asyncio `PubSub` has no `ssubscribe` (before 8.0).
-
-    Raises:
-        ImportError: If it has none.
-    """
-    from redis.asyncio.client import PubSub
-
-    if not hasattr(PubSub, "ssubscribe"):
-        raise ImportError(
-            "RedisStore on a Redis Cluster needs redis-py 8.0 or later (sharded pub/sub in its "
-            "asyncio client): pip install 'redis>=8.0'"
-        )
 
 
 def _is_cluster(client: Any) -> bool:
@@ -167,11 +151,19 @@ class RedisStore:
                 "claim), and 0 on a Redis Cluster (WAIT per claim is not offered there)"
             )
         if cluster:
-            _require_sharded_pubsub()
+            from redis.asyncio.client import PubSub
+
+            if not hasattr(PubSub, "ssubscribe"):  # (the asyncio PubSub before redis-py 8.0)
+                raise ImportError(
+                    "RedisStore on a Redis Cluster needs redis-py 8.0 or later (sharded pub/sub in its "
+                    "asyncio client): pip install 'redis>=8.0'"
+                )
         self._client: Any = client  # redis-py is only partly typed
         self._prefix = prefix
         self._timeout = timeout
         self._where = where
+        self._wake = f"{prefix}wake"
+        """The store's one wake-up channel: every waited value's message goes there."""
         self._replicas = replicas
         self._cluster = cluster
         self._also_close: list[Any] = []
@@ -181,10 +173,12 @@ class RedisStore:
         """Whether an operation has succeeded (no plain-text check after that)."""
         self._discovery: asyncio.Task[None] | None = None
         self._unmarked = Unmarked(lambda name, value, expiry: self._mark(name, value, expiry, log=False))
-        self._subscriber: Subscriber = (
+        self._subscriber: PubSubSubscriber | ShardedSubscriber = (
             ShardedSubscriber(client, where=where, timeout=timeout, discover=self._discovered)
             if cluster
-            else PubSubSubscriber(own_pubsub(client), where=where, timeout=timeout)
+            else PubSubSubscriber(
+                own_pubsub(cast("Redis", client).connection_pool), where=where, timeout=timeout
+            )
         )
 
     @classmethod
@@ -239,13 +233,12 @@ class RedisStore:
             raise ImportError(
                 "RedisStore needs the redis package: pip install 'typed-elicit[redis]'"
             ) from exc
+        client: Any
+        also_close: list[Any] = []
         if target.kind == "cluster":
             client = cluster_client(target, timeout=timeout, max_connections=max_connections)
-            store = cls(client, prefix=prefix, timeout=timeout, where=target.where, replicas=replicas)
         elif target.kind == "sentinel":
-            client, sentinels = sentinel_client(target, timeout=timeout, max_connections=max_connections)
-            store = cls(client, prefix=prefix, timeout=timeout, where=target.where, replicas=replicas)
-            store._also_close.extend(sentinels)
+            client, also_close = sentinel_client(target, timeout=timeout, max_connections=max_connections)
         else:
             # A blocking pool: with all connections busy a command waits (up to `timeout`) for
             # one to come back, instead of failing at once as the default pool does.
@@ -262,13 +255,9 @@ class RedisStore:
             except ValueError:  # a query argument redis-py cannot read; its message may quote the URL
                 raise StoreUrlError("has a query argument redis-py cannot read") from None
             factory: Any = redis_asyncio.Redis
-            store = cls(
-                factory(connection_pool=pool),
-                prefix=prefix,
-                timeout=timeout,
-                where=target.where,
-                replicas=replicas,
-            )
+            client = factory(connection_pool=pool)
+        store = cls(client, prefix=prefix, timeout=timeout, where=target.where, replicas=replicas)
+        store._also_close = also_close
         if target.tls:
             store._tls_hosts = target.hosts
         logger.info("RedisStore on %s", target.where)
@@ -365,8 +354,7 @@ class RedisStore:
         (WARNING, no key) and the value stays until it expires.
         """
         try:
-            if self._cluster:
-                await self._discovered()
+            await self._discovered()
             with anyio.fail_after(self._timeout):
                 await self._client.delete(self._key(key))
         except Exception as exc:  # TimeoutError, redis' errors, OSError
@@ -426,11 +414,6 @@ class RedisStore:
         namespace, _, rest = key.partition(":")
         return f"{self._prefix}{namespace}:{{{rest}}}"
 
-    @property
-    def _wake(self) -> str:
-        """The store's one wake-up channel (`<prefix>wake`): every waited value's message goes there."""
-        return f"{self._prefix}wake"
-
     async def _read(self, operation: StoreOperation, key: str) -> bytes | None:
         value = await self._run(operation, key, lambda: self._client.get(self._key(key)))
         return None if value is None else bytes(value)
@@ -467,8 +450,7 @@ class RedisStore:
         why = f"no answer within {self._timeout:g} s"
         with anyio.CancelScope(shield=True), anyio.move_on_after(self._timeout):
             try:
-                if self._cluster:
-                    await self._discovered()
+                await self._discovered()
                 await self._client.set(abandoned_name(name, value), b"1", pxat=expiry)
                 return True
             except Exception as exc:  # redis' errors, OSError: the store is still unreachable
@@ -484,7 +466,7 @@ class RedisStore:
         return False
 
     async def _discovered(self) -> None:
-        """Learn the cluster's slot map if it is not known: at once when it is (see the module docstring).
+        """Learn the cluster's slot map if it is not known (see the module docstring); at once otherwise.
 
         One discovery at a time, shared by every operation that needs it and not cancelled
         when one of them is; bounded by `DISCOVERY_TIMEOUTS` times `timeout`.
@@ -493,7 +475,8 @@ class RedisStore:
             Explained: If the slot map was not learnt in time, or redis-py failed to learn
                 it (no node reachable, slots not covered, ...).
         """
-        if not getattr(self._client, "_initialize", True):  # (redis-py's "not known yet")
+        # (`_initialize`: redis-py's "not known yet")
+        if not self._cluster or not getattr(self._client, "_initialize", True):
             return
         loop = asyncio.get_running_loop()
         task = self._discovery
@@ -525,14 +508,17 @@ class RedisStore:
         """
         cause: Cause
         try:
-            if self._cluster:
-                await self._discovered()
+            await self._discovered()
         except Explained as exc:
             cause = exc.cause
         else:
             try:
-                with anyio.fail_after(self._timeout):
-                    return await self._attempt(command)
+                with anyio.fail_after(self._timeout):  # its failure named (`_redis_causes.named`)
+                    result = await named(
+                        self._client, command, () if self._proven else self._tls_hosts, self._timeout
+                    )
+                    self._proven = True
+                    return result
             except Explained as exc:
                 cause = exc.cause
             except _NotReplicated as exc:
@@ -549,16 +535,6 @@ class RedisStore:
             timeout=self._timeout,
             claimed=claimed,
         ) from None
-
-    async def _attempt(self, command: Callable[[], Awaitable[Any]]) -> Any:
-        """Run `command`, its failure named (see `_redis_causes.named`); note that the store works.
-
-        Raises:
-            Explained: If the store found out why it failed (a plain port, sentinels' trouble).
-        """
-        result = await named(self._client, command, () if self._proven else self._tls_hosts, self._timeout)
-        self._proven = True
-        return result
 
     def _discovery_cause(self, error: BaseException) -> Cause:
         if isinstance(error, TimeoutError):

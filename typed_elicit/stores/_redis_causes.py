@@ -192,8 +192,14 @@ async def _ask_in_plain_text(
     await asyncio.sleep(delay)
     for host, port in hosts:
         with contextlib.suppress(OSError):  # (unreachable there: the operation says so)
-            if await answers_plain_text(host, port):
-                found.append(not_tls(host, port))
+            if await answers_plain_text(host, port):  # a `rediss://` URL on a plain port
+                found.append(
+                    Cause(
+                        f"the server at {host}:{port} does not speak TLS: it answers in plain text",
+                        NOT_TLS_FIX,
+                        reached=False,
+                    )
+                )
                 scope.cancel()
                 return
 
@@ -216,15 +222,6 @@ async def _sentinel_explained(client: Any, command: Callable[[], Awaitable[Any]]
         raise Explained(
             known or Cause(f"no sentinel named a master of {service!r} that is up (MasterNotFoundError)")
         ) from None
-
-
-def not_tls(host: str, port: int) -> Cause:
-    """The cause when `host:port` answered a plain-text `PING`: a `rediss://` URL on a plain port."""
-    return Cause(
-        f"the server at {host}:{port} does not speak TLS: it answers in plain text",
-        NOT_TLS_FIX,
-        reached=False,
-    )
 
 
 def _linked(error: BaseException, kind: type[_E]) -> _E | None:

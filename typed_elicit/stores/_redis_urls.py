@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Final, Literal
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import SplitResult, parse_qs, unquote, urlsplit
 
 from typed_elicit.errors import StoreUrlError
 
@@ -89,13 +89,12 @@ def parse_store_url(url: str) -> Target:
             **({} if scheme in SINGLE_SCHEMES else {"advice": _advice(scheme, kind)}),
         )
     if scheme in SINGLE_SCHEMES:
-        return _single(url)
-    return _many(parts.netloc, parts.path, parts.query, scheme=scheme, kind=kind)
+        return _single(parts)
+    return _many(parts, kind)
 
 
-def _single(url: str) -> Target:
+def _single(parts: SplitResult) -> Target:
     """The target of a redis://, rediss:// or unix:// URL (after the checks redis-py does not make)."""
-    parts = urlsplit(url)
     query = parse_qs(parts.query)
     db_values = query.get("db")
     if db_values is not None and (len(db_values) != 1 or not _DATABASE.match(db_values[0])):
@@ -132,10 +131,11 @@ def _port(netloc: str, default: int) -> int | None:
     return port or None  # (port 0 is no port: redis-py would connect to its default)
 
 
-def _many(netloc: str, path: str, query: str, *, scheme: str, kind: Literal["cluster", "sentinel"]) -> Target:
+def _many(parts: SplitResult, kind: Literal["cluster", "sentinel"]) -> Target:
     """A cluster or Sentinel URL: several `host:port`, credentials, a service and database."""
+    scheme = parts.scheme
     advice = _advice(scheme, kind)
-    userinfo, at, hostlist = netloc.rpartition("@")
+    userinfo, at, hostlist = parts.netloc.rpartition("@")
     username = password = None
     if at:
         name, _, secret = userinfo.partition(":")
@@ -151,7 +151,7 @@ def _many(netloc: str, path: str, query: str, *, scheme: str, kind: Literal["clu
         if port is None:
             raise StoreUrlError(f"of the {scheme}:// kind {_PORT}", advice=advice)
         hosts.append((host.hostname, port))
-    segments = [segment for segment in path.split("/")[1:]]
+    segments = parts.path.split("/")[1:]
     service, db = "", 0
     if kind == "cluster":
         if segments not in ([], [""], ["0"]):
@@ -179,7 +179,7 @@ def _many(netloc: str, path: str, query: str, *, scheme: str, kind: Literal["clu
         db = int(segments[1]) if len(segments) == 2 and segments[1] else 0
     tls = scheme.startswith("rediss")
     options: dict[str, str | bool] = {}
-    for name, values in parse_qs(query, keep_blank_values=True).items():
+    for name, values in parse_qs(parts.query, keep_blank_values=True).items():
         if name not in TLS_OPTIONS or not tls or len(values) != 1:
             raise StoreUrlError(
                 f"of the {scheme}:// kind has a query argument other than the TLS ones "

@@ -17,8 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, Final, Protocol
+from contextlib import asynccontextmanager
+from typing import Any, Final
 
 import anyio
 
@@ -91,35 +91,6 @@ class Watch:
         return woken
 
 
-class Subscriber(Protocol):
-    """Subscribes the waits of one store to their channel: one subscription, shared and kept a while.
-
-    `RedisStore` uses `PubSubSubscriber` (one pub/sub connection for every channel). A Redis
-    Cluster's sharded pub/sub (SSUBSCRIBE, a connection per shard) can take its place.
-    """
-
-    def watch(self, channel: str, key: str, namespace: str) -> AbstractAsyncContextManager[Watch]:
-        """Be woken by the messages for `key` on `channel` inside the block (subscribed once it is entered).
-
-        Args:
-            channel: The channel.
-            key: The key waited for (a message names it first).
-            namespace: What the key protects (for error messages).
-
-        Raises:
-            StoreUnavailable: If the subscription could not be made in time (on entering).
-        """
-        ...
-
-    def subscribed(self, channel: str) -> bool:
-        """Whether `channel` is subscribed now (a watch of it needs no `SUBSCRIBE`)."""
-        ...
-
-    async def aclose(self) -> None:
-        """Fail every watch still open and close the connection."""
-        ...
-
-
 class _Channel:
     """One subscribed channel: its watches by key, and whether Redis has confirmed the subscription."""
 
@@ -134,7 +105,9 @@ class _Channel:
 
 
 class PubSubSubscriber:
-    """A `Subscriber` on one plain pub/sub connection of its own (not from the commands' pool).
+    """Subscribes the waits of one store to their channel on one plain pub/sub connection of its own.
+
+    One subscription, shared and kept a while, on a connection that is not from the commands' pool.
 
     The first watch of a channel sends `SUBSCRIBE` and waits for Redis to confirm it; later
     watches join it. A reader task runs while any channel is subscribed and wakes the
@@ -168,7 +141,12 @@ class PubSubSubscriber:
 
     @asynccontextmanager
     async def watch(self, channel: str, key: str, namespace: str) -> AsyncGenerator[Watch, None]:
-        """Be woken by the messages for `key` on `channel` inside the block (see `Subscriber.watch`).
+        """Be woken by the messages for `key` on `channel` inside the block (subscribed once it is entered).
+
+        Args:
+            channel: The channel.
+            key: The key waited for (a message names it first).
+            namespace: What the key protects (for error messages).
 
         Raises:
             StoreUnavailable: If the subscription failed or was not confirmed in time.
@@ -200,12 +178,12 @@ class PubSubSubscriber:
                 entry.idle_since = anyio.current_time()
 
     def subscribed(self, channel: str) -> bool:
-        """Whether `channel` is subscribed now, in this event loop (see `Subscriber.subscribed`)."""
+        """Whether `channel` is subscribed now, in this event loop (a watch of it needs no `SUBSCRIBE`)."""
         entry = self._channels.get(channel)
         return entry is not None and entry.ready.is_set() and self._loop is asyncio.get_running_loop()
 
     async def aclose(self) -> None:
-        """Fail every watch still open and close the connection (see `Subscriber.aclose`)."""
+        """Fail every watch still open and close the connection."""
         if self._loop is not None and self._loop is asyncio.get_running_loop():
             await self._fail(Cause("the store was closed"))
 
@@ -315,7 +293,7 @@ class PubSubSubscriber:
 
 
 class ShardedSubscriber:
-    """A `Subscriber` on a Redis Cluster: sharded pub/sub, one connection per master in use.
+    """A `PubSubSubscriber` per master of a Redis Cluster: sharded pub/sub, one connection per master in use.
 
     The store's channel lives in one slot, so the message `put` sends with `SPUBLISH` goes to
     one master only, and a wait subscribes with `SSUBSCRIBE` on a connection to that master:
@@ -346,7 +324,7 @@ class ShardedSubscriber:
 
     @asynccontextmanager
     async def watch(self, channel: str, key: str, namespace: str) -> AsyncGenerator[Watch, None]:
-        """Be woken by the messages for `key` on `channel` inside the block (see `Subscriber.watch`).
+        """Be woken by the messages for `key` on `channel` inside the block (see `PubSubSubscriber.watch`).
 
         Raises:
             StoreUnavailable: If the cluster's slot map could not be read, or the
@@ -356,20 +334,19 @@ class ShardedSubscriber:
             await self._discover()  # (at once when the slot map is known)
             node = self._cluster.get_node_from_key(channel)
         except Exception as exc:  # TimeoutError, redis' errors, OSError: no node reachable, slot not covered
-            cause = cause_of(exc, timeout=self._timeout)
-        else:
-            subscriber = self._nodes.get(node.name)
-            if subscriber is None:
-                subscriber = self._nodes[node.name] = PubSubSubscriber(
-                    _node_pubsub(node), where=self._where, timeout=self._timeout, sharded=True
-                )
-            async with subscriber.watch(channel, key, namespace) as watch:
-                yield watch
-            return
-        raise cause.unavailable("wait", store=self._where, namespace=namespace, timeout=self._timeout)
+            raise cause_of(exc, timeout=self._timeout).unavailable(
+                "wait", store=self._where, namespace=namespace, timeout=self._timeout
+            ) from None
+        subscriber = self._nodes.get(node.name)
+        if subscriber is None:
+            subscriber = self._nodes[node.name] = PubSubSubscriber(
+                own_pubsub(node), where=self._where, timeout=self._timeout, sharded=True
+            )
+        async with subscriber.watch(channel, key, namespace) as watch:
+            yield watch
 
     def subscribed(self, channel: str) -> bool:
-        """Whether `channel` is subscribed now on any master (see `Subscriber.subscribed`)."""
+        """Whether `channel` is subscribed now on any master (a watch of it needs no `SUBSCRIBE`)."""
         return any(subscriber.subscribed(channel) for subscriber in self._nodes.values())
 
     async def aclose(self) -> None:
@@ -388,43 +365,26 @@ _POOL_OWN: Final = frozenset(
 )
 
 
-def _own_pool(connection_class: Any, connection_kwargs: dict[str, Any]) -> Any:
-    """A one-connection pool with these connection settings (less what belongs to their old pool)."""
-    from redis import asyncio as redis_asyncio
+def own_pubsub(source: Any) -> Callable[[], Any]:
+    """Makes `PubSub`s on a one-connection pool of their own, with `source`'s connection settings.
 
-    settings = {
-        name: value
-        for name, value in connection_kwargs.items()
-        if name not in _POOL_OWN and not name.startswith("orig_")
-    }
-    factory: Any = redis_asyncio.ConnectionPool
-    return factory(connection_class=connection_class, max_connections=1, **settings)
-
-
-def own_pubsub(client: Any) -> Callable[[], Any]:
-    """Makes `PubSub`s on a one-connection pool of their own, with `client`'s connection settings.
-
-    With a Sentinel-managed client, the connection asks Sentinel for the master when it
-    connects, as the client's do: after a failover, the next wait subscribes on the new master.
+    `source` is a client's connection pool, or one cluster node. With a Sentinel-managed
+    client's pool, the connection asks Sentinel for the master when it connects, as the
+    client's do: after a failover, the next wait subscribes on the new master. What belongs
+    to the old pool is left out of the settings.
     """
 
     def connect() -> Any:
         from redis import asyncio as redis_asyncio
 
-        pool = client.connection_pool
+        settings = {
+            name: value
+            for name, value in source.connection_kwargs.items()
+            if name not in _POOL_OWN and not name.startswith("orig_")
+        }
+        pool: Any = redis_asyncio.ConnectionPool
         redis: Any = redis_asyncio.Redis
-        return redis(connection_pool=_own_pool(pool.connection_class, pool.connection_kwargs)).pubsub()
-
-    return connect
-
-
-def _node_pubsub(node: Any) -> Callable[[], Any]:
-    """Makes `PubSub`s on a one-connection pool of their own to one cluster `node`."""
-
-    def connect() -> Any:
-        from redis import asyncio as redis_asyncio
-
-        redis: Any = redis_asyncio.Redis
-        return redis(connection_pool=_own_pool(node.connection_class, node.connection_kwargs)).pubsub()
+        own = pool(connection_class=source.connection_class, max_connections=1, **settings)
+        return redis(connection_pool=own).pubsub()
 
     return connect

@@ -32,8 +32,8 @@ from typing_extensions import Self
 
 from typed_elicit._core.versions import LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS, ProtocolVersion
 from typed_elicit._wire.describe import FORMAT_EXAMPLES, number_bounds
+from typed_elicit._wire.spec import ContentValue
 from typed_elicit.client._handler import (
-    ContentValue,
     FieldSpec,
     FormSpec,
     PinnedHandshake,
@@ -340,14 +340,11 @@ def era_target(target: Target, protocol_version: ProtocolVersion) -> tuple[Targe
     if protocol_version == "2025-11-25":
         return target, "legacy"
     if protocol_version == "2025-06-18":
-        transport: Transport
         if isinstance(target, str):
-            transport = streamable_http_client(target)
+            target = streamable_http_client(target)
         elif isinstance(target, (Server, MCPServer)):
-            transport = InMemoryTransport(target)
-        else:
-            transport = target
-        return PinnedHandshake(transport, protocol_version), "legacy"
+            target = InMemoryTransport(target)
+        return PinnedHandshake(target, protocol_version), "legacy"
     raise ValueError(
         f"unsupported protocol version {protocol_version!r}: use one of {', '.join(PROTOCOL_VERSIONS)}"
     )
@@ -450,13 +447,12 @@ def valid_answers(
     from hypothesis import strategies as st
 
     form = _form_of(target, protocol_version)
-    parts: dict[str, SearchStrategy[Any]] = {}
-    for spec in form.fields:
-        value = _valid_value(spec)
-        if spec.required and not spec.has_default:
-            parts[spec.name] = value
-        else:
-            parts[spec.name] = st.one_of(st.just(_OMIT), value)
+    parts: dict[str, SearchStrategy[Any]] = {
+        spec.name: _valid_value(spec)
+        if spec.required and not spec.has_default
+        else st.one_of(st.just(_OMIT), _valid_value(spec))
+        for spec in form.fields
+    }
     return st.fixed_dictionaries(parts).map(lambda d: {k: v for k, v in d.items() if v is not _OMIT})
 
 
@@ -492,8 +488,7 @@ def invalid_answers(
     spoilers: list[SearchStrategy[Callable[[dict[str, Any]], dict[str, Any]]]] = []
     for spec in form.fields:
         if spec.required and not spec.has_default:
-            spoilers.append(st.just(_without(spec.name)))
-            spoilers.append(st.just(_setter(spec.name, None)))
+            spoilers.extend((st.just(_without(spec.name)), st.just(_setter(spec.name, None))))
         spoilers.append(_invalid_value(spec).map(partial(_setter, spec.name)))
     if not spoilers:
         raise ValueError("this form has no field, so no answer to it can be invalid")
@@ -559,13 +554,12 @@ def _invalid_value(spec: FieldSpec) -> SearchStrategy[Any]:
     not_text = st.one_of(st.integers(), st.lists(st.just("x"), min_size=1, max_size=2))
     words = st.sampled_from(["maybe", "n/a", "twelve", "?"])
     bad: list[SearchStrategy[Any]]
+    known = {o.value for o in spec.options}
     if spec.kind == "boolean":
         bad = [words, st.integers(min_value=2), st.lists(st.just("true"), min_size=1, max_size=1)]
     elif spec.kind == "choice":
-        known = {o.value for o in spec.options}
         bad = [_text(1, 12).filter(lambda s: s not in known), st.integers(), st.just([spec.options[0].value])]
     elif spec.kind == "multi_choice":
-        known = {o.value for o in spec.options}
         stranger = _text(1, 12).filter(lambda s: s not in known)
         bad = [st.lists(stranger, min_size=1, max_size=3), st.just(spec.options[0].value)]
         if spec.min_items:
