@@ -111,7 +111,7 @@ def _stats(clients: list[Any]) -> tuple[Counter[str], int]:
 def build_server(url: str) -> MCPServer:
     """A server with two page questions on a `RedisStore` at `url`."""
     server = MCPServer("bench-redis-counts")
-    configure(server, store=RedisStore.from_url(url))
+    configure(server, store=RedisStore.from_url(url, timeout=30.0))  # (counts, not speed: a busy machine)
     serve_pages(server, ORIGIN, poll_seconds=5.0)
 
     @server.tool()

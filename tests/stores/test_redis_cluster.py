@@ -378,3 +378,37 @@ async def test_a_master_killed_during_calls_ends_them_with_a_typed_error_or_comp
     await watching.aclose()
     met = sum("StoreUnavailable" in outcome for outcome in outcomes)
     print(f"a master killed: {met} of {len(states)} final rounds met StoreUnavailable, then completed once")
+
+
+async def test_a_subscription_meeting_a_moved_slot_reads_its_value_and_the_next_subscribes_on_the_new_owner(
+    nodes,
+):
+    waiting = RedisStore.from_url(cluster_url(nodes))
+    putting = RedisStore.from_url(cluster_url(nodes))
+    channel = "typed_elicit:wake"
+    with anyio.fail_after(BOUND):
+        assert await waiting.get("page:warm-up") is None  # the store has learned the slot map
+    source = redis_procs.owner_of(nodes, slot(channel))
+    target = next(node for node in nodes if node is not source)
+    redis_procs.move_slot(nodes, slot(channel), target)  # the store's slot map is stale now
+    cluster: Any = waiting._client  # pyright: ignore[reportPrivateUsage]
+    got: list[bytes | None] = []
+
+    async def wait(key: str) -> None:
+        got.append(await waiting.wait(key, BOUND))
+
+    with anyio.fail_after(BOUND):
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(wait, "page:moved-1")  # SSUBSCRIBE on the old owner: MOVED
+            while cluster.get_node_from_key(channel).port != target.port:
+                await anyio.sleep(redis_procs.POLL)  # until the store learned the slot's new owner
+            assert await putting.put("page:moved-1", b"read again", clock.now() + 60) is True
+        assert got == [b"read again"]  # found by the wait's own reads, not failed
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(wait, "page:moved-2")
+            while not int(target.client().execute_command("PUBSUB", "SHARDNUMSUB", channel)[1]):
+                await anyio.sleep(redis_procs.POLL)  # the next wait subscribes on the new owner
+            assert await putting.put("page:moved-2", b"woken", clock.now() + 60) is True
+        assert got == [b"read again", b"woken"]
+    await waiting.aclose()
+    await putting.aclose()

@@ -93,7 +93,7 @@ async def test_a_sentinel_url_finds_the_master_and_logs_where_it_is_without_the_
                 got.append(await store.wait(key, BOUND))
 
             tasks.start_soon(waiter)
-            while not group.master.client(db=3).execute_command("PUBSUB", "NUMSUB", "typed_elicit:wake")[1]:
+            while not group.master.client().execute_command("PUBSUB", "NUMSUB", "typed_elicit:wake:3")[1]:
                 await anyio.sleep(redis_procs.POLL)  # until the wait subscribed
             assert await other.put(key, b"sealed", clock.now() + 60) is True
     assert got == [b"sealed"]

@@ -55,13 +55,15 @@ async def test_many_concurrent_waits_on_one_store_use_one_subscriber_connection(
                     group.start_soon(waiter, keys[n % 5])
                 await store.all_read.wait()  # every waiter is subscribed and has read its key once
                 assert await subscribers(client, name) == 1
-                assert dict(await client.pubsub_numsub("test:wake")) == {b"test:wake": 1}
+                channel = store._wake  # pyright: ignore[reportPrivateUsage]
+                assert channel == f"test:wake:{redis_url.rpartition('/')[2]}"  # (this test's database)
+                assert dict(await client.pubsub_numsub(channel)) == {channel.encode(): 1}
                 for key in keys:
                     assert await store.put(key, b"sealed-" + key.encode(), clock.now() + 60)
         assert sorted(got) == sorted(b"sealed-" + keys[n % 5].encode() for n in range(40))
         channels = store._subscriber._channels  # pyright: ignore[reportPrivateUsage]
-        assert list(channels) == ["test:wake"]  # subscribed still, for the next wait ...
-        assert channels["test:wake"].watches == {}  # ... and no key is held
+        assert list(channels) == [channel]  # subscribed still, for the next wait ...
+        assert channels[channel].watches == {}  # ... and no key is held
     finally:
         await store.aclose()
         await client.aclose()
@@ -182,3 +184,31 @@ async def subscribers(client: Any, name: str) -> int:
     """How many of the connections named `name` hold a subscription (Redis' own CLIENT LIST)."""
     listed = await client.client_list()
     return sum(1 for entry in listed if entry.get("name") == name and int(entry.get("sub", 0)) > 0)
+
+
+async def test_a_put_on_another_database_of_the_same_server_never_wakes_a_wait_with_its_value(
+    own_redis,  # noqa: F811
+):
+    # Pub/sub channels are the server's, not a database's: each database has a channel of its own.
+    base = f"redis://127.0.0.1:{own_redis.port}"
+    waiting = RedisStore.from_url(f"{base}/1", prefix="test:")
+    elsewhere = RedisStore.from_url(f"{base}/2", prefix="test:")
+    admin: Any = redis_asyncio.Redis.from_url(f"{base}/0")
+    got: list[bytes | None] = []
+
+    async def waiter() -> None:
+        got.append(await waiting.wait("page:same-name", BOUND))
+
+    try:
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as group:
+                group.start_soon(waiter)
+                while not dict(await admin.pubsub_numsub("test:wake:1"))[b"test:wake:1"]:
+                    await anyio.sleep(0.01)  # until the wait subscribed
+                assert await elsewhere.put("page:same-name", b"database 2's", clock.now() + 60)
+                assert await waiting.put("page:same-name", b"database 1's", clock.now() + 60)
+        assert got == [b"database 1's"]
+    finally:
+        await waiting.aclose()
+        await elsewhere.aclose()
+        await admin.aclose()

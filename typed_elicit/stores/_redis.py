@@ -162,8 +162,12 @@ class RedisStore:
         self._prefix = prefix
         self._timeout = timeout
         self._where = where
-        self._wake = f"{prefix}wake"
-        """The store's one wake-up channel: every waited value's message goes there."""
+        database = (
+            0 if cluster else int(cast("Redis", client).connection_pool.connection_kwargs.get("db") or 0)
+        )
+        self._wake = f"{prefix}wake" if database == 0 else f"{prefix}wake:{database}"
+        """The store's one wake-up channel: every waited value's message goes there (a channel is
+        the server's, not a database's: one on another database carries its number)."""
         self._replicas = replicas
         self._cluster = cluster
         self._also_close: list[Any] = []

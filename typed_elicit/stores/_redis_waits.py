@@ -118,7 +118,12 @@ class PubSubSubscriber:
     """
 
     def __init__(
-        self, connect: Callable[[], Any], *, where: str, timeout: float, sharded: bool = False
+        self,
+        connect: Callable[[], Any],
+        *,
+        where: str,
+        timeout: float,
+        moved: Callable[[Exception], Awaitable[None]] | None = None,
     ) -> None:
         """Build it; nothing connects until the first watch.
 
@@ -126,11 +131,13 @@ class PubSubSubscriber:
             connect: Makes a fresh `redis.asyncio` `PubSub` on a connection of its own.
             where: How messages name the store (no credentials).
             timeout: Seconds a subscription may take to be confirmed.
-            sharded: Use a cluster's sharded pub/sub (`SSUBSCRIBE`, `SUNSUBSCRIBE`) on a
-                connection to the master that owns the channels' slots.
+            moved: On a cluster: use sharded pub/sub (`SSUBSCRIBE`, `SUNSUBSCRIBE`) on a
+                connection to the master that owns the channels' slots, and learn from each
+                `MOVED` or `ASK` reply to a subscription (the slot left that master) with this.
         """
         self._connect = connect
-        self._sharded = sharded
+        self._moved = moved
+        self._sharded = moved is not None
         self._where = where
         self._timeout = timeout
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -207,7 +214,8 @@ class PubSubSubscriber:
                     pubsub = self._pubsub
                     await (pubsub.ssubscribe if self._sharded else pubsub.subscribe)(channel)
         except Exception as exc:  # TimeoutError, redis' errors, OSError: the server is gone or refused
-            await self._fail(cause_of(exc, timeout=self._timeout))
+            if not await self._slot_moved(exc):
+                await self._fail(cause_of(exc, timeout=self._timeout))
             return
         if self._reader is None and self._pubsub is pubsub:  # (not failed meanwhile)
             self._reader = asyncio.get_running_loop().create_task(self._read(pubsub))
@@ -233,13 +241,38 @@ class PubSubSubscriber:
                 if not self._channels:  # idle: the next watch starts a new reader
                     self._reader = None
                     return
-                message = await pubsub.get_message(timeout=REREAD_SECONDS)
+                try:
+                    message = await pubsub.get_message(timeout=REREAD_SECONDS)
+                except Exception as exc:
+                    if await self._slot_moved(exc):
+                        continue
+                    raise
                 if message is not None:
                     self._deliver(message)
         except Exception as exc:  # the connection failed for good (redis-py retried already)
             if self._pubsub is pubsub:
                 self._reader = None
                 await self._fail(cause_of(exc, timeout=self._timeout))
+
+    async def _slot_moved(self, error: Exception) -> bool:
+        """Whether `error` is a cluster's `MOVED` or `ASK` reply to a subscription; if so, let it go.
+
+        The channel's slot left this master (resharding), as when a master unsubscribes a moved
+        slot itself: the channels not yet confirmed are let go without failing their watches
+        (each wait re-reads its key at least every `REREAD_SECONDS`), and the cluster's slot map
+        learns the new owner, where the next wait subscribes.
+        """
+        from redis.exceptions import AskError  # (MovedError is one)
+
+        if self._moved is None or not isinstance(error, AskError):
+            return False
+        for channel, entry in list(self._channels.items()):
+            if not entry.ready.is_set():
+                del self._channels[channel]
+                entry.ready.set()
+        with contextlib.suppress(Exception):  # (a slot map that cannot learn it is read afresh later)
+            await self._moved(error)
+        return True
 
     async def _let_idle_go(self) -> None:
         """Unsubscribe the channels no one has waited on for `LINGER_SECONDS`."""
@@ -300,8 +333,9 @@ class ShardedSubscriber:
     one `PubSubSubscriber` per master whose channel is waited on, each holding ONE connection
     of its own (never one from the cluster's pools). If a master fails, the waits on its
     channel fail with `StoreUnavailable`; if the channel's slot moves to another master, that
-    master unsubscribes it and the waits in progress find their value by re-reading it (at
-    least every `REREAD_SECONDS`); the next wait subscribes on the new owner.
+    master unsubscribes it (or answers a subscription with `MOVED`) and the waits in progress
+    find their value by re-reading it (at least every `REREAD_SECONDS`); the next wait
+    subscribes on the new owner.
     """
 
     def __init__(
@@ -340,10 +374,14 @@ class ShardedSubscriber:
         subscriber = self._nodes.get(node.name)
         if subscriber is None:
             subscriber = self._nodes[node.name] = PubSubSubscriber(
-                own_pubsub(node), where=self._where, timeout=self._timeout, sharded=True
+                own_pubsub(node), where=self._where, timeout=self._timeout, moved=self._slot_moved
             )
         async with subscriber.watch(channel, key, namespace) as watch:
             yield watch
+
+    async def _slot_moved(self, error: Exception) -> None:
+        """Tell the cluster's slot map where a subscription's `MOVED` or `ASK` reply says the slot is."""
+        await self._cluster.nodes_manager.move_slot(error)
 
     def subscribed(self, channel: str) -> bool:
         """Whether `channel` is subscribed now on any master (a watch of it needs no `SUBSCRIBE`)."""
