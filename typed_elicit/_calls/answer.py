@@ -120,25 +120,14 @@ def question_event(
     The schema is the question's own (a re-ask's pre-filled one carries the last answer's
     values), as a private copy when hooks listen.
     """
-    if isinstance(params, ElicitRequestURLParams):
-        return QuestionEvent(
-            function=call.function,
-            mode="url",
-            model=None,
-            message=params.message,
-            schema=None,
-            url=params.url,
-            protocol_version=call.era,
-            attempt=attempt,
-            via=via,
-        )
+    url = isinstance(params, ElicitRequestURLParams)
     return QuestionEvent(
         function=call.function,
-        mode="form",
-        model=question.model,
+        mode="url" if url else "form",
+        model=None if url else question.model,
         message=params.message,
-        schema=private(question.schema),
-        url=None,
+        schema=None if url else private(question.schema),
+        url=params.url if isinstance(params, ElicitRequestURLParams) else None,
         protocol_version=call.era,
         attempt=attempt,
         via=via,

@@ -72,7 +72,7 @@ class PushAsker:
         call = self.call
         request = call.request
         if request is None or _observed(call, request) or question.beside is not None:
-            return await self._ask(question, settings)
+            return await watched(call, question, self._ask(question, settings), None)
         if reach(call, question, "push") is not None:
             return await self._ask(question, settings)
         text, attempt = question.message, 0
@@ -163,7 +163,7 @@ class PushAsker:
 
             group.start_soon(watch)
             try:
-                reply = await PushAsker.ask(self, beside.consent, settings)  # inside the question's span
+                reply = await self._ask(beside.consent, settings)  # inside the question's span
             except ElicitationTimeout as exc:
                 if not came:  # no reply and no answer: the consent's timeout
                     failures.append(exc)
@@ -242,13 +242,3 @@ def _failed(question: Question[Any], error: MCPError, timeout: float) -> Excepti
         return ElicitationTimeout.unanswered(subject, timeout, question.asker)
     named = subject if question.mode == "url" else f"the question for {subject}"
     return ClientError(named, error.code, error.message)
-
-
-class WatchedPushAsker(PushAsker):
-    """`PushAsker` of a traced call: each question inside its span."""
-
-    __slots__ = ()
-
-    async def ask(self, question: Question[R], settings: Settings, /) -> R:
-        """`PushAsker.ask` inside the question's span (`reach.watched`)."""
-        return await watched(self.call, question, self._ask(question, settings), None)

@@ -97,7 +97,7 @@ class ReplayAsker:
             if beside is not None and answer.action == "accept":  # consented: now the answer beside it
                 return await self._beside(question, beside, settings)
             return question.outcome(answer.action, answer.content)
-        return await self._ask(question, settings)
+        return await watched(call, question, self._ask(question, settings), call.rounds)
 
     async def complete(self, elicitation_id: str, /) -> bool:
         """Nothing to send: 2026-07-28 has no `notifications/elicitation/complete`."""
@@ -281,24 +281,6 @@ class ModelAsker(ReplayAsker):
     ) -> NoReturn:
         """End the call with a result that hands `question` to the model."""
         await to_the_model(self.call, question, text, "", attempt=attempt, pending=pending)
-
-
-class WatchedReplayAsker(ReplayAsker):
-    """`ReplayAsker` of a traced call: each question asked in this round inside its span."""
-
-    __slots__ = ()
-
-    async def _ask(self, question: Question[R], settings: Settings) -> R:
-        return await watched(self.call, question, super()._ask(question, settings), self.call.rounds)
-
-
-class WatchedModelAsker(ModelAsker):
-    """`ModelAsker` of a traced call: each question asked in this round inside its span."""
-
-    __slots__ = ()
-
-    async def _ask(self, question: Question[R], settings: Settings) -> R:
-        return await watched(self.call, question, super()._ask(question, settings), self.call.rounds)
 
 
 def _fresh(question: Question[Any], attempt: int, pending: Pending | None) -> Pending:

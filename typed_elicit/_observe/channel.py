@@ -3,7 +3,7 @@
 An asker reports four things, and nothing else reaches an observer: a question sent
 (`question`), an answer arrived (`answer`, whose content a listener may rewrite), a re-ask
 after an invalid answer (`reask`), and time spent waiting for the client (`wait`). Around
-the whole question, `watch` opens the question's span.
+the whole question, `reach.watched` opens the question's span.
 
 Two listeners exist: `HookListener` runs the hooks of `add_hooks` and `@elicits(hooks=...)`,
 `TraceListener` records on the question's OpenTelemetry span (`typed_elicit._observe.telemetry`).
@@ -13,7 +13,7 @@ channel is empty and falsy, and an asker reports nothing (no event is even built
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Final, Protocol
 
 from typed_elicit._observe import telemetry
 from typed_elicit._observe.hooks import (
@@ -75,7 +75,7 @@ class TraceListener:
     __slots__ = ()
 
     async def on_question(self, event: QuestionEvent, /) -> None:
-        """The span is opened around the whole question (`Channel.watch`), not per send."""
+        """The span is opened around the whole question (`reach.watched`), not per send."""
 
     async def on_answer(self, event: AnswerEvent, /) -> dict[str, Any] | None:
         """A span never records an answer; the content passes unchanged."""
@@ -152,30 +152,6 @@ class Channel:
         """Report `seconds` spent waiting for the client."""
         for listener in self.listeners:
             listener.on_wait(seconds)
-
-    def watch(
-        self,
-        subject: str,
-        mode: Literal["form", "url"],
-        revision: str | None,
-        function: str,
-        round_: int | None,
-    ) -> telemetry.QuestionTrace:
-        """The span around one question (a context manager; the shared do-nothing one untraced).
-
-        Args:
-            subject: The model's class name, or `"url"`.
-            mode: `"form"` or `"url"`.
-            revision: The negotiated protocol revision.
-            function: The decorated function's `__qualname__`.
-            round_: On 2026-07-28, the call's round.
-
-        Returns:
-            The question's trace: use it as a context manager and `settle` it with the result.
-        """
-        if not self.traced:
-            return telemetry.OFF
-        return telemetry.question(subject, mode, revision, function, round_=round_)
 
 
 SILENT: Final = Channel((), traced=False)
