@@ -98,6 +98,12 @@ def shown(text: str, limit: int) -> str:
     return escaped(text, limit)
 
 
+def listed(what: str, count: int, problems: Iterable[str]) -> str:
+    """`what (N problems):` and then one `  - problem` line each (`SchemaError`, `OptionsError`, ...)."""
+    header = f"{what} ({count} problem{'s' if count != 1 else ''}):"
+    return "\n".join([header, *(f"  - {p}" for p in problems)])
+
+
 def either(options: Sequence[str]) -> str:
     """`a`, `a or b`, `a, b or c`."""
     return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
