@@ -12,6 +12,7 @@ the refusal path (`refusal`).
 from __future__ import annotations
 
 import math
+import time
 from typing import Any, TypeVar, cast
 
 import anyio
@@ -30,7 +31,6 @@ from typed_elicit._calls.reach import reach, watched
 from typed_elicit._calls.refusal import refuse
 from typed_elicit._core.eras import has_elicit_complete
 from typed_elicit._core.results import Consented, ElicitResult, UrlResult
-from typed_elicit._observe import telemetry
 from typed_elicit._observe.heartbeat import Heartbeat, progress_token
 from typed_elicit.errors import ClientError, ElicitationTimeout, InvalidResponse
 
@@ -192,12 +192,12 @@ class PushAsker:
         beat: float | None,
     ) -> WireResult:
         """`_send` with progress heartbeats every `beat` seconds, its wait reported to the observers."""
-        began = telemetry.monotonic()
+        began = time.monotonic()
         try:
             async with Heartbeat(request.session, request.meta, beat):
                 return await self._send(question, params, timeout)
         finally:
-            self.call.channel.wait(telemetry.monotonic() - began)
+            self.call.channel.wait(time.monotonic() - began)
 
     async def _send(self, question: Question[Any], params: ElicitRequestParams, timeout: float) -> WireResult:
         """Send one `elicitation/create` request and wait for its result.

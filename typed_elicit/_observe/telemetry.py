@@ -33,7 +33,6 @@ one trace. A later round already in that trace opens none.
 from __future__ import annotations
 
 import os
-import time
 from contextlib import AbstractContextManager, nullcontext
 from contextvars import ContextVar, Token
 from types import TracebackType
@@ -393,8 +392,3 @@ def resume_round(traceparent: str | None, function: str, round_: int, target: st
     )
     # Neither the exception (message and traceback) nor a status: they may carry what a user typed.
     return trace.use_span(span, end_on_exit=True, record_exception=False, set_status_on_exception=False)
-
-
-def monotonic() -> float:
-    """Seconds on a monotonic clock, for wait times within one request."""
-    return time.monotonic()
