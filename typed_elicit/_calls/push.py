@@ -224,8 +224,7 @@ class PushAsker:
 
 def _observed(call: Call, request: ServerRequestContext[Any, Any]) -> bool:
     """Whether hooks or tracing observe the call, or the client asked for progress (heartbeats)."""
-    channel = call.channel
-    if channel.listeners or channel.traced:
+    if call.channel.listeners:
         return True
     meta = request.meta
     return bool(meta) and progress_token(meta) is not None
