@@ -21,9 +21,11 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from mcp_types import ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams
+from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ValidationError
 from typing_extensions import Self
 
+from typed_elicit._calls.plugs import PageAnswer
 from typed_elicit._calls.policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported
 from typed_elicit._calls.state import URL_QUESTION, PageRecord, QuestionId, model_id
 from typed_elicit._core.digests import url_digest
@@ -118,18 +120,8 @@ class Question(Protocol[R_co]):
         ...
 
 
-class Reply(Protocol):
-    """An answer as it arrived: the client's `ElicitResult`, or a page's `PageAnswer`."""
-
-    @property
-    def action(self) -> Action:
-        """`accept`, `decline` or `cancel`."""
-        ...
-
-    @property
-    def content(self) -> dict[str, Any] | None:
-        """What an accept carries."""
-        ...
+Reply: TypeAlias = "WireResult | PageAnswer"
+"""An answer as it arrived: the client's `ElicitResult`, or a page's `PageAnswer`."""
 
 
 class Beside(Protocol):
