@@ -50,21 +50,12 @@ R_co = TypeVar("R_co", bound=ElicitResult[Any] | UrlResult, covariant=True)
 class Question(Protocol[R_co]):
     """What every asker needs of a question (see the module docstring)."""
 
-    @property
-    def key(self) -> str:
-        """Its wire key (`q0`, `q1`, ...): its position among the call's questions."""
-        ...
-
-    @property
-    def message(self) -> str:
-        """The text shown to the user (a re-ask adds the problems to it)."""
-        ...
-
-    @property
-    def asker(self) -> str:
-        """The call the tool made to ask it (`ctx.elicit`, ...), which advice names."""
-        ...
-
+    key: str
+    """Its wire key (`q0`, `q1`, ...): its position among the call's questions."""
+    message: str
+    """The text shown to the user (a re-ask adds the problems to it)."""
+    asker: str
+    """The call the tool made to ask it (`ctx.elicit`, ...), which advice names."""
     kind: ClassVar[Kind]
     """`"form"`, `"url"` or `"page"`."""
     mode: ClassVar[Mode]
