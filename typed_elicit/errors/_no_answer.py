@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Literal, TypeAlias
 
-from typed_elicit.errors._base import MAX_PROBLEM_LENGTH, NoAnswerError, bounded_errors, either, shown
+from typed_elicit._core.text import escaped
+from typed_elicit.errors._base import MAX_PROBLEM_LENGTH, NoAnswerError, bounded_errors, either
 
 RETRY_ADVICE = "Pass retries=N to ctx.elicit to ask the user again with these problems stated."
 
@@ -327,7 +328,7 @@ class ClientError(NoAnswerError, RuntimeError):
         self.question = question
         self.code = code
         self.client_message = client_message
-        excerpt = shown(client_message, MAX_PROBLEM_LENGTH)
+        excerpt = escaped(client_message, MAX_PROBLEM_LENGTH)
         super().__init__(
             f"the client answered {question} with an error instead of a result (code {code}: "
             f"{excerpt!r}). This is the client's failure, not the user's answer: catch "
