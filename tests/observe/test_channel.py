@@ -12,7 +12,13 @@ from pydantic import BaseModel
 from tests.conftest import BOUND
 from typed_elicit._observe import channel, telemetry
 from typed_elicit._observe.channel import SILENT, Channel
-from typed_elicit._observe.hooks import AnswerEvent, ElicitHook, QuestionEvent
+from typed_elicit._observe.hooks import (
+    AnswerEvent,
+    ElicitHook,
+    QuestionEvent,
+    run_answer_hooks,
+    run_question_hooks,
+)
 from typed_elicit.hooks import add_hooks, remove_hooks
 
 pytestmark = pytest.mark.anyio
@@ -99,8 +105,8 @@ async def test_process_hooks_hear_first_then_the_functions_own_each_rewriting_th
     assert not observed.traced
     sent = {"name": "Ada"}
     with anyio.fail_after(BOUND):
-        await observed.question(QUESTION)
-        content = await observed.answer(AnswerEvent(QUESTION, "accept", sent))
+        await run_question_hooks(observed.hooks, QUESTION)
+        content = await run_answer_hooks(observed.hooks, AnswerEvent(QUESTION, "accept", sent))
     assert process_hook == ["P:question:greet", "F:question:greet", "P:answer:accept", "F:answer:accept"]
     assert content == {"name": "AdaPF"}
     assert sent == {"name": "Ada"}  # the listeners work on a private copy
@@ -109,7 +115,7 @@ async def test_process_hooks_hear_first_then_the_functions_own_each_rewriting_th
 @pytest.mark.usefixtures("untraced")
 async def test_a_declined_answer_reaches_the_listeners_without_content(process_hook: list[str]) -> None:
     with anyio.fail_after(BOUND):
-        content = await Channel.of(()).answer(AnswerEvent(QUESTION, "decline", None))
+        content = await run_answer_hooks(Channel.of(()).hooks, AnswerEvent(QUESTION, "decline", None))
     assert content is None
     assert process_hook == ["P:answer:decline"]
 

@@ -1,9 +1,9 @@
 """The one observer channel: what an asker reports about a question, and who listens.
 
-An asker reports four things, and nothing else reaches an observer: a question sent
-(`question`), an answer arrived (`answer`, whose content a listener may rewrite), a re-ask
-after an invalid answer (`reask`), and time spent waiting for the client (`wait`). Around
-the whole question, `reach.watched` opens the question's span.
+An asker reports four things, and nothing else reaches an observer: a question sent and an
+answer arrived, to the channel's `hooks` (`hooks.run_question_hooks`, `hooks.run_answer_hooks`:
+a hook may rewrite the content), a re-ask after an invalid answer (`reask`), and time spent
+waiting for the client (`wait`). Around the whole question, `reach.watched` opens its span.
 
 Two listeners exist: the hooks of `add_hooks` and `@elicits(hooks=...)`, which hear questions and
 answers, and the question's OpenTelemetry span (`typed_elicit._observe.telemetry`), which records
@@ -13,17 +13,10 @@ neither, the channel is falsy, and an asker reports nothing (no event is even bu
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from typed_elicit._observe import telemetry
-from typed_elicit._observe.hooks import (
-    AnswerEvent,
-    ElicitHook,
-    QuestionEvent,
-    active_hooks,
-    run_answer_hooks,
-    run_question_hooks,
-)
+from typed_elicit._observe.hooks import ElicitHook, active_hooks
 
 
 class Channel:
@@ -57,22 +50,6 @@ class Channel:
 
     def __bool__(self) -> bool:
         return self.listeners
-
-    async def question(self, event: QuestionEvent) -> None:
-        """Report a question sent to the hooks (its span is opened around it: `reach.watched`).
-
-        Raises:
-            HookError: If a hook fails.
-        """
-        await run_question_hooks(self.hooks, event)
-
-    async def answer(self, event: AnswerEvent) -> dict[str, Any] | None:
-        """Report an answer arrived; returns its content as the hooks leave it (a span records none).
-
-        Raises:
-            HookError: If a hook fails or returns what it may not.
-        """
-        return await run_answer_hooks(self.hooks, event)
 
     def reask(self, attempt: int, problems: int) -> None:
         """Add the `typed_elicit.reask` event to the span (the problems' count, never their text).
