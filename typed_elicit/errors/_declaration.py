@@ -160,7 +160,15 @@ class ElicitUsageError(DeclarationError, RuntimeError):
         Returns:
             The error.
         """
-        return cls(_no_keys(server, needs), problem="unsealed", subject=needs)
+        return cls(
+            f"{needs} on server {server!r} needs the keys its request state is sealed with, and the server "
+            "has none (no RequestStateBoundary in its middleware): build it as MCPServer(..., "
+            "request_state_security=RequestStateSecurity(keys=[shared_secret])) (several replicas share the "
+            "secret), or add RequestStateBoundary(RequestStateSecurity(keys=[...]), default_audience=...) "
+            "to a low-level server's middleware",
+            problem="unsealed",
+            subject=needs,
+        )
 
     @classmethod
     def swallowed(cls, function: str) -> ElicitUsageError:
@@ -223,16 +231,6 @@ class ElicitUsageError(DeclarationError, RuntimeError):
             problem="unwrapped",
             subject=parameter,
         )
-
-
-def _no_keys(server: str, needs: str) -> str:
-    return (
-        f"{needs} on server {server!r} needs the keys its request state is sealed with, and the server has "
-        "none (no RequestStateBoundary in its middleware): build it as MCPServer(..., "
-        "request_state_security=RequestStateSecurity(keys=[shared_secret])) (several replicas share the "
-        "secret), or add RequestStateBoundary(RequestStateSecurity(keys=[...]), default_audience=...) to a "
-        "low-level server's middleware"
-    )
 
 
 class ElicitArgumentError(ElicitUsageError):
