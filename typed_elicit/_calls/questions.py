@@ -400,17 +400,17 @@ class UrlQuestion:
         """
         if policy == "decline":
             return Declined()
-        if policy == "defaults":
-            reason += (
-                "; a URL-mode question has no defaults, so on_unsupported='defaults' (from @elicits) "
-                "counts as 'raise' here"
-            )
-        if policy == "fallback":
-            reason += (
-                "; a URL must not pass through the model, so on_unsupported='fallback' (from @elicits) "
-                "counts as 'raise' here"
-            )
+        why = _NO_URL_POLICY.get(policy)
+        if why is not None:
+            reason += f"; {why}, so on_unsupported={policy!r} (from @elicits) counts as 'raise' here"
         raise ElicitationUnsupported.for_url(reason, self.asker)
+
+
+_NO_URL_POLICY: Final = {
+    "defaults": "a URL-mode question has no defaults",
+    "fallback": "a URL must not pass through the model",
+}
+"""Why a policy inherited from `@elicits` counts as `"raise"` for a URL question."""
 
 
 def _bound(content: dict[str, Any], limit: int) -> int:

@@ -59,10 +59,8 @@ def reach(call: Call, question: Question[Any], travel: Travel) -> str | None:
     if request is None:
         return "it is not running inside a request"
     if era is None:
-        version = request.protocol_version
-        if question.mode == "url":
-            return f"the negotiated protocol {version} has no elicitation"
-        return f"the negotiated protocol {version} has no elicitation (it starts with 2025-06-18)"
+        since = "" if question.mode == "url" else " (it starts with 2025-06-18)"
+        return f"the negotiated protocol {request.protocol_version} has no elicitation{since}"
     mode = question.mode
     if mode == "url" and not has_url_mode(era):
         needs = "a page" if question.beside is not None else "URL mode"

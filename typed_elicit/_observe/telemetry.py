@@ -143,12 +143,8 @@ class QuestionTrace:
 
     def settle(self, result: object) -> None:
         """Record the question's typed result as its outcome (`Accepted`, `Declined`, ...)."""
-        if isinstance(result, (Accepted, Consented)):
-            self.outcome = "accept"
-        elif isinstance(result, Declined):
-            self.outcome = "decline"
-        else:
-            self.outcome = "cancel"
+        accepted = isinstance(result, (Accepted, Consented))
+        self.outcome = "accept" if accepted else "decline" if isinstance(result, Declined) else "cancel"
 
     def waited_more(self, seconds: float) -> None:
         """Add `seconds` spent waiting for the client to the question's wait time."""
