@@ -29,6 +29,7 @@ import typed_elicit._forms.reduce as reducer_module
 import typed_elicit._forms.registry as registry_module
 from tests.conftest import BOUND
 from typed_elicit import Accepted, ElicitContext, elicits, install_fallback
+from typed_elicit._core.foreign import request_state_security
 from typed_elicit._wire.rules import json_size
 from typed_elicit.errors import ElicitArgumentError
 from typed_elicit.stores import InProcessStore, configure
@@ -597,9 +598,11 @@ async def test_a_url_mode_refresh_answered_by_policy_spends_its_round():
 
 def test_a_server_without_a_request_state_boundary_has_no_state_ttl():
     server = short_lived(60)
-    assert policy_module.state_ttl(server) == 60
+    security = request_state_security(server)
+    assert security is not None
+    assert security.ttl == 60
     server.middleware[:] = [m for m in server.middleware if type(m).__name__ != "RequestStateBoundary"]
-    assert policy_module.state_ttl(server) is None
+    assert request_state_security(server) is None
 
 
 def test_the_reducer_record_builds_params_per_message_and_keeps_no_message():

@@ -11,8 +11,14 @@ from pydantic import BaseModel
 
 from tests.conftest import BOUND
 from typed_elicit._observe import channel, telemetry
-from typed_elicit._observe.channel import SILENT, Channel, HookListener, TraceListener
-from typed_elicit._observe.hooks import AnswerEvent, ElicitHook, QuestionEvent
+from typed_elicit._observe.channel import SILENT, Channel
+from typed_elicit._observe.hooks import (
+    AnswerEvent,
+    ElicitHook,
+    QuestionEvent,
+    run_answer_hooks,
+    run_question_hooks,
+)
 from typed_elicit.hooks import add_hooks, remove_hooks
 
 pytestmark = pytest.mark.anyio
@@ -53,22 +59,16 @@ class Noting(ElicitHook):
 
 
 class Counting:
-    """A listener that counts re-asks and waits."""
+    """A question trace that counts re-asks and waits."""
 
     def __init__(self) -> None:
         self.reasks: list[tuple[int, int]] = []
         self.waits: list[float] = []
 
-    async def on_question(self, event: QuestionEvent, /) -> None:
-        return None
-
-    async def on_answer(self, event: AnswerEvent, /) -> dict[str, Any] | None:
-        return None if event.content is None else dict(event.content)
-
-    def on_reask(self, attempt: int, problems: int, /) -> None:
+    def reask(self, attempt: int, problems: int) -> None:
         self.reasks.append((attempt, problems))
 
-    def on_wait(self, seconds: float, /) -> None:
+    def waited_more(self, seconds: float) -> None:
         self.waits.append(seconds)
 
 
@@ -91,7 +91,7 @@ def test_a_call_nobody_observes_gets_the_silent_channel_which_is_falsy() -> None
     observed = Channel.of(())
     assert observed is SILENT
     assert not observed
-    assert observed.watch("Name", "form", "2026-07-28", "greet", 0) is telemetry.OFF
+    assert not observed.traced
 
 
 @pytest.mark.usefixtures("untraced")
@@ -101,11 +101,12 @@ async def test_process_hooks_hear_first_then_the_functions_own_each_rewriting_th
     own = Noting("F", process_hook)
     observed = Channel.of((own,))
     assert observed
-    assert [type(listener) for listener in observed.listeners] == [HookListener]
+    assert observed.hooks[1:] == (own,)
+    assert not observed.traced
     sent = {"name": "Ada"}
     with anyio.fail_after(BOUND):
-        await observed.question(QUESTION)
-        content = await observed.answer(AnswerEvent(QUESTION, "accept", sent))
+        await run_question_hooks(observed.hooks, QUESTION)
+        content = await run_answer_hooks(observed.hooks, AnswerEvent(QUESTION, "accept", sent))
     assert process_hook == ["P:question:greet", "F:question:greet", "P:answer:accept", "F:answer:accept"]
     assert content == {"name": "AdaPF"}
     assert sent == {"name": "Ada"}  # the listeners work on a private copy
@@ -114,24 +115,29 @@ async def test_process_hooks_hear_first_then_the_functions_own_each_rewriting_th
 @pytest.mark.usefixtures("untraced")
 async def test_a_declined_answer_reaches_the_listeners_without_content(process_hook: list[str]) -> None:
     with anyio.fail_after(BOUND):
-        content = await Channel.of(()).answer(AnswerEvent(QUESTION, "decline", None))
+        content = await run_answer_hooks(Channel.of(()).hooks, AnswerEvent(QUESTION, "decline", None))
     assert content is None
     assert process_hook == ["P:answer:decline"]
 
 
-def test_re_asks_and_waits_reach_every_listener_in_order() -> None:
-    first, second = Counting(), Counting()
-    observed = Channel((first, second), traced=False)
-    observed.reask(1, 3)
-    observed.wait(0.25)
-    assert first.reasks == second.reasks == [(1, 3)]
-    assert first.waits == second.waits == [0.25]
+def test_re_asks_and_waits_reach_the_span_of_a_traced_call_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    trace = Counting()
+    monkeypatch.setattr(telemetry, "current", lambda: trace)
+    for observed in (Channel((), traced=True), Channel((Noting("F", []),), traced=False)):
+        observed.reask(1, 3)
+        observed.wait(0.25)
+    assert trace.reasks == [(1, 3)]
+    assert trace.waits == [0.25]
 
 
 def test_a_traced_call_gets_the_trace_listener_after_the_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(telemetry, "enabled", lambda: True)
     hooked = Channel.of((Noting("F", []),))
     assert hooked.traced
-    assert [type(listener) for listener in hooked.listeners] == [HookListener, TraceListener]
-    assert [type(listener) for listener in Channel.of(()).listeners] == [TraceListener]
+    assert len(hooked.hooks) == 1
+    assert hooked.listeners
+    traced = Channel.of(())
+    assert traced.traced
+    assert traced.hooks == ()
+    assert traced
     assert channel.SILENT is SILENT

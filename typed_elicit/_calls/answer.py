@@ -21,7 +21,13 @@ from typed_elicit._calls.call import Call
 from typed_elicit._calls.policy import Settings
 from typed_elicit._calls.questions import Question, Reply, Via
 from typed_elicit._core.results import ElicitResult, UrlResult
-from typed_elicit._observe.hooks import AnswerEvent, QuestionEvent, private
+from typed_elicit._observe.hooks import (
+    AnswerEvent,
+    QuestionEvent,
+    private,
+    run_answer_hooks,
+    run_question_hooks,
+)
 from typed_elicit.errors import InvalidResponse
 
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
@@ -72,7 +78,7 @@ async def take(
             # a page's answer is heard without its values (secrets, files).
             event = question_event(call, question, question.params(), attempt, via)
             heard = None if via == "page" else private(content)
-            rewritten = await channel.answer(AnswerEvent(event, action, heard))
+            rewritten = await run_answer_hooks(channel.hooks, AnswerEvent(event, action, heard))
             if via != "page" and rewritten != content:
                 content = rewritten
                 wire = WireResult(action=action, content=content)
@@ -109,7 +115,7 @@ async def asked(
         HookError: If a hook fails.
     """
     if call.channel.listeners:
-        await call.channel.question(question_event(call, question, params, attempt, via))
+        await run_question_hooks(call.channel.hooks, question_event(call, question, params, attempt, via))
 
 
 def question_event(
@@ -120,25 +126,14 @@ def question_event(
     The schema is the question's own (a re-ask's pre-filled one carries the last answer's
     values), as a private copy when hooks listen.
     """
-    if isinstance(params, ElicitRequestURLParams):
-        return QuestionEvent(
-            function=call.function,
-            mode="url",
-            model=None,
-            message=params.message,
-            schema=None,
-            url=params.url,
-            protocol_version=call.era,
-            attempt=attempt,
-            via=via,
-        )
+    url = isinstance(params, ElicitRequestURLParams)
     return QuestionEvent(
         function=call.function,
-        mode="form",
-        model=question.model,
+        mode="url" if url else "form",
+        model=None if url else question.model,
         message=params.message,
-        schema=private(question.schema),
-        url=None,
+        schema=None if url else private(question.schema),
+        url=params.url if isinstance(params, ElicitRequestURLParams) else None,
         protocol_version=call.era,
         attempt=attempt,
         via=via,

@@ -1,4 +1,4 @@
-"""How a question travels: the asker protocol, and whether the client can be reached at all.
+"""How a question travels: the askers, and which one a call gets.
 
 `ElicitContext` chooses one asker per call, from the negotiated era, and hands it every
 question; nothing else looks at the era. The askers:
@@ -13,18 +13,18 @@ question; nothing else looks at the era. The askers:
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from mcp.server.mcpserver import Context
 
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.plugs import Resume
 from typed_elicit._calls.policy import Settings
-from typed_elicit._calls.push import PushAsker, WatchedPushAsker
+from typed_elicit._calls.push import PushAsker
 from typed_elicit._calls.questions import Question
 from typed_elicit._calls.reach import reach, watched
 from typed_elicit._calls.refusal import refuse
-from typed_elicit._calls.replay import ModelAsker, ReplayAsker, WatchedModelAsker, WatchedReplayAsker
+from typed_elicit._calls.replay import ModelAsker, ReplayAsker
 from typed_elicit._calls.state import ReplayState
 from typed_elicit._core.eras import uses_input_required
 from typed_elicit._core.results import ElicitResult, UrlResult
@@ -32,35 +32,26 @@ from typed_elicit._core.results import ElicitResult, UrlResult
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 
 
-class Asker(Protocol):
-    """How one call asks; every question of the call goes through it."""
-
-    async def ask(self, question: Question[R], settings: Settings, /) -> R:
-        """Ask `question` and return its typed result (or end the round or the call)."""
-        ...
-
-    async def complete(self, elicitation_id: str, /) -> bool:
-        """Announce that a URL question's out-of-band flow finished; whether anything was sent."""
-        ...
+Asker: TypeAlias = "PushAsker | ReplayAsker | UnreachableAsker"
+"""How one call asks (`ModelAsker` is a `ReplayAsker`); every question of the call goes through it."""
 
 
 def choose(call: Call, sdk: Context[Any, Any], resume: Resume | None) -> Asker:
     """The call's asker, chosen once: through the model, by rounds, by requests, or none.
 
-    A traced call (an OpenTelemetry provider is set) gets the watched variant, which runs
-    each question inside its span; an untraced one pays nothing for it.
+    In a traced call (an OpenTelemetry provider is set) each asks a question inside its span
+    (`reach.watched`).
     """
-    traced = call.channel.traced
     if resume is not None:
         assert resume.state.pending is not None, "a fallback token always holds its pending question"
         responses = {resume.state.pending.question.key: resume.response}
-        return (WatchedModelAsker if traced else ModelAsker)(call, resume.state, responses)
+        return ModelAsker(call, resume.state, responses)
     if call.era is None:
-        return (WatchedUnreachableAsker if traced else UnreachableAsker)(call)
+        return UnreachableAsker(call)
     if uses_input_required(call.era):
         state = ReplayState.decode(sdk.request_state)
-        return (WatchedReplayAsker if traced else ReplayAsker)(call, state, dict(sdk.input_responses or {}))
-    return (WatchedPushAsker if traced else PushAsker)(call)
+        return ReplayAsker(call, state, dict(sdk.input_responses or {}))
+    return PushAsker(call)
 
 
 class UnreachableAsker:
@@ -81,18 +72,8 @@ class UnreachableAsker:
         call = self.call
         reason = reach(call, question, "none")
         assert reason is not None, "a call without an era reaches no client"
-        return await refuse(call, question, settings, reason)
+        return await watched(call, question, refuse(call, question, settings, reason), None)
 
     async def complete(self, elicitation_id: str, /) -> bool:
         """Nothing to announce: no URL question was sent."""
         return False
-
-
-class WatchedUnreachableAsker(UnreachableAsker):
-    """`UnreachableAsker` of a traced call: each question inside its span."""
-
-    __slots__ = ()
-
-    async def ask(self, question: Question[R], settings: Settings, /) -> R:
-        """`UnreachableAsker.ask` inside the question's span (`reach.watched`)."""
-        return await watched(self.call, question, super().ask(question, settings), None)

@@ -7,7 +7,7 @@ import inspect
 import typing
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from contextlib import nullcontext
-from typing import Any, Protocol, TypeVar, Union, overload
+from typing import Any, TypeVar, Union, overload
 
 from mcp.server.mcpserver import Context
 from mcp_types import InputRequiredResult
@@ -39,14 +39,6 @@ from typed_elicit.errors import ElicitArgumentError, SchemaError, TypedElicitErr
 F = TypeVar("F", bound=Callable[..., Coroutine[Any, Any, Any]])
 
 
-class ElicitsDecorator(Protocol):
-    """What `@elicits(...)` with arguments returns: a decorator keeping the function's type."""
-
-    def __call__(self, fn: F, /) -> F:
-        """Wrap `fn` (see `elicits`)."""
-        ...
-
-
 @overload
 def elicits(fn: F, /) -> F: ...
 @overload
@@ -60,7 +52,7 @@ def elicits(
     max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
     single_use_rounds: bool = True,
     heartbeat: float | None = DEFAULT_HEARTBEAT,
-) -> ElicitsDecorator: ...
+) -> Callable[[F], F]: ...
 def elicits(
     *args: Any,
     timeout: float | None = None,

@@ -129,8 +129,7 @@ class PageQuestion(Generic[M]):
             if held is None:
                 raise RoundRefused.page_released(function)
             return held, page
-        wait = min(wait, page.expires_at - clock.now())
-        found = None if wait <= 0 else await host.answer(page, wait)
+        found = await self.watch(wait)
         if found is None:
             return None, page
         if not claimed and not await host.take(page):

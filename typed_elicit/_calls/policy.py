@@ -14,10 +14,8 @@ import warnings
 from dataclasses import dataclass
 from typing import Final, Literal, TypeAlias, TypeVar
 
-from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel
 
-from typed_elicit._core.foreign import request_state_security
 from typed_elicit._observe.heartbeat import DEFAULT_HEARTBEAT
 from typed_elicit._observe.hooks import ElicitHook
 from typed_elicit.errors import ElicitArgumentError
@@ -167,16 +165,6 @@ def warn_if_over_state_ttl(seconds: float, owner: str, stacklevel: int) -> None:
             UserWarning,
             stacklevel=stacklevel + 1,
         )
-
-
-def state_ttl(server: MCPServer) -> float | None:
-    """The TTL of `server`'s 2026-07-28 request states, or None if it has no request-state boundary.
-
-    `MCPServer` keeps its `RequestStateSecurity` only inside the `RequestStateBoundary`
-    it puts in its middleware.
-    """
-    security = request_state_security(server)
-    return None if security is None else security.ttl
 
 
 def check_retries(retries: int, owner: str) -> int:

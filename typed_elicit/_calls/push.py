@@ -12,6 +12,7 @@ the refusal path (`refusal`).
 from __future__ import annotations
 
 import math
+import time
 from typing import Any, TypeVar, cast
 
 import anyio
@@ -30,7 +31,6 @@ from typed_elicit._calls.reach import reach, watched
 from typed_elicit._calls.refusal import refuse
 from typed_elicit._core.eras import has_elicit_complete
 from typed_elicit._core.results import Consented, ElicitResult, UrlResult
-from typed_elicit._observe import telemetry
 from typed_elicit._observe.heartbeat import Heartbeat, progress_token
 from typed_elicit.errors import ClientError, ElicitationTimeout, InvalidResponse
 
@@ -72,7 +72,7 @@ class PushAsker:
         call = self.call
         request = call.request
         if request is None or _observed(call, request) or question.beside is not None:
-            return await self._ask(question, settings)
+            return await watched(call, question, self._ask(question, settings), None)
         if reach(call, question, "push") is not None:
             return await self._ask(question, settings)
         text, attempt = question.message, 0
@@ -163,7 +163,7 @@ class PushAsker:
 
             group.start_soon(watch)
             try:
-                reply = await PushAsker.ask(self, beside.consent, settings)  # inside the question's span
+                reply = await self._ask(beside.consent, settings)  # inside the question's span
             except ElicitationTimeout as exc:
                 if not came:  # no reply and no answer: the consent's timeout
                     failures.append(exc)
@@ -192,12 +192,12 @@ class PushAsker:
         beat: float | None,
     ) -> WireResult:
         """`_send` with progress heartbeats every `beat` seconds, its wait reported to the observers."""
-        began = telemetry.monotonic()
+        began = time.monotonic()
         try:
             async with Heartbeat(request.session, request.meta, beat):
                 return await self._send(question, params, timeout)
         finally:
-            self.call.channel.wait(telemetry.monotonic() - began)
+            self.call.channel.wait(time.monotonic() - began)
 
     async def _send(self, question: Question[Any], params: ElicitRequestParams, timeout: float) -> WireResult:
         """Send one `elicitation/create` request and wait for its result.
@@ -224,8 +224,7 @@ class PushAsker:
 
 def _observed(call: Call, request: ServerRequestContext[Any, Any]) -> bool:
     """Whether hooks or tracing observe the call, or the client asked for progress (heartbeats)."""
-    channel = call.channel
-    if channel.listeners or channel.traced:
+    if call.channel.listeners:
         return True
     meta = request.meta
     return bool(meta) and progress_token(meta) is not None
@@ -242,13 +241,3 @@ def _failed(question: Question[Any], error: MCPError, timeout: float) -> Excepti
         return ElicitationTimeout.unanswered(subject, timeout, question.asker)
     named = subject if question.mode == "url" else f"the question for {subject}"
     return ClientError(named, error.code, error.message)
-
-
-class WatchedPushAsker(PushAsker):
-    """`PushAsker` of a traced call: each question inside its span."""
-
-    __slots__ = ()
-
-    async def ask(self, question: Question[R], settings: Settings, /) -> R:
-        """`PushAsker.ask` inside the question's span (`reach.watched`)."""
-        return await watched(self.call, question, self._ask(question, settings), None)

@@ -21,9 +21,11 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from mcp_types import ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams
+from mcp_types import ElicitResult as WireResult
 from pydantic import BaseModel, ValidationError
 from typing_extensions import Self
 
+from typed_elicit._calls.plugs import PageAnswer
 from typed_elicit._calls.policy import DEFAULT_MAX_ANSWER_BYTES, OnUnsupported
 from typed_elicit._calls.state import URL_QUESTION, PageRecord, QuestionId, model_id
 from typed_elicit._core.digests import url_digest
@@ -48,21 +50,12 @@ R_co = TypeVar("R_co", bound=ElicitResult[Any] | UrlResult, covariant=True)
 class Question(Protocol[R_co]):
     """What every asker needs of a question (see the module docstring)."""
 
-    @property
-    def key(self) -> str:
-        """Its wire key (`q0`, `q1`, ...): its position among the call's questions."""
-        ...
-
-    @property
-    def message(self) -> str:
-        """The text shown to the user (a re-ask adds the problems to it)."""
-        ...
-
-    @property
-    def asker(self) -> str:
-        """The call the tool made to ask it (`ctx.elicit`, ...), which advice names."""
-        ...
-
+    key: str
+    """Its wire key (`q0`, `q1`, ...): its position among the call's questions."""
+    message: str
+    """The text shown to the user (a re-ask adds the problems to it)."""
+    asker: str
+    """The call the tool made to ask it (`ctx.elicit`, ...), which advice names."""
     kind: ClassVar[Kind]
     """`"form"`, `"url"` or `"page"`."""
     mode: ClassVar[Mode]
@@ -118,18 +111,8 @@ class Question(Protocol[R_co]):
         ...
 
 
-class Reply(Protocol):
-    """An answer as it arrived: the client's `ElicitResult`, or a page's `PageAnswer`."""
-
-    @property
-    def action(self) -> Action:
-        """`accept`, `decline` or `cancel`."""
-        ...
-
-    @property
-    def content(self) -> dict[str, Any] | None:
-        """What an accept carries."""
-        ...
+Reply: TypeAlias = "WireResult | PageAnswer"
+"""An answer as it arrived: the client's `ElicitResult`, or a page's `PageAnswer`."""
 
 
 class Beside(Protocol):
@@ -417,17 +400,17 @@ class UrlQuestion:
         """
         if policy == "decline":
             return Declined()
-        if policy == "defaults":
-            reason += (
-                "; a URL-mode question has no defaults, so on_unsupported='defaults' (from @elicits) "
-                "counts as 'raise' here"
-            )
-        if policy == "fallback":
-            reason += (
-                "; a URL must not pass through the model, so on_unsupported='fallback' (from @elicits) "
-                "counts as 'raise' here"
-            )
+        why = _NO_URL_POLICY.get(policy)
+        if why is not None:
+            reason += f"; {why}, so on_unsupported={policy!r} (from @elicits) counts as 'raise' here"
         raise ElicitationUnsupported.for_url(reason, self.asker)
+
+
+_NO_URL_POLICY: Final = {
+    "defaults": "a URL-mode question has no defaults",
+    "fallback": "a URL must not pass through the model",
+}
+"""Why a policy inherited from `@elicits` counts as `"raise"` for a URL question."""
 
 
 def _bound(content: dict[str, Any], limit: int) -> int:

@@ -25,6 +25,7 @@ from typed_elicit._calls.call import Call
 from typed_elicit._calls.questions import Question
 from typed_elicit._core.eras import has_url_mode, uses_input_required
 from typed_elicit._core.results import ElicitResult, UrlResult
+from typed_elicit._observe import telemetry
 from typed_elicit._wire.draft import APP_MIME_TYPE, CLIENT_CAPABILITIES_KEY, ELICITATION_SETTING, UI_EXTENSION
 from typed_elicit.errors import ElicitationUnsupported
 
@@ -58,10 +59,8 @@ def reach(call: Call, question: Question[Any], travel: Travel) -> str | None:
     if request is None:
         return "it is not running inside a request"
     if era is None:
-        version = request.protocol_version
-        if question.mode == "url":
-            return f"the negotiated protocol {version} has no elicitation"
-        return f"the negotiated protocol {version} has no elicitation (it starts with 2025-06-18)"
+        since = "" if question.mode == "url" else " (it starts with 2025-06-18)"
+        return f"the negotiated protocol {request.protocol_version} has no elicitation{since}"
     mode = question.mode
     if mode == "url" and not has_url_mode(era):
         needs = "a page" if question.beside is not None else "URL mode"
@@ -86,9 +85,11 @@ def reach(call: Call, question: Question[Any], travel: Travel) -> str | None:
 
 
 async def watched(call: Call, question: Question[Any], asking: Awaitable[R], round_: int | None) -> R:
-    """Await `asking` inside the question's span (telemetry on only), settled with its result."""
+    """Await `asking`, inside the question's span when the call is traced, settled with its result."""
+    if not call.channel.traced:
+        return await asking
     subject = "url" if question.model is None else question.subject
-    with call.channel.watch(subject, question.mode, call.era, call.function, round_) as trace:
+    with telemetry.question(subject, question.mode, call.era, call.function, round_=round_) as trace:
         result = await asking
         trace.settle(result)
     return result

@@ -111,9 +111,14 @@ async def to_the_model(
     model_route = route_for(call.sdk.mcp_server)
     if model_route is None:
         raise FallbackNotInstalled.for_function(call.function, reason)
-    if pending is None:
-        pending = Pending(question=question.id, asked_at=clock.now(), attempt=attempt, round=new_round())
-    state = call.state(pending)
+    state = call.state(fresh(question, attempt, pending))
     shown = question.params(text)
     await asked(call, question, shown, attempt, "fallback")
     model_route.hand_over(call.sdk, tool, arguments, state, shown.message, dict(question.schema or {}))
+
+
+def fresh(question: Question[Any], attempt: int, pending: Pending | None) -> Pending:
+    """`pending` if the question was asked before (kept as is), else a record of asking it now."""
+    if pending is not None:
+        return pending
+    return Pending(question=question.id, asked_at=clock.now(), attempt=attempt, round=new_round())

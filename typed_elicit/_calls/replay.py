@@ -28,13 +28,14 @@ from pydantic import BaseModel
 
 from typed_elicit._calls.answer import Reask, asked, take, take_beside
 from typed_elicit._calls.call import Call
-from typed_elicit._calls.policy import Settings, get_default_timeout, state_ttl
+from typed_elicit._calls.policy import Settings, get_default_timeout
 from typed_elicit._calls.questions import Beside, Question, Via
 from typed_elicit._calls.reach import Travel, reach, watched
-from typed_elicit._calls.refusal import refuse, to_the_model
+from typed_elicit._calls.refusal import fresh, refuse, to_the_model
 from typed_elicit._calls.signals import InputRequired, RoundRefused
-from typed_elicit._calls.state import Pending, QuestionId, ReplayState, new_round
+from typed_elicit._calls.state import Pending, ReplayState
 from typed_elicit._core import clock
+from typed_elicit._core.foreign import request_state_security
 from typed_elicit._core.results import Consented, ElicitResult, UrlResult
 from typed_elicit.errors import (
     ElicitArgumentError,
@@ -97,7 +98,7 @@ class ReplayAsker:
             if beside is not None and answer.action == "accept":  # consented: now the answer beside it
                 return await self._beside(question, beside, settings)
             return question.outcome(answer.action, answer.content)
-        return await self._ask(question, settings)
+        return await watched(call, question, self._ask(question, settings), call.rounds)
 
     async def complete(self, elicitation_id: str, /) -> bool:
         """Nothing to send: 2026-07-28 has no `notifications/elicitation/complete`."""
@@ -105,7 +106,9 @@ class ReplayAsker:
 
     async def _ask(self, question: Question[R], settings: Settings) -> R:
         call = self.call
-        pending = self._pending(question, question.id)
+        pending = self._awaited.get(question.key)
+        if pending is not None and pending.question != question.id:
+            raise ReplayMismatch.between_rounds(_position(question), pending.question, question.id)
         if pending is not None:
             response = self.responses.get(question.key)
             if isinstance(response, WireResult):
@@ -185,7 +188,7 @@ class ReplayAsker:
         call = self.call
         params = question.params(text, with_id=False)  # 2026-07-28 URL requests carry no elicitationId
         await asked(call, question, params, attempt, self.via)
-        self._round.append((_fresh(question, attempt, pending), ElicitRequest(params=params)))
+        self._round.append((fresh(question, attempt, pending), ElicitRequest(params=params)))
         # Let concurrent questions of this call (a task group, `elicit_all`) register too:
         # the round ends with every question pending now, each under its own stable key. Its
         # result is built once, from the fullest round, when the round is settled.
@@ -198,17 +201,6 @@ class ReplayAsker:
         requests: dict[str, InputRequest] = {sent.question.key: request for sent, request in self._round}
         state = self.call.state(first, tuple(others))
         return InputRequiredResult(input_requests=requests, request_state=state.encode())
-
-    def _pending(self, question: Question[Any], asking: QuestionId) -> Pending | None:
-        """The pending record if the last round awaits this question, else None.
-
-        Raises:
-            ReplayMismatch: If the record awaits another question at this position.
-        """
-        pending = self._awaited.get(question.key)
-        if pending is not None and pending.question != asking:
-            raise ReplayMismatch.between_rounds(_position(question), pending.question, asking)
-        return pending
 
     def _check_in_time(
         self, question: Question[Any], pending: Pending, timeout: float, *, answered: bool
@@ -260,9 +252,9 @@ class ReplayAsker:
             # The process-wide default was checked by `set_default_timeout()` (a warning); a
             # server with a deliberately short ttl still asks, and an answer within it works.
             return
-        ttl = state_ttl(call.sdk.mcp_server)
-        if ttl is not None and timeout > ttl:
-            raise ElicitArgumentError.longer_than_state(question.asker, call.function, timeout, ttl)
+        security = request_state_security(call.sdk.mcp_server)
+        if security is not None and timeout > security.ttl:
+            raise ElicitArgumentError.longer_than_state(question.asker, call.function, timeout, security.ttl)
 
 
 class ModelAsker(ReplayAsker):
@@ -281,31 +273,6 @@ class ModelAsker(ReplayAsker):
     ) -> NoReturn:
         """End the call with a result that hands `question` to the model."""
         await to_the_model(self.call, question, text, "", attempt=attempt, pending=pending)
-
-
-class WatchedReplayAsker(ReplayAsker):
-    """`ReplayAsker` of a traced call: each question asked in this round inside its span."""
-
-    __slots__ = ()
-
-    async def _ask(self, question: Question[R], settings: Settings) -> R:
-        return await watched(self.call, question, super()._ask(question, settings), self.call.rounds)
-
-
-class WatchedModelAsker(ModelAsker):
-    """`ModelAsker` of a traced call: each question asked in this round inside its span."""
-
-    __slots__ = ()
-
-    async def _ask(self, question: Question[R], settings: Settings) -> R:
-        return await watched(self.call, question, super()._ask(question, settings), self.call.rounds)
-
-
-def _fresh(question: Question[Any], attempt: int, pending: Pending | None) -> Pending:
-    """`pending` if the question was asked before (kept as is), else a record of asking it now."""
-    if pending is not None:
-        return pending
-    return Pending(question=question.id, asked_at=clock.now(), attempt=attempt, round=new_round())
 
 
 def _position(question: Question[Any]) -> int:

@@ -149,10 +149,8 @@ def for_client(exc: TypedElicitError, sdk: Context[Any, Any], call: Call | None)
         if surfaced is not None:
             return surfaced
     text = f"{type(exc).__name__}: {exc}"
-    if request_context.method == "tools/call":
-        return ToolError(text)
-    if request_context.method == "resources/read":
-        return ResourceError(text)
-    if request_context.method == "prompts/get":
+    method = request_context.method
+    if method == "prompts/get":
         return MCPError(code=INTERNAL_ERROR, message=text)
-    return exc
+    surface = {"tools/call": ToolError, "resources/read": ResourceError}.get(method)
+    return exc if surface is None else surface(text)

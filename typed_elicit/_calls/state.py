@@ -224,13 +224,6 @@ _ACTION_CODES: dict[str, int] = {action: code for code, action in enumerate(_ACT
 _MANY = 1 << 62
 """No bound on a list's length."""
 
-_LEFT_OUT: Any = object()
-"""An item `_Writer` left out at the end of a state (it was empty)."""
-
-
-def _or(item: Any, default: Any) -> Any:
-    return default if item is _LEFT_OUT else item
-
 
 class _Writer:
     """Layout 3's encoder: one per state, numbering each question (model and digest) it writes.
@@ -315,19 +308,20 @@ class _Reader:
         if not 3 <= len(data) <= 8:  # version, start and round count are always written
             raise ValueError("layout 3 has 3 to 8 items")
         _, started, rounds, *rest = data
-        awaiting, answers, once, trace, pages = rest + [_LEFT_OUT] * (5 - len(rest))
+        # the items `_Writer` left out at the end (they were empty)
+        awaiting, answers, once, trace, pages = rest + [[], [], {}, None, {}][len(rest) :]
         if started is not None:
             self._start = _whole(started)
-        waiting = [self._pending(item) for item in _record(_or(awaiting, []), 0, _MANY)]
+        waiting = [self._pending(item) for item in _record(awaiting, 0, _MANY)]
         fields = {
             "started": None if started is None else started / 1000,
             "rounds": rounds,
             "pending": waiting[0] if waiting else None,
             "others": waiting[1:],
-            "answers": [self._answer(item) for item in _record(_or(answers, []), 0, _MANY)],
-            "once": _or(once, {}),
-            "trace": _or(trace, None),
-            "pages": {key: _read_page(value) for key, value in _items(_or(pages, {}))},
+            "answers": [self._answer(item) for item in _record(answers, 0, _MANY)],
+            "once": once,
+            "trace": trace,
+            "pages": {key: _read_page(value) for key, value in _items(pages)},
         }
         return ReplayState.model_validate(fields)
 

@@ -59,12 +59,10 @@ def url_required(*elicitations: UrlElicitation, message: str | None = None) -> U
         raise ElicitArgumentError(
             "url_required", "elicitations", "needs at least one UrlElicitation", "Pass the URL to open."
         )
-    params: list[ElicitRequestURLParams] = []
-    for elicitation in elicitations:
-        check_url_question(elicitation.url, elicitation.message, elicitation.elicitation_id)
-        params.append(
-            ElicitRequestURLParams(
-                message=elicitation.message, url=elicitation.url, elicitation_id=elicitation.elicitation_id
-            )
-        )
+    for e in elicitations:
+        check_url_question(e.url, e.message, e.elicitation_id)
+    params = [
+        ElicitRequestURLParams(message=e.message, url=e.url, elicitation_id=e.elicitation_id)
+        for e in elicitations
+    ]
     return UrlElicitationRequiredError(params, message)

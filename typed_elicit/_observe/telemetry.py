@@ -33,7 +33,6 @@ one trace. A later round already in that trace opens none.
 from __future__ import annotations
 
 import os
-import time
 from contextlib import AbstractContextManager, nullcontext
 from contextvars import ContextVar, Token
 from types import TracebackType
@@ -144,12 +143,8 @@ class QuestionTrace:
 
     def settle(self, result: object) -> None:
         """Record the question's typed result as its outcome (`Accepted`, `Declined`, ...)."""
-        if isinstance(result, (Accepted, Consented)):
-            self.outcome = "accept"
-        elif isinstance(result, Declined):
-            self.outcome = "decline"
-        else:
-            self.outcome = "cancel"
+        accepted = isinstance(result, (Accepted, Consented))
+        self.outcome = "accept" if accepted else "decline" if isinstance(result, Declined) else "cancel"
 
     def waited_more(self, seconds: float) -> None:
         """Add `seconds` spent waiting for the client to the question's wait time."""
@@ -393,8 +388,3 @@ def resume_round(traceparent: str | None, function: str, round_: int, target: st
     )
     # Neither the exception (message and traceback) nor a status: they may carry what a user typed.
     return trace.use_span(span, end_on_exit=True, record_exception=False, set_status_on_exception=False)
-
-
-def monotonic() -> float:
-    """Seconds on a monotonic clock, for wait times within one request."""
-    return time.monotonic()

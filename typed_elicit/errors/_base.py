@@ -88,14 +88,15 @@ def bounded_errors(errors: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], 
     """`errors` bounded as `InvalidResponse` promises; already bounded errors come back unchanged."""
     return bounded(
         errors,
-        lambda error: (shown(error[0], MAX_PATH_LENGTH), shown(error[1], MAX_PROBLEM_LENGTH)),
+        lambda error: (escaped(error[0], MAX_PATH_LENGTH), escaped(error[1], MAX_PROBLEM_LENGTH)),
         lambda more: ("(form)", more),
     )
 
 
-def shown(text: str, limit: int) -> str:
-    """`text` with unprintable characters escaped, cut to `limit` characters (`_core.text.escaped`)."""
-    return escaped(text, limit)
+def listed(what: str, count: int, problems: Iterable[str]) -> str:
+    """`what (N problems):` and then one `  - problem` line each (`SchemaError`, `OptionsError`, ...)."""
+    header = f"{what} ({count} problem{'s' if count != 1 else ''}):"
+    return "\n".join([header, *(f"  - {p}" for p in problems)])
 
 
 def either(options: Sequence[str]) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Final, Literal, TypeAlias
 
 from typed_elicit._core.text import escaped
-from typed_elicit.errors._base import DeclarationError, bounded
+from typed_elicit.errors._base import DeclarationError, bounded, listed
 
 
 class SchemaError(DeclarationError, TypeError):
@@ -30,9 +30,7 @@ class SchemaError(DeclarationError, TypeError):
         """
         self.model_name = model_name
         self.problems = tuple(problems)
-        count = len(self.problems)
-        header = f"{model_name} cannot be elicited ({count} problem{'s' if count != 1 else ''}):"
-        super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
+        super().__init__(listed(f"{model_name} cannot be elicited", len(self.problems), self.problems))
 
     @classmethod
     def page_form(cls, model_name: str, call: str) -> SchemaError:
@@ -162,7 +160,15 @@ class ElicitUsageError(DeclarationError, RuntimeError):
         Returns:
             The error.
         """
-        return cls(_no_keys(server, needs), problem="unsealed", subject=needs)
+        return cls(
+            f"{needs} on server {server!r} needs the keys its request state is sealed with, and the server "
+            "has none (no RequestStateBoundary in its middleware): build it as MCPServer(..., "
+            "request_state_security=RequestStateSecurity(keys=[shared_secret])) (several replicas share the "
+            "secret), or add RequestStateBoundary(RequestStateSecurity(keys=[...]), default_audience=...) "
+            "to a low-level server's middleware",
+            problem="unsealed",
+            subject=needs,
+        )
 
     @classmethod
     def swallowed(cls, function: str) -> ElicitUsageError:
@@ -225,16 +231,6 @@ class ElicitUsageError(DeclarationError, RuntimeError):
             problem="unwrapped",
             subject=parameter,
         )
-
-
-def _no_keys(server: str, needs: str) -> str:
-    return (
-        f"{needs} on server {server!r} needs the keys its request state is sealed with, and the server has "
-        "none (no RequestStateBoundary in its middleware): build it as MCPServer(..., "
-        "request_state_security=RequestStateSecurity(keys=[shared_secret])) (several replicas share the "
-        "secret), or add RequestStateBoundary(RequestStateSecurity(keys=[...]), default_audience=...) to a "
-        "low-level server's middleware"
-    )
 
 
 class ElicitArgumentError(ElicitUsageError):
@@ -350,12 +346,8 @@ class OptionsError(DeclarationError, ValueError):
         self.model_name = model_name
         self.fields = tuple(name for name, _ in problems)
         self.problems = tuple(f"{model_name}.{name}: {text}" for name, text in problems)
-        count = len(self.problems)
-        header = (
-            f"the options or defaults for {model_name} do not fit it "
-            f"({count} problem{'s' if count != 1 else ''}):"
-        )
-        super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
+        what = f"the options or defaults for {model_name} do not fit it"
+        super().__init__(listed(what, len(self.problems), self.problems))
 
 
 class PagesNotServed(DeclarationError, RuntimeError):
@@ -461,13 +453,11 @@ class RequestedSchemaError(DeclarationError, ValueError):
     """
 
     def __init__(self, problems: Sequence[str]) -> None:
-        count = len(problems)
         self.problems = bounded(
             problems, lambda problem: escaped(problem, REQUESTED_PROBLEM_LENGTH), lambda more: more
         )
-        plural = "s" if count != 1 else ""
-        header = f"the requested schema is not a valid elicitation schema ({count} problem{plural}):"
-        super().__init__("\n".join([header, *(f"  - {p}" for p in self.problems)]))
+        what = "the requested schema is not a valid elicitation schema"
+        super().__init__(listed(what, len(problems), self.problems))
 
 
 class ScriptMistake(DeclarationError, AssertionError):

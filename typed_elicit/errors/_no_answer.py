@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, Literal, TypeAlias
 
-from typed_elicit.errors._base import MAX_PROBLEM_LENGTH, NoAnswerError, bounded_errors, either, shown
+from typed_elicit._core.text import escaped
+from typed_elicit.errors._base import MAX_PROBLEM_LENGTH, NoAnswerError, bounded_errors, either
 
 RETRY_ADVICE = "Pass retries=N to ctx.elicit to ask the user again with these problems stated."
 
@@ -51,30 +52,17 @@ class InvalidResponse(NoAnswerError, ValueError):
             content: The raw content the client sent (kept as `content`, never shown).
             advice: The last sentence of the message: how to fix it.
         """
-        self._build(model_name, errors, content, advice, client=False)
-
-    def _build(
-        self,
-        model_name: str,
-        errors: Iterable[tuple[str, str]],
-        content: Mapping[str, Any] | None,
-        advice: str,
-        *,
-        client: bool,
-    ) -> None:
         self.model_name = model_name
         self.errors = bounded_errors(errors)
         self.content = content
         self.advice = advice
-        lines = "; ".join(f"{path or '(form)'}: {msg}" for path, msg in self.errors)
-        if client:
-            message = f"the answer does not fit {model_name}: {lines}. {advice}"
-        else:
-            message = (
-                f"the answer to {model_name} is invalid: {lines}. (The answer's values are not shown; "
-                f"the tool reads them as InvalidResponse.content.) {advice}"
-            )
-        Exception.__init__(self, message)
+        super().__init__(
+            f"the answer to {model_name} is invalid: {self._lines()}. (The answer's values are not shown; "
+            f"the tool reads them as InvalidResponse.content.) {advice}"
+        )
+
+    def _lines(self) -> str:
+        return "; ".join(f"{path or '(form)'}: {msg}" for path, msg in self.errors)
 
     @classmethod
     def not_the_form(cls, errors: Iterable[tuple[str, str]], content: Mapping[str, Any]) -> InvalidResponse:
@@ -90,9 +78,9 @@ class InvalidResponse(NoAnswerError, ValueError):
         Returns:
             The error (its `model_name` is `"the requested form"`).
         """
-        error = cls.__new__(cls)
         advice = "Answer with values that fit the field (its kind, bounds, format and options)."
-        error._build("the requested form", errors, dict(content), advice, client=True)
+        error = cls("the requested form", errors, dict(content), advice=advice)
+        error.args = (f"the answer does not fit the requested form: {error._lines()}. {advice}",)
         return error
 
     @classmethod
@@ -340,7 +328,7 @@ class ClientError(NoAnswerError, RuntimeError):
         self.question = question
         self.code = code
         self.client_message = client_message
-        excerpt = shown(client_message, MAX_PROBLEM_LENGTH)
+        excerpt = escaped(client_message, MAX_PROBLEM_LENGTH)
         super().__init__(
             f"the client answered {question} with an error instead of a result (code {code}: "
             f"{excerpt!r}). This is the client's failure, not the user's answer: catch "
