@@ -1,14 +1,16 @@
 """Every Python typed_elicit claims, and the lowest dependencies it allows: the fast loop in each (issue 29).
 
-`nox` (the dev extra has it) lists the sessions; `.ci/run` runs `tests-3.10`, `tests-3.12`,
-`tests-3.13` and `lowest` (3.11 is the README's whole-suite run, with coverage). Each session makes
+`nox` (the dev extra has it) lists the sessions; `.ci/run` runs `tests-3.12`, `tests-3.13` and
+`lowest` (3.10, the lowest Python, with the lowest dependencies; 3.11 is the README's whole-suite
+run, with coverage and the newest dependencies): every Python claimed runs once. Each session makes
 its own environment with uv from an interpreter the machine has (pyenv's are put on PATH below),
 installs the package with the dev extra, and runs the fast loop:
 `pytest -n 2 -m "not slow and not browser"`: the whole suite but the tests that build wheels, start
 subprocess servers or drive a browser, on two workers, each with its own Redis database
 (tests/conftest.py). Extra arguments go to pytest: `nox -s tests-3.12 -- tests/forms`.
 
-`lowest` resolves every direct dependency to the lowest version pyproject.toml allows
+`lowest` runs on the lowest Python claimed and resolves every direct dependency to the lowest
+version pyproject.toml allows
 (`uv pip install --resolution lowest-direct`, as the mcp SDK's own CI does): a floor that is too low
 fails there.
 """
@@ -52,9 +54,9 @@ def tests(session: nox.Session) -> None:
     _fast_loop(session)
 
 
-@nox.session(python="3.11")
+@nox.session(python=PYTHONS[0])
 def lowest(session: nox.Session) -> None:
-    """The fast loop with every direct dependency at the lowest version pyproject.toml allows."""
+    """The fast loop on the lowest Python with every direct dependency at the lowest version allowed."""
     session.install("--resolution", "lowest-direct", "-e", ".[dev]")
     session.run("uv", "pip", "list", silent=False, external=True)
     _fast_loop(session)

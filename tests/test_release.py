@@ -237,7 +237,10 @@ def test_nox_runs_every_python_the_classifiers_claim_from_the_requires_python_fl
 def test_ci_runs_the_release_checks_and_every_nox_session_the_readme_run_does_not_cover() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     readme_python = "3.11"  # the README's command runs the whole suite in .ci/run's own .venv (3.11)
-    sessions = [f"tests-{version}" for version in nox_pythons() if version != readme_python]
+    floor = nox_pythons()[0]  # `lowest` runs there (noxfile.py)
+    noxfile = (ROOT / "noxfile.py").read_text(encoding="utf-8")
+    assert re.search(r"@nox\.session\(python=PYTHONS\[0\]\)\ndef lowest\(", noxfile)
+    sessions = [f"tests-{version}" for version in nox_pythons() if version not in (readme_python, floor)]
     (nox_line,) = [line for line in ci.splitlines() if re.search(r"\bnox\b.* -s ", line)]
     assert nox_line.split(" -s ", 1)[1].split()[: len(sessions) + 1] == [*sessions, "lowest"]
     assert re.search(r"^(timed )?\.ci/release$", ci, re.M)
