@@ -1,4 +1,4 @@
-"""How a question travels: the askers, and which one a call gets.
+"""How a question travels: the asker protocol, its askers, and which one a call gets.
 
 `ElicitContext` chooses one asker per call, from the negotiated era, and hands it every
 question; nothing else looks at the era. The askers:
@@ -13,7 +13,7 @@ question; nothing else looks at the era. The askers:
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from mcp.server.mcpserver import Context
 
@@ -32,8 +32,16 @@ from typed_elicit._core.results import ElicitResult, UrlResult
 R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 
 
-Asker: TypeAlias = "PushAsker | ReplayAsker | UnreachableAsker"
-"""How one call asks (`ModelAsker` is a `ReplayAsker`); every question of the call goes through it."""
+class Asker(Protocol):
+    """How one call asks; every question of the call goes through it (a new way is a new asker)."""
+
+    async def ask(self, question: Question[R], settings: Settings, /) -> R:
+        """Ask `question` and return its typed result (or end the round or the call)."""
+        ...
+
+    async def complete(self, elicitation_id: str, /) -> bool:
+        """Announce that a URL question's out-of-band flow finished; whether anything was sent."""
+        ...
 
 
 def choose(call: Call, sdk: Context[Any, Any], resume: Resume | None) -> Asker:
