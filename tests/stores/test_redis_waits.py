@@ -22,15 +22,21 @@ async def test_a_put_through_one_connection_wakes_a_wait_on_another(
 ):
     async with a_store("redis", redis_url) as one, a_store("redis", redis_url) as two:
         got: list[bytes | None] = []
+        client: Any = redis_asyncio.Redis.from_url(redis_url)
+        channel = two._wake  # pyright: ignore[reportPrivateUsage]
 
         async def waiter() -> None:
             got.append(await two.wait("page:x", 30))
 
-        with anyio.fail_after(BOUND):
-            async with anyio.create_task_group() as group:
-                group.start_soon(waiter)
-                await anyio.sleep(0.2)  # let the subscription reach Redis (another connection)
-                assert await one.put("page:x", b"sealed", clock.now() + 60)
+        try:
+            with anyio.fail_after(BOUND):
+                async with anyio.create_task_group() as group:
+                    group.start_soon(waiter)
+                    while not dict(await client.pubsub_numsub(channel))[channel.encode()]:
+                        await anyio.sleep(0.01)  # until the subscription reached Redis (another connection)
+                    assert await one.put("page:x", b"sealed", clock.now() + 60)
+        finally:
+            await client.aclose()
         assert got == [b"sealed"]
 
 
