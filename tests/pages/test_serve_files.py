@@ -140,15 +140,9 @@ def claim_server(store: KeyedStore) -> MCPServer:
     return server
 
 
-@pytest.mark.anyio
-@pytest.mark.parametrize("era", URL_ERAS)
-async def test_the_tool_gets_the_file_and_its_bytes_never_reach_the_client_or_the_logs(
-    era: str, caplog: pytest.LogCaptureFixture
-):
-    store = KeyedStore()
-    server = claim_server(store)
+def uploading(server: MCPServer):
+    """A client's URL handler that submits `Claim`'s page with a title and the PNG, like a browser."""
     http = httpx.AsyncClient(transport=httpx.ASGITransport(app=server.streamable_http_app()), base_url=ORIGIN)
-    wire: list[str] = []
 
     async def open_url(request: UrlRequest) -> str:
         path = request.url.removeprefix(ORIGIN)
@@ -164,11 +158,23 @@ async def test_the_tool_gets_the_file_and_its_bytes_never_reach_the_client_or_th
         assert done.status_code == 200
         return "accept"
 
+    return elicitation_handler(no_form, url=open_url)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", URL_ERAS)
+async def test_the_tool_gets_the_file_and_its_bytes_never_reach_the_client_or_the_logs(
+    era: str, caplog: pytest.LogCaptureFixture
+):
+    store = KeyedStore()
+    server = claim_server(store)
+    wire: list[str] = []
+
     async def on_message(message: Any) -> None:
         wire.append(repr(message))
 
     caplog.set_level(logging.DEBUG)
-    handler = elicitation_handler(no_form, url=open_url)
+    handler = uploading(server)
     async with connect(server, era, elicitation_callback=handler, message_handler=on_message) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("file_claim", {})

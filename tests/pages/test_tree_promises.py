@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import socket
 from collections.abc import Iterator
 from typing import Any
 
 import anyio
-import httpx2 as httpx
 import pytest
 from mcp.server.mcpserver import MCPServer
 from mcp.server.request_state import RequestStateSecurity
@@ -19,12 +17,11 @@ from starlette.testclient import TestClient
 
 from tests import otel_kit
 from tests.conftest import BOUND
-from tests.pages.test_host import URL_ERAS, no_form
+from tests.pages.test_host import URL_ERAS
 from tests.pages.test_serve import ORIGIN, Client
-from tests.pages.test_serve_files import PNG, Claim
+from tests.pages.test_serve_files import PNG, Claim, uploading
 from tests.pages.test_tree import Order, valid
 from typed_elicit import Accepted, ElicitContext, elicits
-from typed_elicit.client import UrlRequest, elicitation_handler
 from typed_elicit.pages import serve_pages
 from typed_elicit.pages._multipart import MAX_BODY_BYTES
 from typed_elicit.stores import configure
@@ -108,26 +105,6 @@ def claim_server(key: bytes | None = None) -> MCPServer:
         return f"{result.data.title}: {result.data.scan.name} {len(result.data.scan.data)} bytes"
 
     return server
-
-
-def uploading(server: MCPServer):
-    http = httpx.AsyncClient(transport=httpx.ASGITransport(app=server.streamable_http_app()), base_url=ORIGIN)
-
-    async def open_url(request: UrlRequest) -> str:
-        path = request.url.removeprefix(ORIGIN)
-        page = await http.get(path)
-        token = re.search(r'name="_csrf" value="([0-9a-f]+)"', page.text)
-        assert token is not None
-        done = await http.post(
-            path,
-            data={"title": "Dent", "_csrf": token.group(1), "_action": "accept"},
-            files={"scan": ("dent.png", PNG, "image/png")},
-            headers={"Origin": ORIGIN},
-        )
-        assert done.status_code == 200
-        return "accept"
-
-    return elicitation_handler(no_form, url=open_url)
 
 
 @pytest.fixture
