@@ -26,6 +26,8 @@ def _owner(dotted: str) -> type:
 def test_every_private_attribute_typed_elicit_reads_is_still_there(owner: str, attribute: str) -> None:
     if owner.startswith("opentelemetry."):
         subject: object = importlib.import_module(owner)
+    elif owner.startswith("redis."):
+        subject = _owner(owner)(host="127.0.0.1", port=1)  # (connects on first use only)
     else:
         server = MCPServer("probe")
         instance = next(m for m in server.middleware if isinstance(m, RequestStateBoundary))
@@ -88,3 +90,13 @@ def test_no_other_module_reads_another_librarys_private_attribute() -> None:
             if name in read:
                 outside.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {name}")
     assert outside == []
+
+
+def test_a_cluster_client_says_its_slot_map_is_unknown_until_learnt_and_unknown_when_the_flag_moved() -> None:
+    from redis.asyncio.cluster import RedisCluster
+
+    cluster = RedisCluster(host="127.0.0.1", port=1)
+    assert foreign.slot_map_unknown(cluster) is True
+    cluster._initialize = False  # pyright: ignore[reportPrivateUsage]  (what redis-py sets once learnt)
+    assert foreign.slot_map_unknown(cluster) is False
+    assert foreign.slot_map_unknown(object()) is True  # moved: the caller asks the cluster to learn it

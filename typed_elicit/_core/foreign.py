@@ -6,10 +6,11 @@ functions registered on it (its managers), its low-level server's extension sett
 extensions it was built with, and how it applies one. Each is read here and nowhere else,
 and `tests/core/test_foreign.py` names every one: when an SDK release moves one, that test
 fails saying which, and the function here raises `ForeignChange` naming it instead of
-guessing. OpenTelemetry's public `get_*_provider()` answers whether a provider is set, but
-while none is, each call looks the environment up and catches a `KeyError` (measured: about
-17,000 instructions a call, 0.5 % of a push round trip): `otel_unset` reads the API's two
-module globals first, and falls back to the public getters when they move.
+guessing. redis-py's asyncio `RedisCluster` says whether it has learnt its slot map only in a
+private flag (`slot_map_unknown`). OpenTelemetry's public `get_*_provider()` answers whether a
+provider is set, but while none is, each call looks the environment up and catches a `KeyError`
+(measured: about 17,000 instructions a call, 0.5 % of a push round trip): `otel_unset` reads the
+API's two module globals first, and falls back to the public getters when they move.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ PRIVATE: Final = (
     ("mcp.server.mcpserver.MCPServer", "_apply_extension"),
     ("opentelemetry.trace", "_TRACER_PROVIDER"),
     ("opentelemetry.metrics._internal", "_METER_PROVIDER"),
+    ("redis.asyncio.cluster.RedisCluster", "_initialize"),
 )
 """Every other library's private attribute typed_elicit reads: (owner, attribute)."""
 
@@ -132,3 +134,12 @@ def apply_extension(server: MCPServer, extension: object) -> None:
         ForeignChange: If the SDK no longer applies extensions this way.
     """
     _read(server, "MCPServer", "_apply_extension")(extension)
+
+
+def slot_map_unknown(cluster: object) -> bool:
+    """Whether a `redis.asyncio.RedisCluster` has not learnt its slot map yet (redis-py's `_initialize`).
+
+    True when the flag moved: the caller then asks the cluster to learn it, which redis-py does
+    at once when it already has.
+    """
+    return bool(getattr(cluster, "_initialize", True))

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 import anyio
 
 from typed_elicit._core import clock as _clock
+from typed_elicit._core.foreign import slot_map_unknown
 from typed_elicit.errors import StoreUnavailable, StoreUrlError
 from typed_elicit.errors._server_state import ClaimLeft, StoreOperation
 from typed_elicit.stores._redis_causes import Cause, Explained, cause_of, named
@@ -479,8 +480,7 @@ class RedisStore:
             Explained: If the slot map was not learnt in time, or redis-py failed to learn
                 it (no node reachable, slots not covered, ...).
         """
-        # (`_initialize`: redis-py's "not known yet")
-        if not self._cluster or not getattr(self._client, "_initialize", True):
+        if not self._cluster or not slot_map_unknown(self._client):
             return
         loop = asyncio.get_running_loop()
         task = self._discovery
