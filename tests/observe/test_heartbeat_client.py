@@ -119,17 +119,26 @@ async def test_without_heartbeats_the_same_client_gives_up(era: str, connect: Co
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
 @pytest.mark.parametrize("era", PUSH_ERAS)
 async def test_over_streamable_http_the_heartbeats_reach_the_waiting_call(era: str, connect: Connect) -> None:
-    """Real time and a real HTTP server: scaled down (0.3 s timeout, 0.8 s thinking, 0.1 s heartbeat)."""
+    """Real time and a real HTTP server: scaled down (0.3 s timeout, 0.1 s heartbeat).
+
+    The person answers once the client has seen five heartbeats, past the client's timeout.
+    """
     from tests.conftest import serve_http
 
-    async def thinks_a_while(params: Any) -> Any:
-        await anyio.sleep(0.8)
+    seen: list[ImpatientClient] = []
+
+    async def thinks_for_five_heartbeats(params: Any) -> Any:
+        while len(seen[0].progress) < 5:
+            await anyio.sleep(0.01)  # (a condition polled: the heartbeats reach the client)
         return accept(age=7)
 
-    async with serve_http(server_with(0.1)) as url, connect(url, era, ScriptedUser(thinks_a_while)) as client:
-        impatient = ImpatientClient(client, 0.3)
+    user = ScriptedUser(thinks_for_five_heartbeats)
+    async with serve_http(server_with(0.1)) as url, connect(url, era, user) as client:
+        seen.append(ImpatientClient(client, 0.3))
+        started = anyio.current_time()
         with anyio.fail_after(BOUND):
-            result = await impatient.call_tool("ask_age")
+            result = await seen[0].call_tool("ask_age")
+        took = anyio.current_time() - started
     assert isinstance(result.content[0], TextContent)
     assert "age=7" in result.content[0].text
-    assert len(impatient.progress) >= 4
+    assert took > 0.3  # the call outlived the client's timeout: the heartbeats kept it waiting

@@ -422,7 +422,24 @@ async def submit_page(url: str, replica: str, posted: list[float] | None = None)
     return int(done.status_code)
 
 
-async def check_pages_across_replicas(lb: str, direct: dict[str, str], report: Report) -> None:
+async def until_waited_on(store_url: str) -> None:
+    """Return once a replica waits on the shared store: its wake channel has a subscriber."""
+    from redis import asyncio as redis_asyncio
+
+    from typed_elicit.stores import RedisStore
+
+    store = RedisStore.from_url(store_url)
+    channel = store._wake  # pyright: ignore[reportPrivateUsage]
+    redis: Any = redis_asyncio.Redis.from_url(store_url)
+    try:
+        while not dict(await redis.pubsub_numsub(channel))[channel.encode()]:
+            await anyio.sleep(0.01)  # (a condition polled: the question's wait subscribed)
+    finally:
+        await redis.aclose()
+        await store.aclose()
+
+
+async def check_pages_across_replicas(lb: str, direct: dict[str, str], store: str, report: Report) -> None:
     """Checks 9-10: a page answer submitted to one replica reaches a question on the other."""
     recorder = Recorder()
     submitted: list[tuple[str, int, float]] = []
@@ -431,7 +448,7 @@ async def check_pages_across_replicas(lb: str, direct: dict[str, str], report: R
     async with anyio.create_task_group() as group:
 
         async def browser(url: str) -> None:
-            await anyio.sleep(0.3)  # the user reads the page; the question waits on its replica
+            await until_waited_on(store)  # the user reads the page; the question waits on its replica
             owner = next((h.session.split(".", 1)[0] for h in recorder.hops if h.session), "r1")
             other = "r2" if owner == "r1" else "r1"
             posted: list[float] = []
@@ -495,7 +512,7 @@ async def check_pages_across_replicas(lb: str, direct: dict[str, str], report: R
     )
 
 
-async def run(lb: str, direct: dict[str, str], ttl: float) -> int:
+async def run(lb: str, direct: dict[str, str], ttl: float, store: str) -> int:
     """Run every check; 0 if all passed."""
     report = Report()
     started = time.monotonic()
@@ -503,7 +520,7 @@ async def run(lb: str, direct: dict[str, str], ttl: float) -> int:
         await check_modern_wizard(lb, report)
         await check_push_sessions(lb, report)
         await check_shared_store(lb, direct, report)
-        await check_pages_across_replicas(lb, direct, report)
+        await check_pages_across_replicas(lb, direct, store, report)
         await check_state_attacks(lb, direct, ttl, report)
     total = report.passed + len(report.failed)
     elapsed = time.monotonic() - started
@@ -522,6 +539,7 @@ def main() -> int:
     parser.add_argument("--lb", required=True, help="nginx URL")
     parser.add_argument("--direct", action="append", default=[], help="NAME=URL of a server without nginx")
     parser.add_argument("--ttl", type=float, required=True, help="request-state TTL of the servers (s)")
+    parser.add_argument("--store", required=True, help="the Redis URL the replicas share")
     args = parser.parse_args()
     direct: dict[str, str] = dict(str(item).split("=", 1) for item in args.direct)
     urls: list[str] = [str(args.lb), *direct.values()]
@@ -531,7 +549,7 @@ def main() -> int:
     missing = {"r1", "r2", "rotating", "retired"} - direct.keys()
     if missing:
         parser.error(f"missing --direct {', '.join(sorted(missing))}")
-    return anyio.run(run, args.lb, direct, args.ttl)
+    return anyio.run(run, args.lb, direct, args.ttl, args.store)
 
 
 if __name__ == "__main__":

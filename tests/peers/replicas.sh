@@ -75,7 +75,7 @@ done
 echo "== nginx $("$NGINX" -v 2>&1 | sed 's#.*/##') at $LB -> r1 $R1, r2 $R2 (state TTL ${TTL}s)"
 
 rc=0
-timeout --kill-after=5 120 "$PY" "$PEERS_DIR/replica_check.py" --lb "$LB" --ttl "$TTL" \
+timeout --kill-after=5 120 "$PY" "$PEERS_DIR/replica_check.py" --lb "$LB" --ttl "$TTL" --store "$STORE_URL" \
     --direct "r1=$R1" --direct "r2=$R2" --direct "rotating=$ROT" --direct "retired=$RET" || rc=$?
 if [[ $rc -ne 0 || "${PEERS_VERBOSE:-0}" == 1 ]]; then
     echo "----- nginx access log (routing)" >&2
