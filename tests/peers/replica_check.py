@@ -430,7 +430,7 @@ async def until_waited_on(store_url: str) -> None:
 
     store = RedisStore.from_url(store_url)
     channel = store._wake  # pyright: ignore[reportPrivateUsage]
-    redis: Any = redis_asyncio.Redis.from_url(store_url)
+    redis: Any = redis_asyncio.Redis.from_url(store_url)  # pyright: ignore[reportUnknownMemberType]
     try:
         while not dict(await redis.pubsub_numsub(channel))[channel.encode()]:
             await anyio.sleep(0.01)  # (a condition polled: the question's wait subscribed)
