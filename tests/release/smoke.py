@@ -7,8 +7,9 @@ server on a free loopback port with `serve_pages` and `serve_apps`, then, as a c
 2025-11-25:
 
 1. calls a tool that asks for a page form: the client's URL handler fetches the page over HTTP
-   (as the user's browser would), checks it holds the form and its password input, and declines;
-   the tool then reports the decline;
+   (as the user's browser would, asking for German), checks it holds the form, its password input
+   and the German words of the wheel's compiled catalog, and declines; the tool then reports the
+   decline;
 2. lists the server's resources and reads the app view's `ui://` resource: a self-contained HTML
    document holding the model's field.
 
@@ -90,8 +91,10 @@ async def _smoke() -> list[str]:
 
     async def open_page(request: UrlRequest) -> str:
         async with httpx.AsyncClient() as browser:
-            page = await browser.get(request.url)
+            page = await browser.get(request.url, headers={"Accept-Language": "de-DE"})
         assert page.status_code == 200, f"the page answered {page.status_code}"
+        assert 'lang="de"' in page.text, "the page is not in German: the wheel lacks its catalogs?"
+        assert ">Senden<" in page.text, "the page's button is not in German: the wheel lacks its .mo files?"
         assert 'name="password"' in page.text, "the page has no password field"
         assert 'type="password"' in page.text, "the page's password field is not a password input"
         pages.append(request.url)
@@ -113,7 +116,8 @@ async def _smoke() -> list[str]:
                     assert text == ["declined"], f"the tool said {text}"
                     assert len(pages) == 1, "the client was never sent the page"
                     said.append(
-                        f"page: {pages[0].rsplit('/', 1)[0]}/<ticket> fetched (200, password input), declined"
+                        f"page: {pages[0].rsplit('/', 1)[0]}/<ticket> fetched (200, German, password input), "
+                        "declined"
                     )
                     listed = await client.list_resources()
                     (uri,) = [str(r.uri) for r in listed.resources if str(r.uri).startswith("ui://")]
