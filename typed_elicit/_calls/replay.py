@@ -19,33 +19,29 @@ ends (`Call.on_suspend`); later rounds read it there, never from the state.
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar, Final, NoReturn, TypeVar, cast
+from typing import Any, ClassVar, Final, NoReturn, cast
 
 import anyio.lowlevel
 from mcp_types import ElicitRequest, InputRequest, InputRequiredResult
 from mcp_types import ElicitResult as WireResult
-from pydantic import BaseModel
 
 from typed_elicit._calls.answer import Reask, asked, take, take_beside
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.policy import Settings, get_default_timeout
-from typed_elicit._calls.questions import Beside, Question, Via
+from typed_elicit._calls.questions import Beside, Question, R, Via
 from typed_elicit._calls.reach import Travel, reach, watched
 from typed_elicit._calls.refusal import fresh, refuse, to_the_model
 from typed_elicit._calls.signals import InputRequired, RoundRefused
 from typed_elicit._calls.state import Pending, ReplayState
 from typed_elicit._core import clock
 from typed_elicit._core.foreign import request_state_security
-from typed_elicit._core.results import Consented, ElicitResult, UrlResult
+from typed_elicit._core.results import Consented
 from typed_elicit.errors import (
     ElicitArgumentError,
     ElicitationTimeout,
     ReplayMismatch,
 )
 from typed_elicit.stores._config import store_for
-
-R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
-M = TypeVar("M", bound=BaseModel)
 
 CLAIM_MARGIN: Final = 60.0
 """Seconds a claimed round id is kept past the round's last possible answer (clock skew)."""
