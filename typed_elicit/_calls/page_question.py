@@ -126,13 +126,13 @@ class PageQuestion(ConsentOnly, Generic[M]):
         if page.taken:  # an earlier round took it; this one re-runs past it
             held = await host.kept(page)
             if held is None:
-                raise RoundRefused.page_released(function)
+                raise RoundRefused(function, "page_released")
             return held, page
         found = await self.watch(wait)
         if found is None:
             return None, page
         if not claimed and not await host.take(page):
-            raise RoundRefused.page_taken(function)
+            raise RoundRefused(function, "page_taken")
         self.took = (found, until)
         return found, page.model_copy(update={"taken": True})
 

@@ -234,7 +234,7 @@ class ReplayAsker:
         # The round cannot be answered after this (`_check_in_time`), so its id need not be kept longer.
         last = min(pending.asked_at + timeout, call.started + call.policy.call_timeout)
         if not await store_for(call.sdk.mcp_server).claim(f"round:{pending.round}", last + CLAIM_MARGIN):
-            raise RoundRefused.answered(call.function)
+            raise RoundRefused(call.function)
         return True
 
     def _check_state_ttl(self, question: Question[Any], timeout: float) -> None:
