@@ -341,11 +341,11 @@ def traceparent_now() -> str | None:
     """
     if _otel() is None:
         return None
-    trace = _api[0]
-    context = trace.get_current_span().get_span_context()
-    if not context.is_valid:
-        return None
-    return f"00-{context.trace_id:032x}-{context.span_id:016x}-{int(context.trace_flags):02x}"
+    from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+
+    carrier: dict[str, str] = {}
+    TraceContextTextMapPropagator().inject(carrier)  # the current span's, if it is valid
+    return carrier.get(TRACEPARENT)
 
 
 Resumed: TypeAlias = AbstractContextManager[object]
