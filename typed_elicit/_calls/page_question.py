@@ -162,10 +162,10 @@ class PageQuestion(ConsentOnly, Generic[M]):
         A page shaped at call time is pinned to its form's digest too, so a 2026-07-28 re-run
         that offers other options or defaults is a `ReplayMismatch`, as for `ctx.elicit`.
         """
-        url = self.url
-        if self.form.tree is None or not self.form.tree.shaped:
-            return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(url))
-        return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(f"{url}\n{self.form.digest}"))
+        tree, pinned = self.form.tree, self.url
+        if tree is not None and tree.shaped:
+            pinned += f"\n{self.form.digest}"
+        return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(pinned))
 
     @property
     def subject(self) -> str:

@@ -156,12 +156,9 @@ class ReplayAsker:
             RoundRefused: If the answer was taken by another round, or its call has ended already.
         """
         call = self.call
-        limit = call.policy.call_timeout
-        age = clock.now() - call.started
-        if age > limit:
-            raise ElicitationTimeout.call_expired(call.function, question.subject, limit, age)
+        self._check_call(question, clock.now())
         found, record = await beside.take(
-            beside.poll_seconds, call.started + limit, call.function, claimed=claimed
+            beside.poll_seconds, call.started + call.policy.call_timeout, call.function, claimed=claimed
         )
         if found is None:
             if clock.now() >= beside.expires_at:
@@ -207,15 +204,18 @@ class ReplayAsker:
         question past its timeout, or a call past its `call_timeout`, can never be
         answered, however often it is refreshed.
         """
-        call = self.call
         now = clock.now()
         waited = now - pending.asked_at
         if waited > timeout:
             raise ElicitationTimeout.too_late(
                 question.subject, timeout, waited, question.asker, answered=answered
             )
-        limit = call.policy.call_timeout
-        age = now - call.started
+        self._check_call(question, now)
+
+    def _check_call(self, question: Question[Any], now: float) -> None:
+        """Raise `ElicitationTimeout` if the call has outlived its `call_timeout` by `now`."""
+        call = self.call
+        limit, age = call.policy.call_timeout, now - call.started
         if age > limit:
             raise ElicitationTimeout.call_expired(call.function, question.subject, limit, age)
 

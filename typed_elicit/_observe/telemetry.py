@@ -120,7 +120,12 @@ class QuestionTrace:
                     self.event("typed_elicit.fallback")
             elif isinstance(error, ElicitationTimeout):
                 self.outcome = "timeout"
-                self.event("typed_elicit.timeout", _timeout_attributes(error))
+                timed: dict[str, AttributeValue] = {"typed_elicit.scope": error.scope}
+                if error.timeout is not None:
+                    timed["typed_elicit.timeout"] = error.timeout
+                if error.answered:
+                    timed["typed_elicit.answered_late"] = True
+                self.event("typed_elicit.timeout", timed)
             else:
                 self.outcome = "error"
                 error_type = type(error).__qualname__
@@ -167,15 +172,6 @@ class QuestionTrace:
             return
         self.attempt = attempt
         self.event("typed_elicit.reask", {"typed_elicit.attempt": attempt, "typed_elicit.problems": problems})
-
-
-def _timeout_attributes(error: ElicitationTimeout) -> dict[str, AttributeValue]:
-    attributes: dict[str, AttributeValue] = {"typed_elicit.scope": error.scope}
-    if error.timeout is not None:
-        attributes["typed_elicit.timeout"] = error.timeout
-    if error.answered:
-        attributes["typed_elicit.answered_late"] = True
-    return attributes
 
 
 OFF: Final = QuestionTrace(None, None, {})
