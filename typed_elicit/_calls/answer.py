@@ -12,15 +12,14 @@ record is its consent's. `asked` reports a question sent. Only askers call these
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic
 
 from mcp_types import ElicitRequestParams, ElicitRequestURLParams
 from mcp_types import ElicitResult as WireResult
 
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.policy import Settings
-from typed_elicit._calls.questions import Question, Reply, Via
-from typed_elicit._core.results import ElicitResult, UrlResult
+from typed_elicit._calls.questions import Question, R, Reply, Via
 from typed_elicit._observe.hooks import (
     AnswerEvent,
     QuestionEvent,
@@ -29,8 +28,6 @@ from typed_elicit._observe.hooks import (
     run_question_hooks,
 )
 from typed_elicit.errors import InvalidResponse
-
-R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 
 
 @dataclass(slots=True, frozen=True)

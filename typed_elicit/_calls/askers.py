@@ -13,7 +13,7 @@ question; nothing else looks at the era. The askers:
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from mcp.server.mcpserver import Context
 
@@ -21,15 +21,12 @@ from typed_elicit._calls.call import Call
 from typed_elicit._calls.plugs import Resume
 from typed_elicit._calls.policy import Settings
 from typed_elicit._calls.push import PushAsker
-from typed_elicit._calls.questions import Question
+from typed_elicit._calls.questions import Question, R
 from typed_elicit._calls.reach import reach, watched
 from typed_elicit._calls.refusal import refuse
 from typed_elicit._calls.replay import ModelAsker, ReplayAsker
 from typed_elicit._calls.state import ReplayState
 from typed_elicit._core.eras import uses_input_required
-from typed_elicit._core.results import ElicitResult, UrlResult
-
-R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 
 
 class Asker(Protocol):

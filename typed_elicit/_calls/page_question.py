@@ -17,7 +17,7 @@ from typing_extensions import Self
 
 from typed_elicit._calls.plugs import PageAnswer, PageHost
 from typed_elicit._calls.policy import OnUnsupported
-from typed_elicit._calls.questions import Action, Kind, Mode, Reply, UrlQuestion
+from typed_elicit._calls.questions import Action, ConsentOnly, Kind, Mode, UrlQuestion
 from typed_elicit._calls.signals import RoundRefused
 from typed_elicit._calls.state import URL_QUESTION, PageRecord, QuestionId
 from typed_elicit._core import clock
@@ -25,13 +25,12 @@ from typed_elicit._core.digests import url_digest
 from typed_elicit._core.results import Accepted, Cancelled, Consented, Declined, ElicitResult
 from typed_elicit._forms.reduce import Reduced
 from typed_elicit._forms.validate import validate_answer
-from typed_elicit.errors import InvalidResponse
 
 M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass(slots=True, eq=False)
-class PageQuestion(Generic[M]):
+class PageQuestion(ConsentOnly, Generic[M]):
     """A page question (`ctx.elicit_page`): `model`, filled in on a page of the server's own.
 
     The client is asked its `consent` (a URL question for the page's URL, with the same key
@@ -127,13 +126,13 @@ class PageQuestion(Generic[M]):
         if page.taken:  # an earlier round took it; this one re-runs past it
             held = await host.kept(page)
             if held is None:
-                raise RoundRefused.page_released(function)
+                raise RoundRefused(function, "page_released")
             return held, page
         found = await self.watch(wait)
         if found is None:
             return None, page
         if not claimed and not await host.take(page):
-            raise RoundRefused.page_taken(function)
+            raise RoundRefused(function, "page_taken")
         self.took = (found, until)
         return found, page.model_copy(update={"taken": True})
 
@@ -163,20 +162,15 @@ class PageQuestion(Generic[M]):
         A page shaped at call time is pinned to its form's digest too, so a 2026-07-28 re-run
         that offers other options or defaults is a `ReplayMismatch`, as for `ctx.elicit`.
         """
-        url = self.url
-        if self.form.tree is None or not self.form.tree.shaped:
-            return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(url))
-        return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(f"{url}\n{self.form.digest}"))
+        tree, pinned = self.form.tree, self.url
+        if tree is not None and tree.shaped:
+            pinned += f"\n{self.form.digest}"
+        return QuestionId(key=self.key, model=URL_QUESTION, digest=url_digest(pinned))
 
     @property
     def subject(self) -> str:
         """The model's name."""
         return self.model.__name__
-
-    @property
-    def schema(self) -> None:
-        """A page's form is never sent to the client."""
-        return None
 
     def params(self, message: str | None = None, *, with_id: bool = True) -> ElicitRequestParams:
         """Its consent's params."""
@@ -192,17 +186,6 @@ class PageQuestion(Generic[M]):
         if action == "accept":
             return Accepted(validate_answer(self.model, self.form, content, keep=False))
         return Declined() if action == "decline" else Cancelled()
-
-    def again(self, problem: InvalidResponse) -> Self:
-        """A page re-shows itself; the question is never re-asked."""
-        return self
-
-    def kept(self, wire: Reply) -> None:
-        """Nothing: what a page answers is held by the server, never in the state."""
-        return None
-
-    def check_size(self, wire: Reply, limit: int) -> None:
-        """Nothing to check: the page bounds its own submits (`typed_elicit.pages`)."""
 
     def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool) -> ElicitResult[M]:
         """Its consent's outcome under `policy` (`Declined()`, else `ElicitationUnsupported`)."""

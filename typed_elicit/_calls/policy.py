@@ -12,15 +12,11 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Final, Literal, TypeAlias, TypeVar
-
-from pydantic import BaseModel
+from typing import Final, Literal, TypeAlias
 
 from typed_elicit._observe.heartbeat import DEFAULT_HEARTBEAT
 from typed_elicit._observe.hooks import ElicitHook
 from typed_elicit.errors import ElicitArgumentError
-
-M = TypeVar("M", bound=BaseModel)
 
 OnUnsupported: TypeAlias = Literal["raise", "defaults", "decline", "fallback"]
 """What `ctx.elicit` does when the client cannot be asked.
@@ -167,38 +163,6 @@ def warn_if_over_state_ttl(seconds: float, owner: str, stacklevel: int) -> None:
         )
 
 
-def check_retries(retries: int, owner: str) -> int:
-    """`retries` if it is a valid re-ask count (an int, not a bool, 0 or more).
-
-    Raises:
-        ElicitArgumentError: If it is not.
-    """
-    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:  # pyright: ignore[reportUnnecessaryIsInstance]
-        raise ElicitArgumentError(
-            owner,
-            "retries",
-            f"retries must be 0 or more (an int, not a bool), got {retries!r}",
-            "Pass how many times to ask again after an invalid answer, e.g. retries=2.",
-        )
-    return retries
-
-
-def check_on_unsupported(value: str, owner: str, allowed: tuple[str, ...], why: str = "") -> None:
-    """Refuse `value` unless it is one of the `allowed` policies.
-
-    Raises:
-        ElicitArgumentError: Naming the allowed policies.
-    """
-    if value not in allowed:
-        names = ", ".join(repr(a) for a in allowed[:-1]) + f" or {allowed[-1]!r}"
-        raise ElicitArgumentError(
-            owner,
-            "on_unsupported",
-            f"takes on_unsupported={names}, got {value!r}{why}",
-            "Pass one of these.",
-        )
-
-
 ON_UNSUPPORTED: Final[tuple[OnUnsupported, ...]] = ("raise", "defaults", "decline", "fallback")
 URL_ON_UNSUPPORTED: Final[tuple[UrlOnUnsupported, ...]] = ("raise", "decline")
 
@@ -279,8 +243,23 @@ def resolve(
     """
     default = policy.timeout if policy.timeout is not None else _default_timeout
     wait = check_timeout(timeout if timeout is not None else default, owner)
-    attempts = policy.retries if retries is None else check_retries(retries, owner)
+    if retries is None:
+        retries = policy.retries
+    elif isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise ElicitArgumentError(
+            owner,
+            "retries",
+            f"retries must be 0 or more (an int, not a bool), got {retries!r}",
+            "Pass how many times to ask again after an invalid answer, e.g. retries=2.",
+        )
     if on_unsupported is None:
-        return Settings(wait, attempts, policy.on_unsupported)
-    check_on_unsupported(on_unsupported, owner, allowed, why)
-    return Settings(wait, attempts, on_unsupported)
+        on_unsupported = policy.on_unsupported
+    elif on_unsupported not in allowed:
+        names = ", ".join(repr(a) for a in allowed[:-1]) + f" or {allowed[-1]!r}"
+        raise ElicitArgumentError(
+            owner,
+            "on_unsupported",
+            f"takes on_unsupported={names}, got {on_unsupported!r}{why}",
+            "Pass one of these.",
+        )
+    return Settings(wait, retries, on_unsupported)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import anyio
 from mcp.server.context import ServerRequestContext
@@ -21,21 +21,18 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types import REQUEST_TIMEOUT, ElicitRequest, ElicitRequestParams
 from mcp_types import ElicitResult as WireResult
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from typed_elicit._calls.answer import Reask, asked, take, take_beside
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.policy import Settings
-from typed_elicit._calls.questions import Beside, Question, Reply
+from typed_elicit._calls.questions import Beside, Question, R, Reply
 from typed_elicit._calls.reach import reach, watched
 from typed_elicit._calls.refusal import refuse
 from typed_elicit._core.eras import has_elicit_complete
-from typed_elicit._core.results import Consented, ElicitResult, UrlResult
+from typed_elicit._core.results import Consented
 from typed_elicit._observe.heartbeat import Heartbeat, progress_token
 from typed_elicit.errors import ClientError, ElicitationTimeout, InvalidResponse
-
-R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
-M = TypeVar("M", bound=BaseModel)
 
 
 class PushAsker:

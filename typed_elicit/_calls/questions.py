@@ -316,8 +316,30 @@ class FormQuestion(Generic[M]):
         raise ElicitationUnsupported.for_form(self.subject, reason, advised, self.asker)
 
 
+class ConsentOnly:
+    """What a question whose client answer is consent only shares (a URL question, a page question)."""
+
+    __slots__ = ()
+
+    @property
+    def schema(self) -> None:
+        """No schema is sent to the client: consent only (a page's form stays on the page)."""
+        return None
+
+    def again(self, problem: InvalidResponse) -> Self:
+        """Never re-asked: no consent is invalid (a page re-shows itself)."""
+        return self
+
+    def kept(self, wire: Reply) -> None:
+        """Nothing: consent has no content (what a page answers is held by the server, never in the state)."""
+        return None
+
+    def check_size(self, wire: Reply, limit: int) -> None:
+        """Nothing to check: a consent's content is ignored (a page bounds its own submits)."""
+
+
 @dataclass(slots=True, eq=False)
-class UrlQuestion:
+class UrlQuestion(ConsentOnly):
     """A URL-mode question (`ctx.elicit_url`, or a page's consent): accept means consent only.
 
     Attributes:
@@ -350,11 +372,6 @@ class UrlQuestion:
         return None
 
     @property
-    def schema(self) -> None:
-        """No schema: consent only."""
-        return None
-
-    @property
     def id(self) -> QuestionId:
         """Position, the kind `url` and the URL's digest (the URL itself is never recorded)."""
         if self.pin is not None:
@@ -379,17 +396,6 @@ class UrlQuestion:
         if action == "accept":
             return Consented()
         return Declined() if action == "decline" else Cancelled()
-
-    def again(self, problem: InvalidResponse) -> Self:
-        """A URL question is never re-asked: no answer to it is invalid."""
-        return self
-
-    def kept(self, wire: Reply) -> None:
-        """Nothing: consent has no content."""
-        return None
-
-    def check_size(self, wire: Reply, limit: int) -> None:
-        """Nothing to check: a URL answer's content is ignored."""
 
     def unsupported(self, policy: OnUnsupported, reason: str, *, tool: bool) -> UrlResult:
         """`Declined()` under `"decline"`; `"defaults"` and `"fallback"` count as `"raise"`.

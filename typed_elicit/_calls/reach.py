@@ -9,7 +9,7 @@ is traced; `capability_error` is how a 2026-07-28 client learns it lacks a capab
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Any, Final, Literal, TypeAlias, TypeVar, cast
+from typing import Any, Final, Literal, TypeAlias, cast
 
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
@@ -22,14 +22,11 @@ from mcp_types import (
 )
 
 from typed_elicit._calls.call import Call
-from typed_elicit._calls.questions import Question
+from typed_elicit._calls.questions import Question, R
 from typed_elicit._core.eras import has_url_mode, uses_input_required
-from typed_elicit._core.results import ElicitResult, UrlResult
 from typed_elicit._observe import telemetry
 from typed_elicit._wire.draft import APP_MIME_TYPE, CLIENT_CAPABILITIES_KEY, ELICITATION_SETTING, UI_EXTENSION
 from typed_elicit.errors import ElicitationUnsupported
-
-R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 
 Travel: TypeAlias = Literal["push", "rounds", "model", "none"]
 """How an asker's questions travel: server-to-client requests, 2026-07-28 rounds, through the

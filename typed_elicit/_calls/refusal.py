@@ -10,19 +10,17 @@ call resumed through the fallback replays it instead of asking again.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn
 
 from typed_elicit._calls.answer import asked
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.plugs import route_for
 from typed_elicit._calls.policy import Settings
-from typed_elicit._calls.questions import Question
+from typed_elicit._calls.questions import Question, R
 from typed_elicit._calls.state import Pending, new_round
 from typed_elicit._core import clock
-from typed_elicit._core.results import Declined, ElicitResult, UrlResult
+from typed_elicit._core.results import Declined
 from typed_elicit.errors import ElicitArgumentError, FallbackNotInstalled
-
-R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
 
 
 async def refuse(

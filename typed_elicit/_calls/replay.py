@@ -19,33 +19,29 @@ ends (`Call.on_suspend`); later rounds read it there, never from the state.
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar, Final, NoReturn, TypeVar, cast
+from typing import Any, ClassVar, Final, NoReturn, cast
 
 import anyio.lowlevel
 from mcp_types import ElicitRequest, InputRequest, InputRequiredResult
 from mcp_types import ElicitResult as WireResult
-from pydantic import BaseModel
 
 from typed_elicit._calls.answer import Reask, asked, take, take_beside
 from typed_elicit._calls.call import Call
 from typed_elicit._calls.policy import Settings, get_default_timeout
-from typed_elicit._calls.questions import Beside, Question, Via
+from typed_elicit._calls.questions import Beside, Question, R, Via
 from typed_elicit._calls.reach import Travel, reach, watched
 from typed_elicit._calls.refusal import fresh, refuse, to_the_model
 from typed_elicit._calls.signals import InputRequired, RoundRefused
 from typed_elicit._calls.state import Pending, ReplayState
 from typed_elicit._core import clock
 from typed_elicit._core.foreign import request_state_security
-from typed_elicit._core.results import Consented, ElicitResult, UrlResult
+from typed_elicit._core.results import Consented
 from typed_elicit.errors import (
     ElicitArgumentError,
     ElicitationTimeout,
     ReplayMismatch,
 )
 from typed_elicit.stores._config import store_for
-
-R = TypeVar("R", bound=ElicitResult[Any] | UrlResult)
-M = TypeVar("M", bound=BaseModel)
 
 CLAIM_MARGIN: Final = 60.0
 """Seconds a claimed round id is kept past the round's last possible answer (clock skew)."""
@@ -160,12 +156,9 @@ class ReplayAsker:
             RoundRefused: If the answer was taken by another round, or its call has ended already.
         """
         call = self.call
-        limit = call.policy.call_timeout
-        age = clock.now() - call.started
-        if age > limit:
-            raise ElicitationTimeout.call_expired(call.function, question.subject, limit, age)
+        self._check_call(question, clock.now())
         found, record = await beside.take(
-            beside.poll_seconds, call.started + limit, call.function, claimed=claimed
+            beside.poll_seconds, call.started + call.policy.call_timeout, call.function, claimed=claimed
         )
         if found is None:
             if clock.now() >= beside.expires_at:
@@ -211,15 +204,18 @@ class ReplayAsker:
         question past its timeout, or a call past its `call_timeout`, can never be
         answered, however often it is refreshed.
         """
-        call = self.call
         now = clock.now()
         waited = now - pending.asked_at
         if waited > timeout:
             raise ElicitationTimeout.too_late(
                 question.subject, timeout, waited, question.asker, answered=answered
             )
-        limit = call.policy.call_timeout
-        age = now - call.started
+        self._check_call(question, now)
+
+    def _check_call(self, question: Question[Any], now: float) -> None:
+        """Raise `ElicitationTimeout` if the call has outlived its `call_timeout` by `now`."""
+        call = self.call
+        limit, age = call.policy.call_timeout, now - call.started
         if age > limit:
             raise ElicitationTimeout.call_expired(call.function, question.subject, limit, age)
 
@@ -238,7 +234,7 @@ class ReplayAsker:
         # The round cannot be answered after this (`_check_in_time`), so its id need not be kept longer.
         last = min(pending.asked_at + timeout, call.started + call.policy.call_timeout)
         if not await store_for(call.sdk.mcp_server).claim(f"round:{pending.round}", last + CLAIM_MARGIN):
-            raise RoundRefused.answered(call.function)
+            raise RoundRefused(call.function)
         return True
 
     def _check_state_ttl(self, question: Question[Any], timeout: float) -> None:

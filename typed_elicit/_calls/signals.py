@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextvars import ContextVar
+from typing import Final, Literal, TypeAlias
 
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, InputRequiredResult
@@ -54,44 +55,30 @@ class RoundRefused(BaseException):
     """Ends a call whose round was already answered (single-use rounds).
 
     `@elicits` raises its `error`, a JSON-RPC error -32602 with `data.reason`
-    `"round_already_answered"`, to the client. The builders word each case.
+    `"round_already_answered"`, to the client. `Refusal` names each case.
     """
 
-    def __init__(self, error: MCPError) -> None:
+    def __init__(self, function: str, why: Refusal = "answered") -> None:
+        """The refusal of a round of `function`, worded for `why` (see `Refusal`)."""
         super().__init__("this round was already answered")
-        self.error = error
+        message = _REFUSALS[why].format(function=function)
+        self.error = MCPError(code=INVALID_PARAMS, message=message, data={"reason": "round_already_answered"})
 
-    @classmethod
-    def _because(cls, message: str) -> RoundRefused:
-        data = {"reason": "round_already_answered"}
-        return cls(MCPError(code=INVALID_PARAMS, message=message, data=data))
 
-    @classmethod
-    def answered(cls, function: str) -> RoundRefused:
-        """A round whose answer was taken already (a resent or replayed `requestState`)."""
-        return cls._because(
-            f"this round of {function} was already answered: each requestState takes one answer, and a "
-            "resent or replayed round is refused (single-use rounds). Answer the latest question with "
-            "the requestState that came with it, or call the tool again without requestState to start "
-            "afresh."
-        )
+Refusal: TypeAlias = Literal["answered", "page_taken", "page_released"]
+"""Why a round is refused: its answer was taken already (a resent or replayed `requestState`), a
+page's answer was taken by another round of the call, or is no longer held (its call has ended)."""
 
-    @classmethod
-    def page_taken(cls, function: str) -> RoundRefused:
-        """A page's answer that another round of the call took already."""
-        return cls._because(
-            f"the page answer of {function} was already taken by another round: each page is answered "
-            "once. Call the tool again without requestState to start afresh."
-        )
-
-    @classmethod
-    def page_released(cls, function: str) -> RoundRefused:
-        """A page's answer no longer held: the call it belongs to has ended."""
-        return cls._because(
-            f"the page answer of {function} is no longer held: the call it belongs to has ended (a page "
-            "answer is deleted when its call returns or fails), so this round was answered already. "
-            "Call the tool again without requestState to start afresh."
-        )
+_REFUSALS: Final[dict[Refusal, str]] = {
+    "answered": "this round of {function} was already answered: each requestState takes one answer, and a "
+    "resent or replayed round is refused (single-use rounds). Answer the latest question with the "
+    "requestState that came with it, or call the tool again without requestState to start afresh.",
+    "page_taken": "the page answer of {function} was already taken by another round: each page is "
+    "answered once. Call the tool again without requestState to start afresh.",
+    "page_released": "the page answer of {function} is no longer held: the call it belongs to has ended "
+    "(a page answer is deleted when its call returns or fails), so this round was answered already. "
+    "Call the tool again without requestState to start afresh.",
+}
 
 
 class FallbackRequired(Suspension):

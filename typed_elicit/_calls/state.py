@@ -202,10 +202,8 @@ def _version_of(data: object) -> int | None:
 
 def _afresh(version: int | None) -> ReplayState:
     """An empty state, logged: only the version is named, never anything the state holds."""
-    if version is None:
-        logger.info("typed_elicit: ignoring an unreadable request_state; the call starts afresh")
-    else:
-        logger.info("typed_elicit: ignoring request_state of version %s; the call starts afresh", version)
+    what = "an unreadable request_state" if version is None else f"request_state of version {version}"
+    logger.info("typed_elicit: ignoring %s; the call starts afresh", what)
     return ReplayState()
 
 

@@ -171,8 +171,8 @@ def _hide_object(piece: str) -> str:
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             return UNREADABLE
         as_json = False
-    hidden, changed = _hide(value)
-    if not changed:
+    hidden = _hide(value)
+    if hidden == value:
         return piece
     if as_json:
         return json.dumps(hidden, ensure_ascii=False, separators=(",", ":"))
@@ -194,39 +194,31 @@ def _unreadable(piece: str) -> str:
     return UNREADABLE
 
 
-def _hide(value: Any) -> tuple[Any, bool]:
-    """`value` with every answer value in it hidden, and whether anything was."""
+def _hide(value: Any) -> Any:
+    """`value` with every answer value in it hidden (equal to `value` when there was none)."""
     if isinstance(value, list):
-        items = [_hide(item) for item in value]  # pyright: ignore[reportUnknownVariableType]
-        return [item for item, _ in items], any(changed for _, changed in items)
+        return [_hide(item) for item in value]  # pyright: ignore[reportUnknownVariableType]
     if not isinstance(value, dict):
-        return value, False
+        return value
     fields: dict[Any, Any] = value  # pyright: ignore[reportUnknownVariableType]
     answered = fields.get("action") in _ACTIONS
-    changed = False
     out: dict[Any, Any] = {}
     for key, item in fields.items():
         if key == "content" and answered:
             out[key] = {name: HIDDEN for name in item} if isinstance(item, dict) else HIDDEN  # pyright: ignore[reportUnknownVariableType]
-            hid = True
         elif key == "requestedSchema" and isinstance(item, dict):
-            out[key], hid = _hide_defaults(item)  # pyright: ignore[reportUnknownArgumentType]
+            out[key] = _hide_defaults(item)  # pyright: ignore[reportUnknownArgumentType]
         else:
-            out[key], hid = _hide(item)
-        changed = changed or hid
-    return out, changed
+            out[key] = _hide(item)
+    return out
 
 
-def _hide_defaults(schema: dict[Any, Any]) -> tuple[dict[Any, Any], bool]:
+def _hide_defaults(schema: dict[Any, Any]) -> dict[Any, Any]:
     properties = schema.get("properties")
     if not isinstance(properties, dict):
-        return schema, False
-    changed = False
-    shown: dict[Any, Any] = {}
-    for name, prop in properties.items():  # pyright: ignore[reportUnknownVariableType]
-        if isinstance(prop, dict) and "default" in prop:
-            shown[name] = {**prop, "default": HIDDEN}
-            changed = True
-        else:
-            shown[name] = prop
-    return {**schema, "properties": shown}, changed
+        return schema
+    shown: dict[Any, Any] = {
+        name: {**prop, "default": HIDDEN} if isinstance(prop, dict) and "default" in prop else prop
+        for name, prop in properties.items()  # pyright: ignore[reportUnknownVariableType]
+    }
+    return {**schema, "properties": shown}

@@ -120,7 +120,12 @@ class QuestionTrace:
                     self.event("typed_elicit.fallback")
             elif isinstance(error, ElicitationTimeout):
                 self.outcome = "timeout"
-                self.event("typed_elicit.timeout", _timeout_attributes(error))
+                timed: dict[str, AttributeValue] = {"typed_elicit.scope": error.scope}
+                if error.timeout is not None:
+                    timed["typed_elicit.timeout"] = error.timeout
+                if error.answered:
+                    timed["typed_elicit.answered_late"] = True
+                self.event("typed_elicit.timeout", timed)
             else:
                 self.outcome = "error"
                 error_type = type(error).__qualname__
@@ -167,15 +172,6 @@ class QuestionTrace:
             return
         self.attempt = attempt
         self.event("typed_elicit.reask", {"typed_elicit.attempt": attempt, "typed_elicit.problems": problems})
-
-
-def _timeout_attributes(error: ElicitationTimeout) -> dict[str, AttributeValue]:
-    attributes: dict[str, AttributeValue] = {"typed_elicit.scope": error.scope}
-    if error.timeout is not None:
-        attributes["typed_elicit.timeout"] = error.timeout
-    if error.answered:
-        attributes["typed_elicit.answered_late"] = True
-    return attributes
 
 
 OFF: Final = QuestionTrace(None, None, {})
@@ -341,11 +337,11 @@ def traceparent_now() -> str | None:
     """
     if _otel() is None:
         return None
-    trace = _api[0]
-    context = trace.get_current_span().get_span_context()
-    if not context.is_valid:
-        return None
-    return f"00-{context.trace_id:032x}-{context.span_id:016x}-{int(context.trace_flags):02x}"
+    from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+
+    carrier: dict[str, str] = {}
+    TraceContextTextMapPropagator().inject(carrier)  # the current span's, if it is valid
+    return carrier.get(TRACEPARENT)
 
 
 Resumed: TypeAlias = AbstractContextManager[object]
