@@ -321,13 +321,12 @@ class _Parser:
                 return None
             return replace(base, kind="choice", options=(Option(const, base.title or const),))
         if "enum" in p:
-            values = self.values(p["enum"], f"{path}.enum")
+            options = self.options(p["enum"], f"{path}.enum", titled=False)
             names = p.get("enumNames")
-            titles: list[str] = list(values)
             if names is not None:
                 if (
                     not isinstance(names, list)
-                    or len(cast("list[object]", names)) != len(values)
+                    or len(cast("list[object]", names)) != len(options)
                     or not all(isinstance(n, str) for n in cast("list[object]", names))
                 ):
                     self.fail(f"{path}.enumNames", "must be a list of strings, one per enum value")
@@ -335,10 +334,12 @@ class _Parser:
                     self.valid_text(n, f"{path}.enumNames[{i}]")
                     for i, n in enumerate(cast("list[str]", names))
                 ):
-                    titles = cast("list[str]", names)
-            return replace(base, kind="choice", options=tuple(map(Option, values, titles)))
+                    options = tuple(Option(o.value, n) for o, n in zip(options, cast("list[str]", names)))
+            return replace(base, kind="choice", options=options)
         if "oneOf" in p:
-            return replace(base, kind="choice", options=self.titled(p["oneOf"], f"{path}.oneOf"))
+            return replace(
+                base, kind="choice", options=self.options(p["oneOf"], f"{path}.oneOf", titled=True)
+            )
         fmt = p.get("format")
         if fmt is not None and fmt not in _FORMATS:
             self.fail(f"{path}.format", f"must be one of {', '.join(_FORMATS)}, got {show_value(fmt)}")
@@ -353,15 +354,8 @@ class _Parser:
     ) -> FieldSpec:
         if "enum" in p:
             self.fail(f"{path}.enum", "enums must be strings; numeric enums are not in the spec")
-        lo, hi = self.bound(p, "minimum", path, count=False), self.bound(p, "maximum", path, count=False)
-        xlo, xhi = (
-            self.exclusive(p, "exclusiveMinimum", path, lo),
-            self.exclusive(p, "exclusiveMaximum", path, hi),
-        )
-        if xlo is not None and lo is not None and p.get("exclusiveMinimum") is True:
-            lo = None  # draft-4 style: `minimum` itself is the exclusive bound
-        if xhi is not None and hi is not None and p.get("exclusiveMaximum") is True:
-            hi = None
+        lo, xlo = self.bounds(p, "minimum", path)
+        hi, xhi = self.bounds(p, "maximum", path)
         low, low_open = _tighter(lo, xlo, max)
         high, high_open = _tighter(hi, xhi, min)
         if low is not None and high is not None:
@@ -377,11 +371,12 @@ class _Parser:
                 )
         return replace(base, kind=kind, minimum=lo, maximum=hi, exclusive_minimum=xlo, exclusive_maximum=xhi)
 
-    def exclusive(self, p: Mapping[str, object], key: str, path: str, inclusive: float | None) -> Any:
-        value = p.get(key)
-        if value is True:  # draft 4: a flag that makes `minimum`/`maximum` exclusive
-            return inclusive
-        return None if value is False else self.bound(p, key, path, count=False)
+    def bounds(self, p: Mapping[str, object], key: str, path: str) -> tuple[Any, Any]:
+        """The inclusive and the exclusive bound of `key` (`minimum` or `maximum`), None where absent."""
+        value, flag = self.bound(p, key, path, count=False), p.get(f"exclusive{key.title()}")
+        if flag is True:  # draft 4: a flag that makes `minimum`/`maximum` itself the exclusive bound
+            return None, value
+        return value, None if flag is False else self.bound(p, f"exclusive{key.title()}", path, count=False)
 
     def multi(self, base: FieldSpec, p: Mapping[str, object], path: str) -> FieldSpec | None:
         items = p.get("items")
@@ -390,10 +385,8 @@ class _Parser:
             return None
         it = cast("dict[str, object]", items)
         if it.get("type", "string") == "string" and ("enum" in it) != ("anyOf" in it):
-            if "enum" in it:
-                options = tuple(Option(v, v) for v in self.values(it["enum"], f"{path}.items.enum"))
-            else:
-                options = self.titled(it["anyOf"], f"{path}.items.anyOf")
+            key = "anyOf" if "anyOf" in it else "enum"
+            options = self.options(it[key], f"{path}.items.{key}", titled=key == "anyOf")
         else:
             self.fail(
                 f"{path}.items", "must be {type: string, enum: [...]} or {anyOf: [{const, title}, ...]}"
@@ -406,45 +399,35 @@ class _Parser:
             self.fail(path, f"minItems {lo} is more than the {len(options)} options")
         return replace(base, kind="multi_choice", options=options, min_items=lo, max_items=hi)
 
-    def options(self, raw: object, path: str, what: str) -> list[object]:
-        """`raw` if it is a non-empty list of at most `MAX_OPTIONS` options (`what` each is), else []."""
+    def options(self, raw: object, path: str, *, titled: bool) -> tuple[Option, ...]:
+        """The options of an `enum` (`titled`: of a `oneOf`/`anyOf` of `{const, title}`); () on a problem."""
         if not isinstance(raw, list) or not raw:
-            self.fail(path, f"must be a non-empty list of {what}")
-            return []
+            self.fail(
+                path, f"must be a non-empty list of {'{const, title} objects' if titled else 'strings'}"
+            )
+            return ()
         items = cast("list[object]", raw)
         if len(items) > MAX_OPTIONS:
             self.fail(path, f"{len(items)} options, more than the {MAX_OPTIONS} allowed")
-            return []
-        return items
-
-    def values(self, raw: object, path: str) -> list[str]:
-        items = self.options(raw, path, "strings")
-        if not all(isinstance(v, str) for v in items):
-            self.fail(path, "enum values must be strings")
-            return []
-        values = cast("list[str]", items)
-        if not all(self.valid_text(v, f"{path}[{i}]") for i, v in enumerate(values)):
-            return []
-        if len(set(values)) != len(values):
-            self.fail(path, "enum values must be unique")
-        return values
-
-    def titled(self, raw: object, path: str) -> tuple[Option, ...]:
+            return ()
         options: list[Option] = []
-        for index, item in enumerate(self.options(raw, path, "{const, title} objects")):
+        for index, item in enumerate(items):
             entry = cast("dict[str, object]", item) if isinstance(item, dict) else {}
-            const, title = entry.get("const"), entry.get("title")
-            if not isinstance(const, str) or not isinstance(title, str):
-                self.fail(f"{path}[{index}]", "must be {const: string, title: string}")
+            value, title = (entry.get("const"), entry.get("title")) if titled else (item, item)
+            at = f"{path}[{index}]"
+            if not isinstance(value, str) or not isinstance(title, str):
+                if titled:
+                    self.fail(at, "must be {const: string, title: string}")
+                else:
+                    self.fail(path, "enum values must be strings")
                 return ()
-            if not (
-                self.valid_text(const, f"{path}[{index}].const")
-                and self.valid_text(title, f"{path}[{index}].title")
+            if not self.valid_text(value, f"{at}.const" if titled else at) or (
+                titled and not self.valid_text(title, f"{at}.title")
             ):
                 return ()
-            options.append(Option(const, title))
+            options.append(Option(value, title))
         if len({o.value for o in options}) != len(options):
-            self.fail(path, "const values must be unique")
+            self.fail(path, f"{'const' if titled else 'enum'} values must be unique")
         return tuple(options)
 
     def default(self, spec: FieldSpec, value: object, path: str) -> FieldSpec:
