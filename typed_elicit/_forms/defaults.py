@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 import math
 import operator
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from typing import Any, cast
 
@@ -128,12 +129,9 @@ def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
         unknown = [v for v in picked if v not in options]
         if unknown:
             return not_an_option(unknown[0], options)
-        seen: set[str] = set()
-        for value in picked:  # a form shows each option once: no client can pre-select one twice
-            if value in seen:
-                return f"picks the option {value!r} more than once, as no multi-select can"
-            seen.add(value)
-        return None
+        twice = [value for value, count in Counter(picked).items() if count > 1]
+        # a form shows each option once: no client can pre-select one twice
+        return f"picks the option {twice[0]!r} more than once, as no multi-select can" if twice else None
     if not isinstance(wire, str):
         return "is not a string, as a text field needs"
     try:
