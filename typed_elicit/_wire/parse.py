@@ -32,10 +32,7 @@ from pydantic import (
 )
 
 from typed_elicit._core.text import has_control, quoted
-from typed_elicit._wire.rules import (
-    check_text,
-    json_floor,
-)
+from typed_elicit._wire.rules import check_text, json_floor, kind_of
 from typed_elicit._wire.spec import (
     CACHE_ENTRIES,
     CACHED_FIELDS,
@@ -194,13 +191,14 @@ class _Parser:
 
     def parse(self, schema: object) -> FormSpec:
         if not isinstance(schema, dict):
-            raise RequestedSchemaError([f"schema: must be a JSON object, got {_kind(schema)}"])
+            raise RequestedSchemaError([f"schema: must be a JSON object, got {kind_of(schema)}"])
         top = cast("dict[str, object]", schema)
         if top.get("type") != "object":
             self.fail("type", f"must be 'object', got {show_value(top.get('type'))}")
         props = top.get("properties", {})
         if not isinstance(props, dict):
-            raise RequestedSchemaError([*self.problems, f"properties: must be an object, got {_kind(props)}"])
+            self.fail("properties", f"must be an object, got {kind_of(props)}")
+            raise RequestedSchemaError(self.problems)
         properties = cast("dict[str, object]", props)  # at most MAX_FIELDS: `_check_size` counted them
         required = self.required(top.get("required", []), properties)
         title = self.text(top, "title", "")
@@ -217,7 +215,7 @@ class _Parser:
 
     def required(self, value: object, properties: Mapping[str, object]) -> set[str]:
         if not isinstance(value, list):
-            self.fail("required", f"must be a list of property names, got {_kind(value)}")
+            self.fail("required", f"must be a list of property names, got {kind_of(value)}")
             return set()
         count = len(cast("list[object]", value))
         if count > MAX_FIELDS:  # more names than any form has fields: not one is read
@@ -234,7 +232,7 @@ class _Parser:
     def text(self, obj: Mapping[str, object], key: str, path: str) -> str | None:
         value = obj.get(key)
         if value is not None and not isinstance(value, str):
-            self.fail(f"{path}{key}", f"must be a string, got {_kind(value)}")
+            self.fail(f"{path}{key}", f"must be a string, got {kind_of(value)}")
             return None
         return value if value is None or self.valid_text(value, f"{path}{key}") else None
 
@@ -252,7 +250,11 @@ class _Parser:
     def bound(self, obj: Mapping[str, object], key: str, path: str, *, count: bool) -> Any:
         """`obj[key]`: a count (a length, an item count) or a number; None if absent or wrong."""
         value = obj.get(key)
-        if value is None or (_is_count(value) if count else _is_number(value)):
+        if isinstance(value, int) and not isinstance(value, bool):
+            fits = 0 <= value <= MAX_COUNT if count else abs(value) <= _FLOAT_MAX
+        else:
+            fits = value is None or (not count and isinstance(value, float) and math.isfinite(value))
+        if fits:
             return value
         expected = f"an integer from 0 to {MAX_COUNT}" if count else "a finite number within ±1.8e308"
         self.fail(f"{path}.{key}", f"must be {expected}, got {show_value(value)}")
@@ -268,7 +270,7 @@ class _Parser:
         if not self.valid_text(name, path):
             return None
         if not isinstance(prop, dict):
-            self.fail(path, f"must be a JSON object, got {_kind(prop)}")
+            self.fail(path, f"must be a JSON object, got {kind_of(prop)}")
             return None
         p = cast("dict[str, object]", prop)
         kind = p.get("type")
@@ -315,7 +317,7 @@ class _Parser:
         if "const" in p:
             const = p["const"]
             if not isinstance(const, str):
-                self.fail(f"{path}.const", f"must be a string, got {_kind(const)}")
+                self.fail(f"{path}.const", f"must be a string, got {kind_of(const)}")
                 return None
             if not self.valid_text(const, f"{path}.const"):
                 return None
@@ -324,17 +326,15 @@ class _Parser:
             options = self.options(p["enum"], f"{path}.enum", titled=False)
             names = p.get("enumNames")
             if names is not None:
+                titles = cast("list[str]", names)
                 if (
                     not isinstance(names, list)
-                    or len(cast("list[object]", names)) != len(options)
+                    or len(titles) != len(options)
                     or not all(isinstance(n, str) for n in cast("list[object]", names))
                 ):
                     self.fail(f"{path}.enumNames", "must be a list of strings, one per enum value")
-                elif all(
-                    self.valid_text(n, f"{path}.enumNames[{i}]")
-                    for i, n in enumerate(cast("list[str]", names))
-                ):
-                    options = tuple(Option(o.value, n) for o, n in zip(options, cast("list[str]", names)))
+                elif all(self.valid_text(n, f"{path}.enumNames[{i}]") for i, n in enumerate(titles)):
+                    options = tuple(Option(o.value, n) for o, n in zip(options, titles, strict=True))
             return replace(base, kind="choice", options=options)
         if "oneOf" in p:
             return replace(
@@ -412,8 +412,10 @@ class _Parser:
             return ()
         options: list[Option] = []
         for index, item in enumerate(items):
-            entry = cast("dict[str, object]", item) if isinstance(item, dict) else {}
-            value, title = (entry.get("const"), entry.get("title")) if titled else (item, item)
+            value = title = item
+            if titled:
+                entry = cast("dict[str, object]", item) if isinstance(item, dict) else {}
+                value, title = entry.get("const"), entry.get("title")
             at = f"{path}[{index}]"
             if not isinstance(value, str) or not isinstance(title, str):
                 if titled:
@@ -452,10 +454,6 @@ def _tighter(
     return inclusive, False
 
 
-def _kind(value: object) -> str:
-    return "null" if value is None else type(value).__name__
-
-
 def show_value(value: object) -> str:
     """A short, ASCII-only picture of a value from the wire, safe in any error message."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**_SHOWN:
@@ -464,17 +462,7 @@ def show_value(value: object) -> str:
         return quoted(value, _SHOWN)
     if value is None or isinstance(value, (bool, int, float)):
         return json.dumps(value)
-    return f"a {_kind(value)}"
-
-
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
-
-
-def _is_number(value: object) -> bool:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    return abs(value) <= _FLOAT_MAX if isinstance(value, int) else math.isfinite(value)
+    return kind_of(value)
 
 
 def _allowed_keyword(key: str, kind: object) -> bool:
