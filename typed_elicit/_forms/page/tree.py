@@ -321,14 +321,14 @@ class _Builder:
         annotation, metadata, optional = shape.annotation, shape.metadata, shape.nullable
         if optional and not (info.default is None or info.default_factory is not None):
             raise FieldProblem("an optional group needs the default None; write `X | None = None`")
-        if shape.members:  # also Annotated[A | B, Field(discriminator=...)] | None
-            return self.union(shape, key, label, description, depth, where)
-        required = info.is_required()
         if depth + 1 > MAX_PAGE_DEPTH:
             raise FieldProblem(
                 f"it nests deeper than the {MAX_PAGE_DEPTH} levels a page shows; flatten a level "
                 "(a self-referencing model nests without end) or ask in steps"
             )
+        if shape.members:  # also Annotated[A | B, Field(discriminator=...)] | None
+            return self.union(shape, key, label, description, depth, where)
+        required = info.is_required()
         if annotation is UploadedFile:
             self.files = True
             limits = next((m for m in metadata if isinstance(m, FileLimits)), FileLimits())
@@ -397,10 +397,6 @@ class _Builder:
                 'Annotated[A | B, Field(discriminator="kind")], each model with kind: Literal["..."]; '
                 "declare one type otherwise"
             )
-        if depth + 1 > MAX_PAGE_DEPTH:
-            raise FieldProblem(
-                f"it nests deeper than the {MAX_PAGE_DEPTH} levels a page shows; flatten a level"
-            )
         groups: dict[str, Group] = {}
         tag_key = discriminator
         failed = False
@@ -418,9 +414,7 @@ class _Builder:
                 skip=discriminator,
             )  # fmt: skip
             failed = failed or group is None
-            for tag in tags:
-                if group is not None:
-                    groups[str(tag)] = group
+            groups.update({str(tag): group for tag in tags if group is not None})
         if failed:
             return None
         return Choice(key, label, description, not shape.nullable, shape.nullable, tag_key, groups)
