@@ -241,21 +241,16 @@ def multi_select_property(shape: FieldShape, titles: Titles | None) -> dict[str,
     return with_lengths({"type": "array", "items": items}, shape.metadata)
 
 
-def options_in(prop: Mapping[str, Any], titled_key: str) -> list[str]:
-    """The option values of an enum property (or of a multi-select's `items`)."""
-    if titled_key in prop:
-        return [o["const"] for o in prop[titled_key]]
-    return cast("list[str]", prop["enum"])
-
-
 def not_an_option(value: str, options: list[str]) -> str:
     """Why `value` is refused: it is not one of `options` (the first ten shown)."""
     return f"offers {value!r}, which is not one of the options {_listed(options)}"
 
 
 def offered_values(prop: Mapping[str, Any]) -> list[str]:
-    """The option values of a choice property (a multi-select's titled ones are `anyOf`)."""
-    return options_in(holder(prop), "anyOf" if prop["type"] == "array" else "oneOf")
+    """The option values of a property (a multi-select's are in `items`); [] when it has none."""
+    offer = holder(prop)
+    titled = offer.get("anyOf" if prop["type"] == "array" else "oneOf")
+    return [o["const"] for o in titled] if titled is not None else list(offer.get("enum", ()))
 
 
 def holder(prop: Mapping[str, Any]) -> Mapping[str, Any]:
