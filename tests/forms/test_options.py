@@ -138,7 +138,7 @@ def test_titles_past_the_option_limit_are_refused_at_class_definition_reading_on
     [
         (
             Annotated[Literal["s", "l"], Titles(s="Small", l="L" * (MAX_OPTION_LENGTH + 1))],
-            f"Titles(...) titles an option with 1001 characters, more than {MAX_OPTION_LENGTH}",
+            f"titles an option with 1001 characters, more than {MAX_OPTION_LENGTH}",
         ),
         (
             Literal["s", "l" * (MAX_OPTION_LENGTH + 1)],

@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 import math
 import operator
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from typing import Any, cast
 
@@ -37,7 +38,7 @@ from pydantic_core import (
 from typed_elicit._core.eras import has_primitive_defaults
 from typed_elicit._core.versions import ProtocolVersion
 from typed_elicit._forms.fieldinfo import FieldProblem, field_shape
-from typed_elicit._forms.options import holder, not_an_option, options_in
+from typed_elicit._forms.options import not_an_option, offered_values
 from typed_elicit._wire.rules import check_text
 from typed_elicit._wire.spec import FORMAT_CHECKS
 
@@ -122,18 +123,14 @@ def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
             return "is not a whole number, as an int field needs"
         return None
     if kind == "array":
-        items = prop["items"]
-        options = options_in(items, "anyOf") if "enum" in items or "anyOf" in items else []
+        options = offered_values(prop)
         picked = cast("list[str]", wire)
         unknown = [v for v in picked if v not in options]
         if unknown:
             return not_an_option(unknown[0], options)
-        seen: set[str] = set()
-        for value in picked:  # a form shows each option once: no client can pre-select one twice
-            if value in seen:
-                return f"picks the option {value!r} more than once, as no multi-select can"
-            seen.add(value)
-        return None
+        twice = [value for value, count in Counter(picked).items() if count > 1]
+        # a form shows each option once: no client can pre-select one twice
+        return f"picks the option {twice[0]!r} more than once, as no multi-select can" if twice else None
     if not isinstance(wire, str):
         return "is not a string, as a text field needs"
     try:
@@ -141,7 +138,7 @@ def _wire_default_reason(prop: Mapping[str, Any], wire: Any) -> str | None:
     except ValueError as exc:
         return f"is not valid text: {exc}"
     if "enum" in prop or "oneOf" in prop:
-        options = options_in(prop, "oneOf")
+        options = offered_values(prop)
         return None if wire in options else not_an_option(wire, options)
     fmt = prop.get("format")
     try:
@@ -218,10 +215,9 @@ def check_answerable(validator: SchemaValidator | None, prop: Mapping[str, Any])
     kind, fmt = prop["type"], prop.get("format")
     sample: Any
     if kind == "array":
-        items = prop["items"]
-        sample = options_in(items, "anyOf")[:1] if "enum" in items or "anyOf" in items else ["option"]
+        sample = offered_values(prop)[:1] or ["option"]
     elif "enum" in prop or "oneOf" in prop:
-        sample = options_in(prop, "oneOf")[0]
+        sample = offered_values(prop)[0]
     else:
         sample = _SAMPLES[fmt or kind]
     for error in _field_errors(validator, sample):
@@ -281,8 +277,7 @@ def check_default_size(value: object, prop: Mapping[str, Any], room: int) -> Non
         return
     length = len(cast("Sized", value))
     if prop["type"] == "array" and not isinstance(value, str | bytes | dict):
-        offer = holder(prop)
-        count = len(offer.get("enum") or offer.get("anyOf") or ())
+        count = len(offered_values(prop))
         if length > count:
             raise FieldProblem(
                 f"the default holds {length} items, more than the {count} options offered; "

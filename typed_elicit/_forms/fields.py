@@ -32,7 +32,7 @@ from typed_elicit._forms.options import (
     find_titles,
     has_choices,
     multi_select_property,
-    options_in,
+    offered_values,
     options_property,
     with_lengths,
 )
@@ -132,7 +132,7 @@ def _check_ranges(prop: Mapping[str, Any]) -> None:
         if low in prop and high in prop and prop[low] > prop[high]:
             raise FieldProblem(f"{what}: {low} {prop[low]} is more than {high} {prop[high]}; fix the bounds")
     if prop["type"] == "array" and ("enum" in prop["items"] or "anyOf" in prop["items"]):
-        count = len(options_in(prop["items"], "anyOf"))
+        count = len(offered_values(prop))
         if prop.get("minItems", 0) > count:
             raise FieldProblem(
                 f"min_length={prop['minItems']} asks for more selections than the {count} options; "

@@ -96,17 +96,9 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
     """
     require_model(model)
     name = model.__name__
-    if not model.__pydantic_complete__:
-        try:
-            model.model_rebuild()
-        except Exception as exc:
-            raise SchemaError(
-                name,
-                [
-                    f"{name}: its annotations cannot be resolved ({exc}); "
-                    "define every referenced type before the model"
-                ],
-            ) from exc
+    whole = model_problem(model, name)
+    if whole is not None:
+        raise SchemaError(name, [whole])
     problems: list[str] = []
     leaves: list[LeafProperty] = []
     for field_name, info in model.model_fields.items():
@@ -114,16 +106,6 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
             leaves.append(leaf_property(model, field_name, info, field_shape(info), page=False))
         except FieldProblem as problem:
             problems.append(f"{name}.{field_name}: {problem}")
-    if len(model.model_fields) > MAX_FIELDS:
-        problems.append(
-            f"{name}: {len(model.model_fields)} fields are more than the {MAX_FIELDS} clients accept "
-            "in one form; ask in several steps"
-        )
-    if not model.model_fields:
-        problems.append(
-            f"{name}: a model without fields asks nothing (some clients hang on empty schemas); "
-            "add a field, e.g. `confirm: bool`"
-        )
     if problems:
         if page_form:  # never advise declaring what is declared already
             problems = [problem.replace(URL_MODE_FIX, page_form_fix(name)) for problem in problems]
@@ -139,6 +121,27 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
             ],
         )
     return base
+
+
+def model_problem(model: type[BaseModel], where: str) -> str | None:
+    """What keeps `model` as a whole from being a form (unresolved annotations, too many fields, none).
+
+    A model pydantic left incomplete is rebuilt first; its fields are read only when this finds nothing.
+    """
+    if not model.__pydantic_complete__:
+        try:
+            model.model_rebuild()
+        except Exception as exc:
+            return f"{where}: its annotations cannot be resolved ({exc}); define every type it names first"
+    count = len(model.model_fields)
+    if count > MAX_FIELDS:
+        return f"{where}: {count} fields are more than the {MAX_FIELDS} clients accept; ask in steps"
+    if not count:
+        return (
+            f"{where}: a model without fields asks nothing (some clients hang on empty schemas); "
+            "add a field, e.g. `confirm: bool`"
+        )
+    return None
 
 
 class LeafProperty(NamedTuple):

@@ -60,22 +60,16 @@ _SECRET_RUNS = frozenset(
 )  # fmt: skip
 
 
-_RUNS_BY_FIRST_WORD: dict[str, tuple[tuple[str, ...], ...]] = {
-    first: tuple(run for run in _SECRET_RUNS if run[0] == first) for first in {run[0] for run in _SECRET_RUNS}
-}
+_RUN_TEXTS: Final = tuple(f"_{'_'.join(run)}_" for run in _SECRET_RUNS)
+"""Each run as its words joined by `_` and enclosed in `_`: found in a name's words joined the same way."""
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 
 
 def looks_secret(name: str) -> bool:
     """Whether a field name (or alias) says it holds a secret, by whole words (`api_key`, `cardNumber`)."""
     words = [w.lower() for w in _WORDS.findall(name)]
-    if _SECRET_WORDS.intersection(words):
-        return True
-    for i, word in enumerate(words):  # a run is looked for only where its first word is
-        for run in _RUNS_BY_FIRST_WORD.get(word, ()):
-            if tuple(words[i : i + len(run)]) == run:
-                return True
-    return False
+    joined = f"_{'_'.join(words)}_"
+    return bool(_SECRET_WORDS.intersection(words)) or any(run in joined for run in _RUN_TEXTS)
 
 
 URL_MODE_FIX = (

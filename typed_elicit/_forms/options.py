@@ -184,14 +184,11 @@ def _titled(options: list[str], titles: Titles) -> list[dict[str, str]]:
         if extra:
             parts.append(f"titles for unknown options {_listed(extra)}")
         raise FieldProblem(f"Titles(...) must name every option exactly once: {'; '.join(parts)}")
-    for title in titles.titles.values():
+    for option in options:
+        title = titles.titles[option]
         if not isinstance(title, str):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise FieldProblem(f"Titles(...) must map options to strings, got {title!r}; give text")
-        if len(title) > MAX_OPTION_LENGTH:
-            raise FieldProblem(
-                f"Titles(...) titles an option with {len(title)} characters, more than "
-                f"{MAX_OPTION_LENGTH} allowed; shorten the title (say more in the field's description)"
-            )
+        check_option_length(option, title)
         valid_text(title, "title")
     return [{"const": o, "title": titles.titles[o]} for o in options]
 
@@ -244,22 +241,16 @@ def multi_select_property(shape: FieldShape, titles: Titles | None) -> dict[str,
     return with_lengths({"type": "array", "items": items}, shape.metadata)
 
 
-def options_in(prop: Mapping[str, Any], titled_key: str) -> list[str]:
-    """The option values of an enum property (or of a multi-select's `items`)."""
-    if titled_key in prop:
-        return [o["const"] for o in prop[titled_key]]
-    return cast("list[str]", prop["enum"])
-
-
 def not_an_option(value: str, options: list[str]) -> str:
     """Why `value` is refused: it is not one of `options` (the first ten shown)."""
-    shown = ", ".join(repr(o) for o in options[:10]) + (", ..." if len(options) > 10 else "")
-    return f"offers {value!r}, which is not one of the options {shown}"
+    return f"offers {value!r}, which is not one of the options {_listed(options)}"
 
 
 def offered_values(prop: Mapping[str, Any]) -> list[str]:
-    """The option values of a choice property (a multi-select's titled ones are `anyOf`)."""
-    return options_in(holder(prop), "anyOf" if prop["type"] == "array" else "oneOf")
+    """The option values of a property (a multi-select's are in `items`); [] when it has none."""
+    offer = holder(prop)
+    titled = offer.get("anyOf" if prop["type"] == "array" else "oneOf")
+    return [o["const"] for o in titled] if titled is not None else list(offer.get("enum", ()))
 
 
 def holder(prop: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -305,7 +296,7 @@ def with_options(
         titled, pairs = True, offer.items()
     else:
         titled, pairs = False, ((v, None) for v in offer)
-    entries: list[tuple[str, str | None]] = []
+    entries: dict[str, str | None] = {}  # value -> title
     least = most = 40  # the keys around them ("enum":[...], "items":{"anyOf":[...]}) at most
     for value, title in islice(pairs, MAX_OPTIONS + 1):  # a sequence may understate its length
         if len(entries) == MAX_OPTIONS:
@@ -331,17 +322,14 @@ def with_options(
         valid_text(value, "option")
         if title is not None:
             valid_text(title, "title")
-        entries.append((value, title))
-    values = [value for value, _ in entries]
-    seen: set[str] = set()
-    for value in values:
-        if value in seen:
+        if value in entries:
             raise FieldProblem(f"offers {value[:40]!r} more than once; offer each option once")
-        seen.add(value)
+        entries[value] = title
+    values = list(entries)
     out = dict(prop)
     if prop["type"] == "array":
         out["items"] = (
-            {"anyOf": [{"const": v, "title": t} for v, t in entries]}
+            {"anyOf": [{"const": v, "title": t} for v, t in entries.items()]}
             if titled
             else {"type": "string", "enum": values}
         )
@@ -351,7 +339,7 @@ def with_options(
                 "offer more options or lower min_length"
             )
     elif titled:
-        out["oneOf"] = [{"const": v, "title": t} for v, t in entries]
+        out["oneOf"] = [{"const": v, "title": t} for v, t in entries.items()]
     else:
         out["enum"] = values
     return ordered(out), least, most

@@ -32,10 +32,7 @@ from pydantic import (
 )
 
 from typed_elicit._core.text import has_control, quoted
-from typed_elicit._wire.rules import (
-    check_text,
-    json_floor,
-)
+from typed_elicit._wire.rules import check_text, json_floor, kind_of
 from typed_elicit._wire.spec import (
     CACHE_ENTRIES,
     CACHED_FIELDS,
@@ -194,13 +191,14 @@ class _Parser:
 
     def parse(self, schema: object) -> FormSpec:
         if not isinstance(schema, dict):
-            raise RequestedSchemaError([f"schema: must be a JSON object, got {_kind(schema)}"])
+            raise RequestedSchemaError([f"schema: must be a JSON object, got {kind_of(schema)}"])
         top = cast("dict[str, object]", schema)
         if top.get("type") != "object":
             self.fail("type", f"must be 'object', got {show_value(top.get('type'))}")
         props = top.get("properties", {})
         if not isinstance(props, dict):
-            raise RequestedSchemaError([*self.problems, f"properties: must be an object, got {_kind(props)}"])
+            self.fail("properties", f"must be an object, got {kind_of(props)}")
+            raise RequestedSchemaError(self.problems)
         properties = cast("dict[str, object]", props)  # at most MAX_FIELDS: `_check_size` counted them
         required = self.required(top.get("required", []), properties)
         title = self.text(top, "title", "")
@@ -217,7 +215,7 @@ class _Parser:
 
     def required(self, value: object, properties: Mapping[str, object]) -> set[str]:
         if not isinstance(value, list):
-            self.fail("required", f"must be a list of property names, got {_kind(value)}")
+            self.fail("required", f"must be a list of property names, got {kind_of(value)}")
             return set()
         count = len(cast("list[object]", value))
         if count > MAX_FIELDS:  # more names than any form has fields: not one is read
@@ -234,7 +232,7 @@ class _Parser:
     def text(self, obj: Mapping[str, object], key: str, path: str) -> str | None:
         value = obj.get(key)
         if value is not None and not isinstance(value, str):
-            self.fail(f"{path}{key}", f"must be a string, got {_kind(value)}")
+            self.fail(f"{path}{key}", f"must be a string, got {kind_of(value)}")
             return None
         return value if value is None or self.valid_text(value, f"{path}{key}") else None
 
@@ -252,7 +250,11 @@ class _Parser:
     def bound(self, obj: Mapping[str, object], key: str, path: str, *, count: bool) -> Any:
         """`obj[key]`: a count (a length, an item count) or a number; None if absent or wrong."""
         value = obj.get(key)
-        if value is None or (_is_count(value) if count else _is_number(value)):
+        if isinstance(value, int) and not isinstance(value, bool):
+            fits = 0 <= value <= MAX_COUNT if count else abs(value) <= _FLOAT_MAX
+        else:
+            fits = value is None or (not count and isinstance(value, float) and math.isfinite(value))
+        if fits:
             return value
         expected = f"an integer from 0 to {MAX_COUNT}" if count else "a finite number within ±1.8e308"
         self.fail(f"{path}.{key}", f"must be {expected}, got {show_value(value)}")
@@ -268,7 +270,7 @@ class _Parser:
         if not self.valid_text(name, path):
             return None
         if not isinstance(prop, dict):
-            self.fail(path, f"must be a JSON object, got {_kind(prop)}")
+            self.fail(path, f"must be a JSON object, got {kind_of(prop)}")
             return None
         p = cast("dict[str, object]", prop)
         kind = p.get("type")
@@ -315,30 +317,29 @@ class _Parser:
         if "const" in p:
             const = p["const"]
             if not isinstance(const, str):
-                self.fail(f"{path}.const", f"must be a string, got {_kind(const)}")
+                self.fail(f"{path}.const", f"must be a string, got {kind_of(const)}")
                 return None
             if not self.valid_text(const, f"{path}.const"):
                 return None
             return replace(base, kind="choice", options=(Option(const, base.title or const),))
         if "enum" in p:
-            values = self.values(p["enum"], f"{path}.enum")
+            options = self.options(p["enum"], f"{path}.enum", titled=False)
             names = p.get("enumNames")
-            titles: list[str] = list(values)
             if names is not None:
+                titles = cast("list[str]", names)
                 if (
                     not isinstance(names, list)
-                    or len(cast("list[object]", names)) != len(values)
+                    or len(titles) != len(options)
                     or not all(isinstance(n, str) for n in cast("list[object]", names))
                 ):
                     self.fail(f"{path}.enumNames", "must be a list of strings, one per enum value")
-                elif all(
-                    self.valid_text(n, f"{path}.enumNames[{i}]")
-                    for i, n in enumerate(cast("list[str]", names))
-                ):
-                    titles = cast("list[str]", names)
-            return replace(base, kind="choice", options=tuple(map(Option, values, titles)))
+                elif all(self.valid_text(n, f"{path}.enumNames[{i}]") for i, n in enumerate(titles)):
+                    options = tuple(Option(o.value, n) for o, n in zip(options, titles, strict=True))
+            return replace(base, kind="choice", options=options)
         if "oneOf" in p:
-            return replace(base, kind="choice", options=self.titled(p["oneOf"], f"{path}.oneOf"))
+            return replace(
+                base, kind="choice", options=self.options(p["oneOf"], f"{path}.oneOf", titled=True)
+            )
         fmt = p.get("format")
         if fmt is not None and fmt not in _FORMATS:
             self.fail(f"{path}.format", f"must be one of {', '.join(_FORMATS)}, got {show_value(fmt)}")
@@ -353,15 +354,8 @@ class _Parser:
     ) -> FieldSpec:
         if "enum" in p:
             self.fail(f"{path}.enum", "enums must be strings; numeric enums are not in the spec")
-        lo, hi = self.bound(p, "minimum", path, count=False), self.bound(p, "maximum", path, count=False)
-        xlo, xhi = (
-            self.exclusive(p, "exclusiveMinimum", path, lo),
-            self.exclusive(p, "exclusiveMaximum", path, hi),
-        )
-        if xlo is not None and lo is not None and p.get("exclusiveMinimum") is True:
-            lo = None  # draft-4 style: `minimum` itself is the exclusive bound
-        if xhi is not None and hi is not None and p.get("exclusiveMaximum") is True:
-            hi = None
+        lo, xlo = self.bounds(p, "minimum", path)
+        hi, xhi = self.bounds(p, "maximum", path)
         low, low_open = _tighter(lo, xlo, max)
         high, high_open = _tighter(hi, xhi, min)
         if low is not None and high is not None:
@@ -377,11 +371,12 @@ class _Parser:
                 )
         return replace(base, kind=kind, minimum=lo, maximum=hi, exclusive_minimum=xlo, exclusive_maximum=xhi)
 
-    def exclusive(self, p: Mapping[str, object], key: str, path: str, inclusive: float | None) -> Any:
-        value = p.get(key)
-        if value is True:  # draft 4: a flag that makes `minimum`/`maximum` exclusive
-            return inclusive
-        return None if value is False else self.bound(p, key, path, count=False)
+    def bounds(self, p: Mapping[str, object], key: str, path: str) -> tuple[Any, Any]:
+        """The inclusive and the exclusive bound of `key` (`minimum` or `maximum`), None where absent."""
+        value, flag = self.bound(p, key, path, count=False), p.get(f"exclusive{key.title()}")
+        if flag is True:  # draft 4: a flag that makes `minimum`/`maximum` itself the exclusive bound
+            return None, value
+        return value, None if flag is False else self.bound(p, f"exclusive{key.title()}", path, count=False)
 
     def multi(self, base: FieldSpec, p: Mapping[str, object], path: str) -> FieldSpec | None:
         items = p.get("items")
@@ -390,10 +385,8 @@ class _Parser:
             return None
         it = cast("dict[str, object]", items)
         if it.get("type", "string") == "string" and ("enum" in it) != ("anyOf" in it):
-            if "enum" in it:
-                options = tuple(Option(v, v) for v in self.values(it["enum"], f"{path}.items.enum"))
-            else:
-                options = self.titled(it["anyOf"], f"{path}.items.anyOf")
+            key = "anyOf" if "anyOf" in it else "enum"
+            options = self.options(it[key], f"{path}.items.{key}", titled=key == "anyOf")
         else:
             self.fail(
                 f"{path}.items", "must be {type: string, enum: [...]} or {anyOf: [{const, title}, ...]}"
@@ -406,45 +399,37 @@ class _Parser:
             self.fail(path, f"minItems {lo} is more than the {len(options)} options")
         return replace(base, kind="multi_choice", options=options, min_items=lo, max_items=hi)
 
-    def options(self, raw: object, path: str, what: str) -> list[object]:
-        """`raw` if it is a non-empty list of at most `MAX_OPTIONS` options (`what` each is), else []."""
+    def options(self, raw: object, path: str, *, titled: bool) -> tuple[Option, ...]:
+        """The options of an `enum` (`titled`: of a `oneOf`/`anyOf` of `{const, title}`); () on a problem."""
         if not isinstance(raw, list) or not raw:
-            self.fail(path, f"must be a non-empty list of {what}")
-            return []
+            self.fail(
+                path, f"must be a non-empty list of {'{const, title} objects' if titled else 'strings'}"
+            )
+            return ()
         items = cast("list[object]", raw)
         if len(items) > MAX_OPTIONS:
             self.fail(path, f"{len(items)} options, more than the {MAX_OPTIONS} allowed")
-            return []
-        return items
-
-    def values(self, raw: object, path: str) -> list[str]:
-        items = self.options(raw, path, "strings")
-        if not all(isinstance(v, str) for v in items):
-            self.fail(path, "enum values must be strings")
-            return []
-        values = cast("list[str]", items)
-        if not all(self.valid_text(v, f"{path}[{i}]") for i, v in enumerate(values)):
-            return []
-        if len(set(values)) != len(values):
-            self.fail(path, "enum values must be unique")
-        return values
-
-    def titled(self, raw: object, path: str) -> tuple[Option, ...]:
+            return ()
         options: list[Option] = []
-        for index, item in enumerate(self.options(raw, path, "{const, title} objects")):
-            entry = cast("dict[str, object]", item) if isinstance(item, dict) else {}
-            const, title = entry.get("const"), entry.get("title")
-            if not isinstance(const, str) or not isinstance(title, str):
-                self.fail(f"{path}[{index}]", "must be {const: string, title: string}")
+        for index, item in enumerate(items):
+            value = title = item
+            if titled:
+                entry = cast("dict[str, object]", item) if isinstance(item, dict) else {}
+                value, title = entry.get("const"), entry.get("title")
+            at = f"{path}[{index}]"
+            if not isinstance(value, str) or not isinstance(title, str):
+                if titled:
+                    self.fail(at, "must be {const: string, title: string}")
+                else:
+                    self.fail(path, "enum values must be strings")
                 return ()
-            if not (
-                self.valid_text(const, f"{path}[{index}].const")
-                and self.valid_text(title, f"{path}[{index}].title")
+            if not self.valid_text(value, f"{at}.const" if titled else at) or (
+                titled and not self.valid_text(title, f"{at}.title")
             ):
                 return ()
-            options.append(Option(const, title))
+            options.append(Option(value, title))
         if len({o.value for o in options}) != len(options):
-            self.fail(path, "const values must be unique")
+            self.fail(path, f"{'const' if titled else 'enum'} values must be unique")
         return tuple(options)
 
     def default(self, spec: FieldSpec, value: object, path: str) -> FieldSpec:
@@ -469,10 +454,6 @@ def _tighter(
     return inclusive, False
 
 
-def _kind(value: object) -> str:
-    return "null" if value is None else type(value).__name__
-
-
 def show_value(value: object) -> str:
     """A short, ASCII-only picture of a value from the wire, safe in any error message."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**_SHOWN:
@@ -481,17 +462,7 @@ def show_value(value: object) -> str:
         return quoted(value, _SHOWN)
     if value is None or isinstance(value, (bool, int, float)):
         return json.dumps(value)
-    return f"a {_kind(value)}"
-
-
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
-
-
-def _is_number(value: object) -> bool:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    return abs(value) <= _FLOAT_MAX if isinstance(value, int) else math.isfinite(value)
+    return kind_of(value)
 
 
 def _allowed_keyword(key: str, kind: object) -> bool:

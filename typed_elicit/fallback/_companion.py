@@ -262,10 +262,9 @@ def _wire_result(
     try:
         return WireResult(action=action, content=content)
     except ValidationError as exc:
-        fields = list(dict.fromkeys(str(e["loc"][1]) for e in exc.errors() if len(e["loc"]) > 1))
-        if not fields or content is None:  # pragma: no cover - the companion's schema admits only objects
-            raise ToolError(f"the answer cannot be delivered: {exc.errors()[0]['msg']}") from None
-        got = ", ".join(f"{name!r} ({_kind_of(content.get(name))})" for name in fields)
+        # only `content` can fail (the companion's schema takes an action and an object): name its fields
+        fields = dict.fromkeys(str(e["loc"][1]) for e in exc.errors() if len(e["loc"]) > 1)
+        got = ", ".join(f"{name!r} ({_kind_of((content or {}).get(name))})" for name in fields)
         raise ToolError(
             f"the answer's content has fields of a type an answer cannot carry: {got}. Each field "
             "must be a string, a number, a boolean or a list of strings (or null when optional); "

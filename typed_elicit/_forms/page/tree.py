@@ -28,12 +28,12 @@ from typed_elicit._core.digests import schema_digest
 from typed_elicit._forms.autofill import declared_token
 from typed_elicit._forms.fieldinfo import FieldProblem, FieldShape, field_shape, shape_of
 from typed_elicit._forms.fields import reduce_field
-from typed_elicit._forms.layout import Layout, LeafProperty, leaf_property, newest_schema
+from typed_elicit._forms.layout import Layout, LeafProperty, leaf_property, model_problem, newest_schema
 from typed_elicit._forms.names import item_noun, looks_secret, secret_fields, wire_name
 from typed_elicit._forms.options import has_choices
 from typed_elicit._forms.page.files import MAX_FILE_LIMIT, FileLimits, UploadedFile
 from typed_elicit._wire.parse import parse_requested_schema
-from typed_elicit._wire.spec import MAX_FIELDS, FieldSpec, FormSpec
+from typed_elicit._wire.spec import FieldSpec, FormSpec
 from typed_elicit.errors import SchemaError
 
 MAX_PAGE_DEPTH: Final = 4
@@ -249,13 +249,10 @@ class _Builder:
     ) -> Group | None:
         """The group of `model`'s fields (but `skip`, a union member's tag); None if a field is bad."""
         self.deepest = max(self.deepest, depth)
-        name = model.__name__
-        if not model.__pydantic_complete__:
-            try:
-                model.model_rebuild()
-            except Exception as exc:
-                self._add(f"{where}: its annotations cannot be resolved ({exc}); define them first")
-                return None
+        whole = model_problem(model, where)
+        if whole is not None:
+            self._add(whole)
+            return None
         before = len(self.problems)
         secret = secret_fields(model)
         leaves: list[LeafProperty] = []
@@ -287,12 +284,6 @@ class _Builder:
             leaves.append(leaf)
             tokens[leaf.key] = declared_token(info.json_schema_extra)
             planned.append(leaf.key)
-        if len(model.model_fields) > MAX_FIELDS:
-            self._add(
-                f"{where}: {name} has {len(model.model_fields)} fields, more than {MAX_FIELDS}; ask in steps"
-            )
-        if not model.model_fields:
-            self._add(f"{where}: {name} has no fields, so it asks nothing; add a field")
         if len(self.problems) > before:
             return None
         own = Layout.of(leaves, 1 << 20, nodes)
@@ -330,14 +321,14 @@ class _Builder:
         annotation, metadata, optional = shape.annotation, shape.metadata, shape.nullable
         if optional and not (info.default is None or info.default_factory is not None):
             raise FieldProblem("an optional group needs the default None; write `X | None = None`")
-        if shape.members:  # also Annotated[A | B, Field(discriminator=...)] | None
-            return self.union(shape, key, label, description, depth, where)
-        required = info.is_required()
         if depth + 1 > MAX_PAGE_DEPTH:
             raise FieldProblem(
                 f"it nests deeper than the {MAX_PAGE_DEPTH} levels a page shows; flatten a level "
                 "(a self-referencing model nests without end) or ask in steps"
             )
+        if shape.members:  # also Annotated[A | B, Field(discriminator=...)] | None
+            return self.union(shape, key, label, description, depth, where)
+        required = info.is_required()
         if annotation is UploadedFile:
             self.files = True
             limits = next((m for m in metadata if isinstance(m, FileLimits)), FileLimits())
@@ -406,10 +397,6 @@ class _Builder:
                 'Annotated[A | B, Field(discriminator="kind")], each model with kind: Literal["..."]; '
                 "declare one type otherwise"
             )
-        if depth + 1 > MAX_PAGE_DEPTH:
-            raise FieldProblem(
-                f"it nests deeper than the {MAX_PAGE_DEPTH} levels a page shows; flatten a level"
-            )
         groups: dict[str, Group] = {}
         tag_key = discriminator
         failed = False
@@ -427,9 +414,7 @@ class _Builder:
                 skip=discriminator,
             )  # fmt: skip
             failed = failed or group is None
-            for tag in tags:
-                if group is not None:
-                    groups[str(tag)] = group
+            groups.update({str(tag): group for tag in tags if group is not None})
         if failed:
             return None
         return Choice(key, label, description, not shape.nullable, shape.nullable, tag_key, groups)
