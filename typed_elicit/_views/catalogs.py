@@ -14,8 +14,7 @@ import gettext
 import io
 import re
 import struct
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -43,18 +42,39 @@ def english_plural(n: int) -> int:
     return 0 if n == 1 else 1
 
 
-@dataclass(frozen=True)
-class Catalog:
-    """One compiled catalog: its messages and how it chooses a plural form."""
+class Catalog(gettext.GNUTranslations):
+    """One compiled catalog, read by the standard library's gettext: its messages and plural rule.
 
-    messages: Mapping[str, str]
+    Decoded in the charset its header names, UTF-8 when it names none (gettext's own default is
+    ASCII). Built by `read_mo`.
+    """
+
+    messages: dict[str, str]
     """Translations by key: `msgid`, or `msgctxt` + EOT + `msgid`; a plural's key holds its
     singular id (the forms are in `plurals`). Untranslated entries are left out."""
-    plurals: Mapping[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
+    plurals: dict[str, tuple[str, ...]]
     """A plural message's forms, by the same key."""
-    plural: Callable[[int], int] = english_plural
+    plural: Callable[[int], int]
     """The form index for a count (the `Plural-Forms` rule; English's without one)."""
-    nplurals: int = 2
+    nplurals: int
+    _catalog: dict[str | tuple[str, int], str]  # what gettext's reader fills (typeshed leaves it out)
+    _charset: str | None
+
+    def _parse(self, fp: Any) -> None:
+        self._charset = "utf-8"
+        super()._parse(fp)
+        self.messages = {}
+        plurals: dict[str, tuple[str, ...]] = {}
+        for key, text in self._catalog.items():
+            if isinstance(key, tuple):
+                plurals[key[0]] = (*plurals.get(key[0], ()), text)
+            elif key and text:
+                self.messages[key] = text
+        self.plurals = {key: texts for key, texts in plurals.items() if any(texts)}
+        found = re.search(r"nplurals\s*=\s*([0-9]+)", self.info().get("plural-forms", "nplurals=2"))
+        if found is None or not 1 <= int(found[1]) <= 6:
+            raise ValueError("its nplurals is missing or not 1 to 6")
+        self.nplurals = int(found[1])
 
     def form(self, key: str, count: int) -> str | None:
         """The form of plural message `key` for `count`, or None if this catalog lacks it."""
@@ -69,37 +89,8 @@ def key_of(context: str | None, msgid: str) -> str:
     return msgid if context is None else f"{context}{CONTEXT_SEPARATOR}{msgid}"
 
 
-class _Read(gettext.GNUTranslations):
-    """gettext's reader of a `.mo` file, but UTF-8 where a catalog names no charset (gettext reads ASCII)."""
-
-    _catalog: dict[str | tuple[str, int], str]  # what gettext's reader fills (typeshed leaves it out)
-    _charset: str | None
-    plural: Callable[[int], int]
-
-    def _parse(self, fp: Any) -> None:
-        self._charset = "utf-8"
-        super()._parse(fp)
-
-    def read(self) -> Catalog:
-        """The catalog read: untranslated entries and the header left out, a plural's forms together."""
-        messages: dict[str, str] = {}
-        plurals: dict[str, tuple[str, ...]] = {}
-        for key, text in self._catalog.items():
-            if isinstance(key, tuple):
-                plurals[key[0]] = (*plurals.get(key[0], ()), text)
-            elif key and text:
-                messages[key] = text
-        found = re.search(r"nplurals\s*=\s*([0-9]+)", self.info().get("plural-forms", "nplurals=2"))
-        if found is None or not 1 <= int(found[1]) <= 6:
-            raise CatalogError("its Plural-Forms header's nplurals is missing or not 1 to 6")
-        forms = {key: texts for key, texts in plurals.items() if any(texts)}
-        return Catalog(messages, forms, self.plural, int(found[1]))
-
-
 def read_mo(data: bytes) -> Catalog:
     """A compiled catalog from the bytes of a `.mo` file, as the standard library's gettext reads it.
-
-    A catalog is decoded in the charset its header names, UTF-8 when it names none.
 
     Raises:
         CatalogError: If the bytes are no `.mo` file (magic number, offsets, charset), or its
@@ -110,12 +101,11 @@ def read_mo(data: bytes) -> Catalog:
     if data[:4] not in _MAGIC:
         raise CatalogError("it is no compiled catalog (.mo): its magic number is wrong")
     try:
-        read = _Read(io.BytesIO(data))
+        return Catalog(io.BytesIO(data))
     except (OSError, struct.error, UnicodeError, LookupError) as exc:
         raise CatalogError(f"it cannot be read ({type(exc).__name__}): compile it again") from None
-    except ValueError as exc:  # gettext.c2py's: the rule is no C expression it takes
-        raise CatalogError(f"its Plural-Forms rule cannot be read: {exc}") from None
-    return read.read()
+    except ValueError as exc:  # gettext.c2py's (the rule is no C expression it takes), or nplurals
+        raise CatalogError(f"its Plural-Forms header cannot be read: {exc}") from None
 
 
 def mo_path(directory: Path, locale: str, domain: str) -> Path:
