@@ -93,6 +93,9 @@ def test_a_catalog_without_a_plural_rule_takes_englishs() -> None:
         (mo({"": "Plural-Forms: nplurals=x; plural=n;\n"}), "Plural-Forms"),
         (mo({"": "Plural-Forms: nplurals=2; plural=n +;\n"}), "Plural-Forms"),
         (mo({"": "Plural-Forms: nplurals=9; plural=n;\n"}), "not 1 to 6"),
+        (mo({"": "Plural-Forms: plural=n;\n"}), "cannot be read"),
+        (mo({"": "Content-Type: text/plain\n"}), "cannot be read"),
+        (mo({"": "Content-Type: text/plain; charset=nonesuch\n", "a": "b"}), "cannot be read"),
         (b"\xde\x12\x04\x95" + b"\0" * 4_000_000 * 2 + b"\0" * 10, "over"),
     ],
 )

@@ -102,7 +102,7 @@ def read_mo(data: bytes) -> Catalog:
         raise CatalogError("it is no compiled catalog (.mo): its magic number is wrong")
     try:
         return Catalog(io.BytesIO(data))
-    except (OSError, struct.error, UnicodeError, LookupError) as exc:
+    except (OSError, struct.error, UnicodeError, LookupError, IndexError) as exc:
         raise CatalogError(f"it cannot be read ({type(exc).__name__}): compile it again") from None
     except ValueError as exc:  # gettext.c2py's (the rule is no C expression it takes), or nplurals
         raise CatalogError(f"its Plural-Forms header cannot be read: {exc}") from None
