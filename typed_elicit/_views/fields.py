@@ -104,6 +104,7 @@ def field_view(
     name: str | None = None,
     label: str | None = None,
     autocomplete: str | None = None,
+    blank: bool = True,
 ) -> FieldView:
     """What the template shows of one field (the server's texts without bidi controls).
 
@@ -111,76 +112,20 @@ def field_view(
     `label` its label when it is not the field's title (a row's); the `autocomplete` token is the
     one the field declares (`autocomplete`), else inferred from the field's own name
     (`autocomplete_for`). A field shown without a value or an error is the copy of one made once
-    per field, token and words (`blank_view`), which carries its markup as a template.
+    per field, token and words (`blank_view`), which carries its markup as a template (`blank=False`:
+    made anew).
     """
     name = spec.name if name is None else name
-    if error is None and name not in values:
-        blank = blank_view(spec, is_secret, words, autocomplete)
-        if blank is not None:
+    if blank and error is None and name not in values:
+        found = blank_view(spec, is_secret, words, autocomplete)
+        if found is not None:
             view = object.__new__(FieldView)
-            view.__dict__.update(blank.__dict__)
+            view.__dict__.update(found.__dict__)
             view.id = f"f{index}"
             view.name = name
             if label is not None:
                 view.label = label
             return view
-    view = _field_view(spec, index, is_secret, values, error, words, name, autocomplete)
-    if label is not None:
-        view.label = label
-    return view
-
-
-_BLANKS: dict[tuple[int, bool, int, str | None], tuple[FieldSpec, Mapping[str, str], FieldView | None]] = {}
-"""Per field, secrecy, words table and declared token: the field's view without a value or an error
-(bounded)."""
-
-MAX_BLANKS: Final = 4096
-"""How many blank views a process keeps (the oldest goes first)."""
-
-_SLOTS: Final = ("\x01", "\x02", "\x03")
-"""Where a blank view's markup takes its id, input name and label (`{0}`, `{1}`, `{2}`)."""
-
-
-def blank_view(
-    spec: FieldSpec, is_secret: bool, words: Mapping[str, str], autocomplete: str | None = None
-) -> FieldView | None:
-    """`spec`'s view without a value or an error, with its markup as a format template; None for checkboxes.
-
-    Made once per field (the server's), secrecy, words table (one per language) and declared
-    `autocomplete` token (the model's), so a page's many rows of one field cost a lookup and a
-    format each.
-    """
-    key = (id(spec), is_secret, id(words), autocomplete)
-    found = _BLANKS.get(key)
-    if found is not None and found[0] is spec and found[1] is words:
-        return found[2]
-    view = _field_view(spec, 0, is_secret, {}, None, words, spec.name, autocomplete)
-    if view.input == "checkboxes":  # each option's id follows the field's
-        blank = None
-    else:
-        ident, name, label = _SLOTS
-        shown, view.id, view.name, view.label = view.label, ident, name, label
-        html = field_html(view, None).replace("{", "{{").replace("}", "}}")
-        view.template = html.replace(ident, "{0}").replace(name, "{1}").replace(label, "{2}")
-        view.label = shown
-        view.label_html = esc(shown)
-        blank = view
-    if len(_BLANKS) >= MAX_BLANKS:
-        del _BLANKS[next(iter(_BLANKS))]
-    _BLANKS[key] = (spec, words, blank)
-    return blank
-
-
-def _field_view(
-    spec: FieldSpec,
-    index: int,
-    is_secret: bool,
-    values: Mapping[str, list[str]],
-    error: str | None,
-    words: Mapping[str, str],
-    name: str,
-    declared: str | None,
-) -> FieldView:
     given = values.get(name)
     attrs: dict[str, str] = {}
     hint_parts: list[str] = []
@@ -242,13 +187,14 @@ def _field_view(
             hint_parts.append(said(words, "min_items", spec.min_items))
         if spec.max_items is not None:
             hint_parts.append(said(words, "max_items", spec.max_items))
-    autocomplete = autocomplete_for(spec.name, is_secret) if declared is None else declared
+    if autocomplete is None:
+        autocomplete = autocomplete_for(spec.name, is_secret)
     if autocomplete is not None and kind not in ("checkbox", "checkboxes"):
         attrs["autocomplete"] = autocomplete
     return FieldView(
         id=f"f{index}",
         name=name,
-        label=plain(own_text(words, spec.label)),
+        label=plain(own_text(words, spec.label)) if label is None else label,
         kind=spec.kind,
         input=kind,
         required=spec.required and not spec.has_default,
@@ -261,6 +207,47 @@ def _field_view(
         error=error,
         empty=empty,
     )
+
+
+_BLANKS: dict[tuple[int, bool, int, str | None], tuple[FieldSpec, Mapping[str, str], FieldView | None]] = {}
+"""Per field, secrecy, words table and declared token: the field's view without a value or an error
+(bounded)."""
+
+MAX_BLANKS: Final = 4096
+"""How many blank views a process keeps (the oldest goes first)."""
+
+_SLOTS: Final = ("\x01", "\x02", "\x03")
+"""Where a blank view's markup takes its id, input name and label (`{0}`, `{1}`, `{2}`)."""
+
+
+def blank_view(
+    spec: FieldSpec, is_secret: bool, words: Mapping[str, str], autocomplete: str | None = None
+) -> FieldView | None:
+    """`spec`'s view without a value or an error, with its markup as a format template; None for checkboxes.
+
+    Made once per field (the server's), secrecy, words table (one per language) and declared
+    `autocomplete` token (the model's), so a page's many rows of one field cost a lookup and a
+    format each.
+    """
+    key = (id(spec), is_secret, id(words), autocomplete)
+    found = _BLANKS.get(key)
+    if found is not None and found[0] is spec and found[1] is words:
+        return found[2]
+    view = field_view(spec, 0, is_secret, {}, None, words, autocomplete=autocomplete, blank=False)
+    if view.input == "checkboxes":  # each option's id follows the field's
+        blank = None
+    else:
+        ident, name, label = _SLOTS
+        shown, view.id, view.name, view.label = view.label, ident, name, label
+        html = field_html(view, None).replace("{", "{{").replace("}", "}}")
+        view.template = html.replace(ident, "{0}").replace(name, "{1}").replace(label, "{2}")
+        view.label = shown
+        view.label_html = esc(shown)
+        blank = view
+    if len(_BLANKS) >= MAX_BLANKS:
+        del _BLANKS[next(iter(_BLANKS))]
+    _BLANKS[key] = (spec, words, blank)
+    return blank
 
 
 _SPECIAL: Final = re.compile("[&<>\"']")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import math
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
@@ -262,7 +261,6 @@ def _fits(locale: str, message: Message, forms: tuple[str, ...]) -> bool:
 
 # --- the shipped languages -------------------------------------------------------------------------
 
-_LOCK: Final = threading.Lock()
 _SHIPPED_WORDS: dict[str, Words] = {}
 
 
@@ -291,9 +289,9 @@ def _shipped(locale: str) -> tuple[Catalog, ...]:
 def words_for(locale: str | None) -> Words:
     """The library's words in a shipped language (`SHIPPED`); any other locale gets its nearest, else English.
 
-    `de-DE` gets `de`; `pt` gets English. Loaded once per shipped language (thread-safe).
+    `de-DE` gets `de`; `pt` gets English. Kept once loaded, one `Words` per shipped language.
     """
-    return _cached(_SHIPPED_WORDS, _LOCK, locale, SOURCE_LOCALE, SHIPPED, _shipped_words)
+    return _cached(_SHIPPED_WORDS, locale, SOURCE_LOCALE, SHIPPED, _shipped_words)
 
 
 def _shipped_words(locale: str) -> Words:
@@ -302,23 +300,21 @@ def _shipped_words(locale: str) -> Words:
 
 def _cached(
     cache: dict[str, Words],
-    lock: threading.Lock,
     locale: str | None,
     default: str,
     available: Sequence[str],
     make: Callable[[str], Words],
 ) -> Words:
-    """The `Words` of the `available` locale nearest `locale` (else `default`), made once (thread-safe)."""
+    """The `Words` of the `available` locale nearest `locale` (else `default`), made once.
+
+    Two threads asking at once may both make it; `setdefault` keeps one, which every caller gets.
+    """
     words = cache.get(locale or default)
-    if words is not None:
-        return words
-    chosen = (best_match(locale, available) if locale else None) or default
-    words = cache.get(chosen)
     if words is None:
-        with lock:
-            words = cache.get(chosen)
-            if words is None:
-                words = cache[chosen] = make(chosen)
+        chosen = (best_match(locale, available) if locale else None) or default
+        words = cache.get(chosen)
+        if words is None:
+            words = cache.setdefault(chosen, make(chosen))
     return words
 
 
@@ -384,7 +380,6 @@ class Languages:
         self._own = {tag: self._load(tag, domain) for tag in self.available}
         self._library = {tag: self._load(tag, DOMAIN) for tag in self.available}
         self._words: dict[str, Words] = {}
-        self._lock = threading.Lock()
 
     def _load(self, locale: str, domain: str) -> list[Catalog]:
         """The developer's catalogs of `domain` for `locale`, most specific first (read at setup).
@@ -426,7 +421,7 @@ class Languages:
 
     def words(self, locale: str | None = None) -> Words:
         """The `Words` of `locale` (its nearest offered one, else `default`), loaded once per locale."""
-        return _cached(self._words, self._lock, locale, self.default, self.available, self._made)
+        return _cached(self._words, locale, self.default, self.available, self._made)
 
     def _made(self, locale: str) -> Words:
         catalogs = [*self._library[locale], *_shipped(locale)]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -123,6 +122,8 @@ def render(model: type[BaseModel], view: AppView, version: str, languages: Langu
     """
     if view.html is not None:
         return view.html
+    from jinja2.utils import htmlsafe_json_dumps
+
     css = "".join(f"\n:root {{ {name}: {value}; }}" for name, value in view.brand.css.items())
     style = _static("view.css") + css
     script = _static("view.js")
@@ -157,7 +158,7 @@ def render(model: type[BaseModel], view: AppView, version: str, languages: Langu
         "style": Markup(style),  # our own text (CSS variables checked by AppView): hashed as is
         "script": Markup(script),
         "csp": csp(script, style, view.logo_url is not None),
-        "data": Markup(_json_in_script(data)),
+        "data": htmlsafe_json_dumps(data, separators=(",", ":")),  # no `<`, `>`, `&` or `'` in it
     }
     env = _environment()
     template = env.from_string(view.template) if view.template is not None else env.get_template("view.html")
@@ -194,12 +195,6 @@ def _spoken(
         "title": None if title is None else words.text(title),
         "message": message,
     }
-
-
-def _json_in_script(value: object) -> str:
-    """`value` as JSON safe inside a `<script type="application/json">` (no `<`, `>`, `&`)."""
-    text = json.dumps(value, separators=(",", ":"), ensure_ascii=True)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 _WORDS: Final = (

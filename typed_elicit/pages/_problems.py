@@ -19,7 +19,7 @@ from pydantic_core.core_schema import ErrorType
 from typed_elicit._core.text import escaped, strip_bidi
 from typed_elicit._forms.page.check import check_tree, node_at
 from typed_elicit._forms.page.tree import Choice, FileField, Leaf, Node, PageTree, Pairs
-from typed_elicit._views.words import said, shown, speaks
+from typed_elicit._views.words import said, speaks
 from typed_elicit._wire.spec import FieldSpec
 
 MAX_OWN_MESSAGE: Final = 200
@@ -72,10 +72,9 @@ def file_size_words(limit: int, words: Mapping[str, str] | None = None) -> str:
     """A byte count as a person reads it, in decimal units: `1 MB`, `2 KB`, `12 bytes` (in `words`)."""
     if speaks(words):
         return words.size(limit)
-    for unit, size in (("MB", 1_000_000), ("KB", 1000)):
-        if limit >= size:
-            return f"{shown(round(limit / size, 1))} {unit}"
-    return f"{limit} bytes"
+    from typed_elicit._views.i18n import words_for  # a plain table of English texts: English's
+
+    return words_for("en").size(limit)
 
 
 _PYDANTIC_WORDS: Final[Mapping[str, str]] = {
