@@ -43,7 +43,9 @@ def load_module(target: str) -> ModuleType:
     """
     if str(Path.cwd()) not in sys.path:
         sys.path.insert(0, str(Path.cwd()))
-    if target.endswith(".py") or "/" in target:
+    try:
+        if not (target.endswith(".py") or "/" in target):
+            return importlib.import_module(target)
         path = Path(target)
         if not path.is_file():
             raise UsageError(f"no such file: {target}")
@@ -52,19 +54,11 @@ def load_module(target: str) -> ModuleType:
             sys.path.insert(0, folder)
         name = f"{_FILE_PREFIX}{path.stem}"
         spec = importlib.util.spec_from_file_location(name, path)
-        if spec is None or spec.loader is None:  # pragma: no cover - any .py file has a loader
-            raise UsageError(f"cannot load {target}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        try:
-            spec.loader.exec_module(module)
-        except SchemaError:
-            raise
-        except Exception as exc:
-            raise UsageError(f"cannot import {target}: {type(exc).__name__}: {exc}") from exc
+        assert spec is not None, "any .py file has a spec"
+        assert spec.loader is not None, "and a loader"
+        module = sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
         return module
-    try:
-        return importlib.import_module(target)
     except ModuleNotFoundError as exc:
         if exc.name is not None and target.startswith(exc.name):
             raise UsageError(
