@@ -150,9 +150,10 @@ def misplaced_fallbacks(module: ModuleType) -> list[str]:
 def module_label(model: type[BaseModel] | Callable[..., Any]) -> str:
     """Where `model` was defined: its file, relative to the current directory, or its module."""
     module_name: str = getattr(model, "__module__", "")
-    if module_name.startswith(_FILE_PREFIX):
-        source = inspect.getsourcefile(model)
-        if source is not None:
-            path = Path(source)
-            return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(path)
-    return module_name
+    source = inspect.getsourcefile(model) if module_name.startswith(_FILE_PREFIX) else None
+    return module_name if source is None else relative(source)
+
+
+def relative(path: str) -> str:
+    """`path` relative to the current directory when it is under it."""
+    return str(Path(path).relative_to(Path.cwd())) if Path(path).is_relative_to(Path.cwd()) else path
