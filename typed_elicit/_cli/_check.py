@@ -44,8 +44,9 @@ from ._load import (
     walk,
 )
 from ._source import named_in
+from ._talk import parse_pairs
 
-_OPTION_SYNTAX = "--option takes FIELD=VALUE,VALUE,... or FIELD=VALUE=TITLE,VALUE=TITLE,..."
+_OPTION_SYNTAX = "FIELD=VALUE,VALUE,... or FIELD=VALUE=TITLE,VALUE=TITLE,..."
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, OptionsArg]:
@@ -58,15 +59,10 @@ def parse_options(pairs: Sequence[str]) -> dict[str, OptionsArg]:
     Raises:
         UsageError: An argument has no `=`, is bad JSON, or titles some options only.
     """
-    options: dict[str, OptionsArg] = {}
-    for pair in pairs:
-        field, sep, raw = pair.partition("=")
-        if not sep or not field:
-            raise UsageError(f"{_OPTION_SYNTAX}, got {pair!r}")
-        options[field] = (
-            _json_options(field, raw) if raw.lstrip().startswith(("[", "{")) else _listed(field, raw)
-        )
-    return options
+    return {
+        field: _json_options(field, raw) if raw.lstrip().startswith(("[", "{")) else _listed(field, raw)
+        for field, raw in parse_pairs(pairs, "--option", _OPTION_SYNTAX).items()
+    }
 
 
 def _json_options(field: str, raw: str) -> OptionsArg:

@@ -128,24 +128,18 @@ async def _call_factory(factory: Callable[..., object], name: str, raw: Mapping[
         UsageError: An argument it does not take or needs, it fails, or returns no `MCPServer`.
     """
     try:
-        parameters = dict(inspect.signature(factory).parameters)
+        signature = inspect.signature(factory)
     except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
-        parameters = {}
-    named = {
-        key: p
-        for key, p in parameters.items()
-        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    }
-    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
-    for key in raw:
-        if key not in named and not takes_any:
-            takes = ", ".join(named) or "nothing"
-            raise UsageError(f"{name}() takes no argument {key}; it takes: {takes}")
-    missing = [key for key, p in named.items() if p.default is inspect.Parameter.empty and key not in raw]
-    if missing:
-        how = " ".join(f"--factory-arg {key}=VALUE" for key in missing)
-        raise UsageError(f"{name}() needs argument(s) that were not given: {', '.join(missing)}; pass {how}")
-    arguments = {key: coerce(value, text=_takes_text(named.get(key))) for key, value in raw.items()}
+        signature = inspect.Signature([inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+    try:
+        signature.bind(**raw)
+    except TypeError as exc:  # an argument it does not take, or one it needs that was not given
+        raise UsageError(
+            f"{name}() cannot be called with the --factory-arg values given ({exc}); it takes: "
+            f"{', '.join(signature.parameters) or 'nothing'}, each passed as --factory-arg KEY=VALUE"
+        ) from None
+    parameters = signature.parameters
+    arguments = {key: coerce(value, text=_takes_text(parameters.get(key))) for key, value in raw.items()}
     try:
         built = factory(**arguments)
         if inspect.isawaitable(built):

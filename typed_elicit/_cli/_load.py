@@ -43,7 +43,9 @@ def load_module(target: str) -> ModuleType:
     """
     if str(Path.cwd()) not in sys.path:
         sys.path.insert(0, str(Path.cwd()))
-    if target.endswith(".py") or "/" in target:
+    try:
+        if not (target.endswith(".py") or "/" in target):
+            return importlib.import_module(target)
         path = Path(target)
         if not path.is_file():
             raise UsageError(f"no such file: {target}")
@@ -52,19 +54,11 @@ def load_module(target: str) -> ModuleType:
             sys.path.insert(0, folder)
         name = f"{_FILE_PREFIX}{path.stem}"
         spec = importlib.util.spec_from_file_location(name, path)
-        if spec is None or spec.loader is None:  # pragma: no cover - any .py file has a loader
-            raise UsageError(f"cannot load {target}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        try:
-            spec.loader.exec_module(module)
-        except SchemaError:
-            raise
-        except Exception as exc:
-            raise UsageError(f"cannot import {target}: {type(exc).__name__}: {exc}") from exc
+        assert spec is not None, "any .py file has a spec"
+        assert spec.loader is not None, "and a loader"
+        module = sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
         return module
-    try:
-        return importlib.import_module(target)
     except ModuleNotFoundError as exc:
         if exc.name is not None and target.startswith(exc.name):
             raise UsageError(
@@ -156,9 +150,10 @@ def misplaced_fallbacks(module: ModuleType) -> list[str]:
 def module_label(model: type[BaseModel] | Callable[..., Any]) -> str:
     """Where `model` was defined: its file, relative to the current directory, or its module."""
     module_name: str = getattr(model, "__module__", "")
-    if module_name.startswith(_FILE_PREFIX):
-        source = inspect.getsourcefile(model)
-        if source is not None:
-            path = Path(source)
-            return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(path)
-    return module_name
+    source = inspect.getsourcefile(model) if module_name.startswith(_FILE_PREFIX) else None
+    return module_name if source is None else relative(source)
+
+
+def relative(path: str) -> str:
+    """`path` relative to the current directory when it is under it."""
+    return str(Path(path).relative_to(Path.cwd())) if Path(path).is_relative_to(Path.cwd()) else path

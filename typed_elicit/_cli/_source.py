@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import ast
 import inspect
-from pathlib import Path
 from types import ModuleType
 from typing import Final
 
 from pydantic import BaseModel
 
 from typed_elicit._calls.elicits import elicits
+
+from ._load import relative
 
 _ASKS: Final = frozenset({"elicit", "elicit_page", "elicit_all"})
 """The `ElicitContext` methods whose positional arguments are models (all of them for `elicit_all`)."""
@@ -46,6 +47,7 @@ def named_in(module: ModuleType) -> tuple[tuple[type[BaseModel], ...], int, tupl
     except (OSError, TypeError, SyntaxError):  # no source (a compiled or built-in module), or it changed
         return (), 0, ()
     namespace = vars(module)
+    where = relative(inspect.getsourcefile(module) or module.__name__)
     local_classes = {
         node.name
         for function in ast.walk(tree)
@@ -65,7 +67,7 @@ def named_in(module: ModuleType) -> tuple[tuple[type[BaseModel], ...], int, tupl
             models[found] = None
         elif found is _MISSING and isinstance(argument, ast.Name) and argument.id in local_classes:
             hidden.append(
-                f"{_where(module)}:{argument.lineno}: {construct} names {argument.id}, a class defined "
+                f"{where}:{argument.lineno}: {construct} names {argument.id}, a class defined "
                 "inside a function, which check cannot import; define the model at module level"
             )
     return tuple(models), count, tuple(hidden)
@@ -106,9 +108,3 @@ def _resolve(expr: ast.expr, namespace: dict[str, object]) -> object:
         except Exception:  # a property of the user's object that raises: not a model
             return _MISSING
     return _MISSING
-
-
-def _where(module: ModuleType) -> str:
-    """The module's file, relative to the current directory when it is under it."""
-    path = Path(inspect.getsourcefile(module) or module.__name__)
-    return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(path)

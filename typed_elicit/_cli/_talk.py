@@ -35,17 +35,17 @@ from typed_elicit.testing._kit import connect
 from ._common import EXIT_OK, EXIT_PROBLEMS, UsageError
 
 
-def parse_pairs(pairs: Sequence[str], option: str) -> dict[str, str]:
-    """Split `key=value` arguments.
+def parse_pairs(pairs: Sequence[str], option: str, syntax: str = "key=value") -> dict[str, str]:
+    """Split `key=value` arguments (`syntax` is how the error message writes one).
 
     Raises:
-        UsageError: An argument has no `=`.
+        UsageError: An argument has no `=`, or nothing before it.
     """
     result: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise UsageError(f"{option} takes key=value, got {pair!r}")
+            raise UsageError(f"{option} takes {syntax}, got {pair!r}")
         result[key] = value
     return result
 

@@ -49,7 +49,7 @@ import logging
 import math
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 
@@ -85,14 +85,6 @@ holds): a `put` of one sends no `PUBLISH`."""
 DISCOVERY_TIMEOUTS: Final = 3
 """Learning a cluster's slot map may take this many `timeout`s (a node that does not answer, the
 next one's slot map, the command table), apart from the operation that needs it."""
-
-
-def _is_cluster(client: Any) -> bool:
-    try:
-        from redis.asyncio.cluster import RedisCluster
-    except ImportError:  # pragma: no cover - a client was given, so redis is installed
-        return False
-    return isinstance(client, RedisCluster)
 
 
 class RedisStore:
@@ -145,13 +137,16 @@ class RedisStore:
             raise ValueError(
                 f"RedisStore timeout must be a positive, finite number of seconds, got {timeout!r}"
             )
-        cluster = _is_cluster(client)
+        from redis.asyncio.cluster import RedisCluster  # (a client was given: redis is installed)
+
+        self._cluster = cluster = isinstance(client, RedisCluster)
         if replicas < 0 or (replicas and cluster):
             raise ValueError(
                 "RedisStore replicas must be 0 or more (the replicas that must acknowledge each "
                 "claim), and 0 on a Redis Cluster (WAIT per claim is not offered there)"
             )
-        if cluster:
+        self._subscriber: PubSubSubscriber | ShardedSubscriber
+        if isinstance(client, RedisCluster):
             from redis.asyncio.client import PubSub
 
             if not hasattr(PubSub, "ssubscribe"):  # (the asyncio PubSub before redis-py 8.0)
@@ -159,18 +154,23 @@ class RedisStore:
                     "RedisStore on a Redis Cluster needs redis-py 8.0 or later (sharded pub/sub in its "
                     "asyncio client): pip install 'redis>=8.0'"
                 )
+            database = 0
+            self._subscriber = ShardedSubscriber(
+                client, where=where, timeout=timeout, discover=self._discovered
+            )
+        else:
+            database = int(client.connection_pool.connection_kwargs.get("db") or 0)
+            self._subscriber = PubSubSubscriber(
+                own_pubsub(client.connection_pool), where=where, timeout=timeout
+            )
         self._client: Any = client  # redis-py is only partly typed
         self._prefix = prefix
         self._timeout = timeout
         self._where = where
-        database = (
-            0 if cluster else int(cast("Redis", client).connection_pool.connection_kwargs.get("db") or 0)
-        )
         self._wake = f"{prefix}wake" if database == 0 else f"{prefix}wake:{database}"
         """The store's one wake-up channel: every waited value's message goes there (a channel is
         the server's, not a database's: one on another database carries its number)."""
         self._replicas = replicas
-        self._cluster = cluster
         self._also_close: list[Any] = []
         self._tls_hosts: tuple[tuple[str, int], ...] = ()
         """Where to ask in plain text while no operation has succeeded (a `rediss` URL's hosts)."""
@@ -178,13 +178,6 @@ class RedisStore:
         """Whether an operation has succeeded (no plain-text check after that)."""
         self._discovery: asyncio.Task[None] | None = None
         self._unmarked = Unmarked(lambda name, value, expiry: self._mark(name, value, expiry, log=False))
-        self._subscriber: PubSubSubscriber | ShardedSubscriber = (
-            ShardedSubscriber(client, where=where, timeout=timeout, discover=self._discovered)
-            if cluster
-            else PubSubSubscriber(
-                own_pubsub(cast("Redis", client).connection_pool), where=where, timeout=timeout
-            )
-        )
 
     @classmethod
     def from_url(

@@ -28,11 +28,11 @@ from typing import Any, Final, Literal
 from typed_elicit._core import clock as _clock
 
 MAX_LINKS: Final = 8
+"""Claims abandoned in a row on one key after which a claim is refused (each was a failed call)."""
 REMARK_SECONDS: Final = 1.0
 """How often the store tries again to mark its abandoned claims while the store is unreachable."""
 MAX_UNMARKED: Final = 10_000
 """Abandoned claims a store remembers to mark at most (the oldest are forgotten first)."""
-"""Claims abandoned in a row on one key after which a claim is refused (each was a failed call)."""
 
 Taken = Literal["claimed", "resent", "refused"]
 """A claim's outcome: stored now, stored by a resend of its own `SET`, or held by another claim."""

@@ -151,32 +151,29 @@ def _many(parts: SplitResult, kind: Literal["cluster", "sentinel"]) -> Target:
         if port is None:
             raise StoreUrlError(f"of the {scheme}:// kind {_PORT}", advice=advice)
         hosts.append((host.hostname, port))
-    segments = parts.path.split("/")[1:]
-    service, db = "", 0
+    service, _, db = parts.path[1:].partition("/")
     if kind == "cluster":
-        if segments not in ([], [""], ["0"]):
+        if parts.path not in ("", "/", "/0"):
             raise StoreUrlError(
                 f"of the {scheme}:// kind names a database: a cluster has database 0 only", advice=advice
             )
-    else:
-        if not segments or not segments[0]:
-            raise StoreUrlError(
-                f"of the {scheme}:// kind names no service (the name of the master Sentinel monitors)",
-                advice=advice,
-            )
-        if not _SERVICE.match(segments[0]):
-            raise StoreUrlError(
-                f"of the {scheme}:// kind has a service name that is not 1 to 200 letters, digits, "
-                "'.', '_' or '-' (the name of the master Sentinel monitors, as in its configuration)",
-                advice=advice,
-            )
-        if len(segments) > 2 or (len(segments) == 2 and segments[1] and not _DATABASE.match(segments[1])):
-            raise StoreUrlError(
-                f"of the {scheme}:// kind has a database that is not one number after the service",
-                advice=advice,
-            )
-        service = segments[0]
-        db = int(segments[1]) if len(segments) == 2 and segments[1] else 0
+        service = ""
+    elif not service:
+        raise StoreUrlError(
+            f"of the {scheme}:// kind names no service (the name of the master Sentinel monitors)",
+            advice=advice,
+        )
+    elif not _SERVICE.match(service):
+        raise StoreUrlError(
+            f"of the {scheme}:// kind has a service name that is not 1 to 200 letters, digits, "
+            "'.', '_' or '-' (the name of the master Sentinel monitors, as in its configuration)",
+            advice=advice,
+        )
+    if db and not _DATABASE.match(db):
+        raise StoreUrlError(
+            f"of the {scheme}:// kind has a database that is not one number after the service",
+            advice=advice,
+        )
     tls = scheme.startswith("rediss")
     options: dict[str, str | bool] = {}
     for name, values in parse_qs(parts.query, keep_blank_values=True).items():
@@ -192,6 +189,6 @@ def _many(parts: SplitResult, kind: Literal["cluster", "sentinel"]) -> Target:
     where = (
         f"redis cluster {listed}"
         if kind == "cluster"
-        else f"redis sentinel {listed} service {service} db {db}"
+        else f"redis sentinel {listed} service {service} db {int(db or 0)}"
     )
-    return Target(kind, where, tls, tuple(hosts), username, password, service, db, options)
+    return Target(kind, where, tls, tuple(hosts), username, password, service, int(db or 0), options)

@@ -65,7 +65,9 @@ def accept(data: Mapping[str, Any] | BaseModel | None = None, /, **fields: Any) 
 
     For a URL-mode question, accept means consent and takes no data.
     """
-    return Answer("accept", {**(_as_dict(data) if data is not None else {}), **fields})
+    if isinstance(data, BaseModel):
+        data = data.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return Answer("accept", {**(data or {}), **fields})
 
 
 def decline() -> Answer:
@@ -83,12 +85,6 @@ def send_raw(
 ) -> Answer:
     """Send `content` exactly as given, unchecked: a misbehaving client in a box."""
     return Answer(action, dict(content) if content is not None else None, raw=True)
-
-
-def _as_dict(data: Mapping[str, Any] | BaseModel) -> dict[str, Any]:
-    if isinstance(data, BaseModel):
-        return data.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return dict(data)
 
 
 # --- the scripted user ---------------------------------------------------------------------
@@ -297,16 +293,16 @@ class _ScriptedClient(Client):
         Raises:
             ScriptMistake: The script ran out of answers or gave one that does not fit.
         """
-        user = self.script
-        before = len(user.mistakes) if user is not None else 0
+        mistakes = self.script.mistakes if self.script is not None else []
+        before = len(mistakes)
         try:
             result = await call
         except MCPError as exc:
-            if user is not None and len(user.mistakes) > before:
-                raise ScriptMistake(user.mistakes[before:]) from exc
+            if len(mistakes) > before:
+                raise ScriptMistake(mistakes[before:]) from exc
             raise
-        if user is not None and len(user.mistakes) > before:
-            raise ScriptMistake(user.mistakes[before:])
+        if len(mistakes) > before:
+            raise ScriptMistake(mistakes[before:])
         return result
 
 
