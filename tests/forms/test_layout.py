@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, create_model
 
 from tests.forms.test_fields import Address
 from tests.spec_check import assert_spec_valid
@@ -77,3 +78,14 @@ def test_a_bad_model_fails_at_definition_with_one_error_naming_every_bad_field()
 def test_form_rejects_non_models_with_a_clear_type_error() -> None:
     with pytest.raises(TypeError, match=r"pydantic\.BaseModel subclasses, not <class 'int'>"):
         form(int)  # type: ignore[type-var]
+
+
+@pytest.mark.parametrize("page", [False, True], ids=["form", "page"])
+def test_a_model_with_too_many_fields_is_refused_with_its_bad_fields_named_too(page: bool) -> None:
+    fields: dict[str, Any] = {f"q{i}": (bool, ...) for i in range(201)}
+    model = create_model("Survey", bad=(dict[str, list[int]], ...), **fields)
+    with pytest.raises(SchemaError) as caught:
+        form(page=page)(model)
+    whole, field = caught.value.problems
+    assert whole.startswith("Survey: 202 fields are more than the 200 clients accept")
+    assert field.startswith("Survey.bad: ")

@@ -97,11 +97,9 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
     require_model(model)
     name = model.__name__
     whole = model_problem(model, name)
-    if whole is not None:
-        raise SchemaError(name, [whole])
-    problems: list[str] = []
+    problems = [] if whole is None else [whole]
     leaves: list[LeafProperty] = []
-    for field_name, info in model.model_fields.items():
+    for field_name, info in model.model_fields.items() if model.__pydantic_complete__ else ():
         try:
             leaves.append(leaf_property(model, field_name, info, field_shape(info), page=False))
         except FieldProblem as problem:
@@ -126,7 +124,8 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
 def model_problem(model: type[BaseModel], where: str) -> str | None:
     """What keeps `model` as a whole from being a form (unresolved annotations, too many fields, none).
 
-    A model pydantic left incomplete is rebuilt first; its fields are read only when this finds nothing.
+    A model pydantic left incomplete is rebuilt first; its fields can be read once it is complete
+    (`__pydantic_complete__`), so the callers list their problems too, beside too many fields.
     """
     if not model.__pydantic_complete__:
         try:

@@ -249,11 +249,12 @@ class _Builder:
     ) -> Group | None:
         """The group of `model`'s fields (but `skip`, a union member's tag); None if a field is bad."""
         self.deepest = max(self.deepest, depth)
+        before = len(self.problems)
         whole = model_problem(model, where)
         if whole is not None:
             self._add(whole)
+        if not model.__pydantic_complete__:
             return None
-        before = len(self.problems)
         secret = secret_fields(model)
         leaves: list[LeafProperty] = []
         planned: list[Node | str | None] = []  # a node (None: a bad one), or a leaf's wire name
