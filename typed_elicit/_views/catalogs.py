@@ -2,21 +2,18 @@
 
 A catalog is a directory's `<locale>/LC_MESSAGES/<domain>.mo` (`de_AT` for `de-AT`), as gettext
 and Babel lay them out. `read_mo` reads one into a `Catalog`: its messages (by `msgctxt` and
-`msgid`, as gettext keys them) and its plural rule (the `Plural-Forms` header), read by the
-standard library's `gettext.GNUTranslations`. `find_catalogs` lists which locales a directory
-has a domain for. Nothing here needs Babel: `typed-elicit catalogs` (which does) writes and
-checks the files.
+`msgid`, as gettext keys them) and its plural rule (the `Plural-Forms` header, compiled by
+`gettext.c2py`). `find_catalogs` lists which locales a directory has a domain for. Nothing here
+needs Babel: `typed-elicit catalogs` (which does) writes and checks the files.
 """
 
 from __future__ import annotations
 
-import gettext
-import io
-import re
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from typed_elicit._views.locales import normal_tag
 
@@ -29,7 +26,7 @@ CONTEXT_SEPARATOR: Final = "\x04"
 PLURAL_SEPARATOR: Final = "\x00"
 """Between a message's singular and plural ids, and between its plural forms."""
 
-_MAGIC: Final = (b"\xde\x12\x04\x95", b"\x95\x04\x12\xde")
+_MAGIC: Final = {b"\xde\x12\x04\x95": "<", b"\x95\x04\x12\xde": ">"}
 _MAX_MO_BYTES: Final = 8_000_000
 
 
@@ -42,39 +39,18 @@ def english_plural(n: int) -> int:
     return 0 if n == 1 else 1
 
 
-class Catalog(gettext.GNUTranslations):
-    """One compiled catalog, read by the standard library's gettext: its messages and plural rule.
+@dataclass(frozen=True)
+class Catalog:
+    """One compiled catalog: its messages and how it chooses a plural form."""
 
-    Decoded in the charset its header names, UTF-8 when it names none (gettext's own default is
-    ASCII). Built by `read_mo`.
-    """
-
-    messages: dict[str, str]
+    messages: Mapping[str, str]
     """Translations by key: `msgid`, or `msgctxt` + EOT + `msgid`; a plural's key holds its
     singular id (the forms are in `plurals`). Untranslated entries are left out."""
-    plurals: dict[str, tuple[str, ...]]
+    plurals: Mapping[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
     """A plural message's forms, by the same key."""
-    plural: Callable[[int], int]
+    plural: Callable[[int], int] = english_plural
     """The form index for a count (the `Plural-Forms` rule; English's without one)."""
-    nplurals: int
-    _catalog: dict[str | tuple[str, int], str]  # what gettext's reader fills (typeshed leaves it out)
-    _charset: str | None
-
-    def _parse(self, fp: Any) -> None:
-        self._charset = "utf-8"
-        super()._parse(fp)
-        self.messages = {}
-        plurals: dict[str, tuple[str, ...]] = {}
-        for key, text in self._catalog.items():
-            if isinstance(key, tuple):
-                plurals[key[0]] = (*plurals.get(key[0], ()), text)
-            elif key and text:
-                self.messages[key] = text
-        self.plurals = {key: texts for key, texts in plurals.items() if any(texts)}
-        found = re.search(r"nplurals\s*=\s*([0-9]+)", self.info().get("plural-forms", "nplurals=2"))
-        if found is None or not 1 <= int(found[1]) <= 6:
-            raise ValueError("its nplurals is missing or not 1 to 6")
-        self.nplurals = int(found[1])
+    nplurals: int = 2
 
     def form(self, key: str, count: int) -> str | None:
         """The form of plural message `key` for `count`, or None if this catalog lacks it."""
@@ -90,22 +66,69 @@ def key_of(context: str | None, msgid: str) -> str:
 
 
 def read_mo(data: bytes) -> Catalog:
-    """A compiled catalog from the bytes of a `.mo` file, as the standard library's gettext reads it.
+    """A compiled catalog from the bytes of a `.mo` file.
 
     Raises:
-        CatalogError: If the bytes are no `.mo` file (magic number, offsets, charset), or its
+        CatalogError: If the bytes are no `.mo` file (magic number, offsets, UTF-8), or its
             `Plural-Forms` rule cannot be read.
     """
     if len(data) > _MAX_MO_BYTES:
         raise CatalogError(f"it is over {_MAX_MO_BYTES} bytes")
-    if data[:4] not in _MAGIC:
+    order = _MAGIC.get(data[:4])
+    if order is None or len(data) < 20:
         raise CatalogError("it is no compiled catalog (.mo): its magic number is wrong")
+    _, count, originals, translations = struct.unpack(f"{order}4I", data[4:20])
+    raw: dict[str, str] = {}
     try:
-        return Catalog(io.BytesIO(data))
-    except (OSError, struct.error, UnicodeError, LookupError, IndexError) as exc:
+        for i in range(count):
+            olen, ooff = struct.unpack(f"{order}2I", data[originals + 8 * i : originals + 8 * i + 8])
+            tlen, toff = struct.unpack(f"{order}2I", data[translations + 8 * i : translations + 8 * i + 8])
+            if ooff + olen > len(data) or toff + tlen > len(data):
+                raise CatalogError("it is cut short: an entry points past its end")
+            raw[data[ooff : ooff + olen].decode("utf-8")] = data[toff : toff + tlen].decode("utf-8")
+    except (struct.error, UnicodeDecodeError) as exc:
         raise CatalogError(f"it cannot be read ({type(exc).__name__}): compile it again") from None
-    except ValueError as exc:  # gettext.c2py's (the rule is no C expression it takes), or nplurals
-        raise CatalogError(f"its Plural-Forms header cannot be read: {exc}") from None
+    header = None
+    for line in raw.pop("", "").splitlines():
+        name, sep, value = line.partition(":")
+        if sep and name.strip().lower() == "plural-forms":
+            header = value.strip()
+    plural, nplurals = _plural_rule(header)
+    messages: dict[str, str] = {}
+    plurals: dict[str, tuple[str, ...]] = {}
+    for original, translation in raw.items():
+        singular = original.partition(PLURAL_SEPARATOR)[0]
+        if PLURAL_SEPARATOR in original:
+            forms = tuple(translation.split(PLURAL_SEPARATOR))
+            if any(forms):
+                plurals[singular] = forms
+        elif translation:
+            messages[singular] = translation
+    return Catalog(messages, plurals, plural, nplurals)
+
+
+def _plural_rule(header: str | None) -> tuple[Callable[[int], int], int]:
+    """The form index function and count of a `Plural-Forms` header (`nplurals=2; plural=(n != 1);`).
+
+    Raises:
+        CatalogError: If the header is malformed.
+    """
+    if header is None:
+        return english_plural, 2
+    import gettext  # the standard library's parser of the C expression
+
+    parts: dict[str, str] = {}
+    for part in header.split(";"):
+        name, _, value = part.partition("=")
+        parts[name.strip()] = value
+    try:
+        nplurals = int(parts["nplurals"])
+        rule = gettext.c2py(parts["plural"].strip())
+    except (KeyError, ValueError) as exc:
+        raise CatalogError(f"its Plural-Forms header cannot be read ({type(exc).__name__})") from None
+    if not 1 <= nplurals <= 6:
+        raise CatalogError(f"its Plural-Forms header has nplurals={nplurals}, not 1 to 6")
+    return rule, nplurals
 
 
 def mo_path(directory: Path, locale: str, domain: str) -> Path:
