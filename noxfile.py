@@ -5,7 +5,7 @@
 run, with coverage and the newest dependencies): every Python claimed runs once. Each session makes
 its own environment with uv from an interpreter the machine has (pyenv's are put on PATH below),
 installs the package with the dev extra, and runs the fast loop:
-`pytest -n 2 -m "not slow and not browser"`: the whole suite but the tests that build wheels, start
+`pytest -n 2 -m "not slow and not browser"`: the whole suite but the tests that build the docs, start
 subprocess servers or drive a browser, on two workers, each with its own Redis database
 (tests/conftest.py). Extra arguments go to pytest: `nox -s tests-3.12 -- tests/forms`.
 

@@ -243,7 +243,10 @@ def test_ci_runs_the_release_checks_and_every_nox_session_the_readme_run_does_no
     sessions = [f"tests-{version}" for version in nox_pythons() if version not in (readme_python, floor)]
     (nox_line,) = [line for line in ci.splitlines() if re.search(r"\bnox\b.* -s ", line)]
     assert nox_line.split(" -s ", 1)[1].split()[: len(sessions) + 1] == [*sessions, "lowest"]
-    assert re.search(r"^(timed )?\.ci/release$", ci, re.M)
+    assert re.search(r"^(timed )?\.ci/release( >\S+ 2>&1 &)?$", ci, re.M)
+    if "timed .ci/release >" in ci:  # run beside nox: its failure must still fail CI
+        assert re.search(r'wait "\$release_pid" \|\| release_status=\$\?', ci)
+        assert '[ "$release_status" = 0 ] ||' in ci
 
 
 def test_the_tutorial_installs_the_wheel_of_this_version_and_says_how_it_will_read_once_published() -> None:
