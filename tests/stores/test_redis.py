@@ -729,7 +729,9 @@ async def test_concurrent_poll_replays_of_one_call_leave_other_users_calls_unaff
 
     if kind == "redis":  # a small pool: 5 connections for claims and puts
         url = f"{redis_url}?client_name={name}"
-        store: Store = RedisStore.from_url(url, prefix="test:", max_connections=5)
+        # Each operation may take up to BOUND (not the 2 s default) on a busy machine: a user
+        # starved by the replays would still fail, by the attack's own bound (3 * BOUND).
+        store: Store = RedisStore.from_url(url, prefix="test:", max_connections=5, timeout=BOUND)
     else:
         store = InProcessStore()
     try:
