@@ -99,7 +99,8 @@ def lay_out(model: type[BaseModel], *, page_form: bool = False) -> Layout:
     whole = model_problem(model, name)
     problems = [] if whole is None else [whole]
     leaves: list[LeafProperty] = []
-    for field_name, info in model.model_fields.items() if model.__pydantic_complete__ else ():
+    readable = model.model_fields.items() if model.__pydantic_complete__ else ()  # else: unresolved
+    for field_name, info in readable:
         try:
             leaves.append(leaf_property(model, field_name, info, field_shape(info), page=False))
         except FieldProblem as problem:

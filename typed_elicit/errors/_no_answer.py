@@ -555,4 +555,6 @@ class HookError(NoAnswerError, RuntimeError):
 
 def _seconds(value: float) -> str:
     """Seconds as a person reads them, never rounded to a misleading 0: `12`, `1.5`, `0.25`."""
-    return f"{value:.{0 if value >= 10 else 1 if value >= 1 else 2}f}"
+    if value >= 10:
+        return f"{value:.0f}"
+    return f"{value:.1f}" if value >= 1 else f"{value:.2f}"

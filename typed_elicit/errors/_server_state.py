@@ -127,18 +127,23 @@ class InvalidFallbackToken(ServerStateError, ValueError):
         Returns:
             The error.
         """
+        if problem == "used":
+            message = (
+                "the token was already used: each token delivers one answer, once, and the tool "
+                f"already ran with it. To answer again, call the tool {tool!r} again; it asks "
+                "the question again and gives a fresh token."
+            )
+            return cls(message, problem=problem, tool=tool)
+        if problem == "expired":
+            message = f"the token has expired (tokens are valid for {ttl:g} s). {_TOKEN_FIX}"
+            return cls(message, problem=problem, ttl=ttl)
         message = {
-            "used": "the token was already used: each token delivers one answer, once, and the tool "
-            f"already ran with it. To answer again, call the tool {tool!r} again; it asks the question "
-            "again and gives a fresh token.",
-            "expired": f"the token has expired (tokens are valid for {ttl:g} s). {_TOKEN_FIX}",
             "altered": "the token is not one this server issued, or it was altered; pass the token from "
-            f"the question unchanged. {_TOKEN_FIX}",
-            "other_server": f"the token was issued by another server. {_TOKEN_FIX}",
-            "other_user": f"the token was issued to another user. {_TOKEN_FIX}",
+            "the question unchanged.",
+            "other_server": "the token was issued by another server.",
+            "other_user": "the token was issued to another user.",
         }[problem]
-        used, expired = problem == "used", problem == "expired"
-        return cls(message, problem=problem, tool=tool if used else None, ttl=ttl if expired else None)
+        return cls(f"{message} {_TOKEN_FIX}", problem=problem)
 
 
 StoreOperation: TypeAlias = Literal["claim", "put", "get", "wait"]
