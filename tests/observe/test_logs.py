@@ -36,8 +36,9 @@ FIRST = "Wren-canary-7"
 """The first answer's name: valid, so the re-ask pre-fills it as the field's `default`."""
 SECOND = "Lark-canary-9"
 """The second answer's name."""
-THIRD_AGE = 4711
-"""The second answer's age: a number, so a value that is not a string is hidden too."""
+THIRD_AGE = 918_273_645
+"""The second answer's age: a number, so a value that is not a string is hidden too. Nine digits, so
+no port, session id or address in a log record holds it by chance (4711 was found inside port 47117)."""
 
 
 class Signup(BaseModel):
