@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import jinja2
+import pytest
 from pydantic import BaseModel, Field, SecretStr
 
 from typed_elicit import form
@@ -69,7 +70,7 @@ class Address(BaseModel):
 def test_autocomplete_tokens_are_inferred_from_each_fields_own_name() -> None:
     from typed_elicit._views.fields import autocomplete_for
 
-    tokens = {name: autocomplete_for(name, False) for name in Address.model_fields}
+    tokens = {name: autocomplete_for(name, "text") for name in Address.model_fields}
     assert tokens == {
         "street": "street-address",
         "postcode": "postal-code",
@@ -78,7 +79,67 @@ def test_autocomplete_tokens_are_inferred_from_each_fields_own_name() -> None:
         "email_address": "email",
         "favourite": None,
     }
-    assert autocomplete_for("api_key", True) == "off"  # a secret without a token is never remembered
+    assert autocomplete_for("api_key", "password") == "off"  # a secret without a token is never remembered
+
+
+@pytest.mark.parametrize(
+    ("name", "token"),
+    [
+        ("zip_code", "postal-code"),  # was one-time-code: "code" matched first
+        ("postalCode", "postal-code"),
+        ("billing_postcode", "postal-code"),
+        ("country_code", "country"),
+        ("promo_code", None),
+        ("area_code", None),
+        ("verification_code", "one-time-code"),
+        ("one_time_code", "one-time-code"),
+        ("otpCode", "one-time-code"),
+        ("code", "one-time-code"),
+        ("first_name", "given-name"),  # was name
+        ("last_name", "family-name"),
+        ("product_name", None),  # was name: no person's name
+        ("file_name", None),
+        ("user_email", "email"),  # was username
+        ("org_id", None),  # was organization
+        ("login_code", None),  # was username
+        ("new_password", "new-password"),
+        ("mobile_number", "tel"),
+    ],
+)
+def test_a_token_is_inferred_only_from_what_a_fields_name_ends_with_or_is_whole(
+    name: str, token: str | None
+) -> None:
+    from typed_elicit._views.fields import autocomplete_for
+
+    assert autocomplete_for(name, "text") == token
+
+
+def test_a_token_is_inferred_only_where_it_fits_the_input() -> None:
+    from typed_elicit._views.fields import autocomplete_for
+
+    assert autocomplete_for("phone", "number") is None  # a number input takes no text token
+    assert autocomplete_for("postcode", "number") is None
+    assert autocomplete_for("email", "email") == "email"
+    assert autocomplete_for("contact_name", "email") is None
+    assert autocomplete_for("otp", "password") == "one-time-code"
+    assert autocomplete_for("email", "password") == "off"  # a secret never takes an ordinary value's token
+
+
+class Delivery(BaseModel):
+    zip_code: str
+    phone: int
+    otp: SecretStr
+
+
+def test_a_pages_inputs_carry_the_token_their_name_and_input_kind_give() -> None:
+    fields = field_views(
+        page_reduced(Delivery).form, secret_fields(Delivery), values={}, errors={}, words=PAGE_WORDS
+    )
+    html = {f.name: f.html() for f in fields}
+    assert 'autocomplete="postal-code"' in html["zip_code"]
+    assert "autocomplete" not in html["phone"]  # type="number": no text token
+    assert 'type="password"' in html["otp"]
+    assert 'autocomplete="one-time-code"' in html["otp"]
 
 
 def test_a_blank_fields_markup_is_the_same_as_one_written_out() -> None:

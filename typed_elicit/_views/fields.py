@@ -18,6 +18,7 @@ from typing import Any, Final
 from markupsafe import Markup, escape
 
 from typed_elicit._core.text import strip_bidi
+from typed_elicit._forms.autofill import SECRET_TOKENS
 from typed_elicit._views.words import MESSAGES, described, own_text, said, shown
 from typed_elicit._wire.spec import FieldSpec, FormSpec
 
@@ -65,32 +66,63 @@ class FieldView:
         return " ".join(ids)
 
 
-_AUTOCOMPLETE: Final = (
-    (("username", "user", "login"), "username"),
-    (("email", "mail"), "email"),
-    (("otp", "totp", "code", "mfa"), "one-time-code"),
-    (("password", "passwd", "pwd", "passphrase"), "current-password"),
-    (("postcode", "postal", "zip", "zipcode"), "postal-code"),
-    (("country",), "country-name"),
-    (("organization", "organisation", "company", "org", "employer"), "organization"),
-    (("street",), "street-address"),
-    (("name", "fullname"), "name"),
-    (("phone", "tel", "telephone", "mobile"), "tel"),
-)
-"""The `autocomplete` token a field gets by the words of its name, first match wins."""
+_ENDINGS: Final = {
+    tuple(ending.split()): token
+    for token, endings in {
+        "username": ("username", "user name"),
+        "email": ("email", "email address", "e mail"),
+        "current-password": ("password", "passwd", "passphrase"),
+        "new-password": ("new password", "confirm password"),
+        "one-time-code": (
+            "otp",
+            "totp",
+            "otp code",
+            "mfa code",
+            "2fa code",
+            "one time code",
+            "verification code",
+        ),
+        "postal-code": ("postcode", "zipcode", "zip", "zip code", "postal code", "post code"),
+        "country-name": ("country",),
+        "country": ("country code",),
+        "organization": ("organization", "organisation", "company", "employer", "company name"),
+        "street-address": ("street", "street address"),
+        "name": ("full name", "fullname"),
+        "given-name": ("first name", "given name", "firstname", "forename"),
+        "family-name": ("last name", "family name", "lastname", "surname"),
+        "tel": ("phone", "telephone", "mobile", "phone number", "mobile number", "telephone number"),
+    }.items()
+    for ending in endings
+}
+"""The `autocomplete` token a field gets when its name ends with these words (`billing_postcode`)."""
+_WHOLE: Final = {("name",): "name", ("code",): "one-time-code", ("login",): "username", ("tel",): "tel"}
+"""Names that say what they hold only alone (`product_name` is no person's name, `promo_code` no
+one-time code)."""
+_INFERRED_ON: Final = {"text": None, "select": None, "email": frozenset({"email", "username"})}
+"""The inputs a token is inferred for, each with the tokens it may get (None: any). A number, date or
+URL input gets none: every inferred token names text (a wrong token is worse than none)."""
 
 
 @lru_cache(maxsize=1024)
-def autocomplete_for(name: str, is_secret: bool) -> str | None:
+def autocomplete_for(name: str, input_kind: str) -> str | None:
     """The `autocomplete` token inferred from a field's own name (`postcode` -> `postal-code`), or None.
 
-    A secret field without one gets `off`. Cached: names are the server's, and the cache is bounded.
+    The name's words (`zipCode` and `zip_code` are "zip code") are matched whole (`_WHOLE`), else by
+    their last three, two or one (`_ENDINGS`). A token is kept only where it fits the input
+    (`_INFERRED_ON`); a password input keeps a secret's token (`SECRET_TOKENS`), else gets `off`.
+    Cached: names are the server's, and the cache is bounded.
     """
-    words = set(re.findall(r"[a-z0-9]+", name.lower().replace("_", " ")))
-    for names, token in _AUTOCOMPLETE:
-        if words.intersection(names):
-            return token
-    return "off" if is_secret else None
+    words = tuple(re.findall(r"[a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name).lower()))
+    token = _WHOLE.get(words)
+    for end in (3, 2, 1):
+        if token is None:
+            token = _ENDINGS.get(words[-end:])
+    if input_kind == "password":
+        return token if token in SECRET_TOKENS else "off"
+    if input_kind not in _INFERRED_ON:
+        return None
+    fits = _INFERRED_ON[input_kind]
+    return token if fits is None or token in fits else None
 
 
 def field_view(
@@ -188,7 +220,7 @@ def field_view(
         if spec.max_items is not None:
             hint_parts.append(said(words, "max_items", spec.max_items))
     if autocomplete is None:
-        autocomplete = autocomplete_for(spec.name, is_secret)
+        autocomplete = autocomplete_for(spec.name, kind)
     if autocomplete is not None and kind not in ("checkbox", "checkboxes"):
         attrs["autocomplete"] = autocomplete
     return FieldView(
